@@ -1,0 +1,170 @@
+"""The `fairplay` command line: a thin layer over simulator.api.
+
+A user's mistake (bad config, bad option, unreadable result) prints one line and exits with 2;
+never a traceback. Ctrl-C saves what is done and exits with 130.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from simulator import runner
+from simulator.config import ConfigError
+from simulator.results import ResultError
+
+
+class UserError(click.ClickException):
+    exit_code = 2
+
+    def show(self, file=None):
+        click.echo(f"fairplay: error: {self.message}", err=True)
+
+
+def _fail(exc) -> None:
+    raise UserError(str(exc)) from None
+
+
+def _load_config(spec, overrides, players):
+    from simulator import config
+
+    try:
+        return config.load(spec, overrides, players)
+    except ConfigError as exc:
+        _fail(exc)
+
+
+def _tqdm_progress(quiet: bool) -> runner.Progress | None:
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    bar = {}
+
+    def start(done, total):
+        bar["t"] = tqdm(total=total, initial=done, unit="games", unit_scale=True, file=sys.stderr)
+
+    return runner.Progress(start=start, advance=lambda n: bar["t"].update(n),
+                           close=lambda: bar["t"].close())
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="fairplay")
+def main():
+    """fairplay: a balance laboratory for hidden-role and card games."""
+
+
+@main.command()
+@click.argument("game", required=False)
+def games(game):
+    """List the games, or describe one GAME."""
+    from simulator.games import game_names, get_game
+
+    if game is None:
+        for name in game_names():
+            spec = get_game(name)
+            click.echo(f"{name:<12} {spec.title}  ({spec.min_players}-{spec.max_players} players, "
+                       f"{spec.scoring})")
+        return
+    if game not in game_names():
+        _fail(f"unknown game {game!r}; games: {', '.join(game_names())}")
+    spec = get_game(game)
+    click.echo(f"{spec.title}")
+    click.echo(f"  name: {spec.name}; players {spec.min_players}-{spec.max_players}; "
+               f"scoring: {spec.scoring}; length in {spec.length_unit}")
+    click.echo(f"  source: {spec.source}")
+    if spec.teams:
+        click.echo(f"  teams: {', '.join(spec.teams)}")
+    click.echo("  roles:")
+    for role in spec.roles:
+        team = f" [{role.team}]" if role.team else ""
+        click.echo(f"    {role.name} {role.label}{team}: {role.summary}")
+    click.echo("  decisions (kind: action -- when):")
+    for kind in spec.decisions:
+        click.echo(f"    {kind.code} {kind.name}: {kind.actions} -- {kind.summary}")
+    click.echo(f"  observation ({spec.observation.size} integers):")
+    for name, offset, size, meaning in spec.observation.describe():
+        click.echo(f"    [{offset}:{offset + size}] {name}: {meaning}")
+    click.echo("  strategies:")
+    for name, info in spec.strategies().items():
+        params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
+        click.echo(f"    {name}{f' ({params})' if params else ''}: {info.summary}")
+    click.echo(f"  end conditions: {'; '.join(spec.end_conditions)}")
+    click.echo(f"  events: {', '.join(spec.events)}")
+    if spec.provisional:
+        click.echo(f"  provisional rules: {'; '.join(spec.provisional)}")
+    click.echo(f"  default config: configs/{spec.default_config}")
+
+
+def _default_output(cfg, seed) -> Path:
+    return Path("results") / f"{cfg.game.name}-p{cfg.players}-seed{seed}.json"
+
+
+@main.command()
+@click.argument("config", required=False)
+@click.option("--players", type=int, help="Number of players (overrides the config).")
+@click.option("-n", "--games", "n_games", type=int, default=100_000, show_default=True,
+              help="Games to play.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Override a config key, e.g. --set roles.werewolf=3 (repeatable).")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Result file [default: results/<game>-p<players>-seed<seed>.json].")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Continue the interrupted run saved in this result file.")
+@click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
+              help="Games per chunk (part of a run's identity: results match for equal seeds "
+                   "and chunk sizes).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size, quiet):
+    """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
+    progress = _tqdm_progress(quiet)
+    try:
+        if resume_path is not None:
+            if config is not None:
+                _fail("--resume takes the config from the result file; give no CONFIG")
+            path = resume_path
+            result = runner.resume(path, workers, progress)
+        else:
+            if config is None:
+                _fail("give a CONFIG (a .toml file or a game name), or --resume RESULT")
+            if n_games < 1:
+                _fail(f"--games must be at least 1, got {n_games}")
+            if chunk_size < 1:
+                _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+            cfg = _load_config(config, overrides, players)
+            path = output or _default_output(cfg, seed)
+            command = "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+            result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command)
+    except (ConfigError, ResultError) as exc:
+        _fail(exc)
+    except runner.Interrupted as stop:
+        done = stop.result.games_played
+        click.echo(f"\nInterrupted: {done:,} of {stop.result.data['games_requested']:,} games "
+                   f"saved to {stop.path}; continue with: fairplay run --resume {stop.path}",
+                   err=True)
+        sys.exit(130)
+    click.echo(result.summary().table())
+    click.echo(f"\nResult saved to {path}")
+
+
+@main.command()
+@click.argument("config")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the game.")
+@click.option("--players", type=int, help="Number of players (overrides the config).")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
+def trace(config, seed, players, overrides):
+    """Print one game of CONFIG step by step, from the same kernel as `run`."""
+    cfg = _load_config(config, overrides, players)
+    for line in runner.trace_game(cfg, seed):
+        click.echo(line)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

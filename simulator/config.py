@@ -1,0 +1,403 @@
+"""Configs: TOML files (with `extends`), `--set` overrides, validation, strategy resolution.
+
+A config names its game and overrides what it wants. Every key is validated; a mistake raises
+:class:`ConfigError`, which the CLI prints as one line (file, key, what is allowed) with exit code
+2. The game-specific part of a config is validated by the game's own `load_params`; this module
+handles what every game shares: `game`, `extends`, `players`, `strategies`.
+"""
+
+from __future__ import annotations
+
+import copy
+import importlib.resources
+import importlib.util
+import sys
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from simulator.games import game_names, get_game
+from simulator.games.base import (
+    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE, GameSpec, StrategyInfo,
+)
+
+COMMON_KEYS = ("game", "extends", "players", "strategies", "description", "balance_target")
+
+
+class ConfigError(Exception):
+    """A user's mistake in a config: one line naming the file, the key and what is allowed."""
+
+    def __init__(self, file: str, key: str, message: str):
+        self.file, self.key, self.message = file, key, message
+        where = f"{file}: " if file else ""
+        keypart = f"{key}: " if key else ""
+        super().__init__(f"{where}{keypart}{message}")
+
+
+@dataclass
+class ConfigContext:
+    """Where a config came from, so every error can name the file."""
+
+    file: str
+    base_dir: Path
+
+    def error(self, key: str, message: str):
+        raise ConfigError(self.file, key, message)
+
+    # Small typed readers for `load_params`; each names the key in its error.
+    def integer(self, table: dict, key: str, default=None, low=None, high=None, prefix=""):
+        value = table.get(key, default)
+        name = prefix + key
+        if isinstance(value, bool) or not isinstance(value, int):
+            self.error(name, f"must be an integer, got {value!r}")
+        if low is not None and value < low:
+            self.error(name, f"must be at least {low}, got {value}")
+        if high is not None and value > high:
+            self.error(name, f"must be at most {high}, got {value}")
+        return value
+
+    def number(self, table: dict, key: str, default=None, low=None, high=None, prefix=""):
+        value = table.get(key, default)
+        name = prefix + key
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            self.error(name, f"must be a number, got {value!r}")
+        if low is not None and value < low:
+            self.error(name, f"must be at least {low}, got {value}")
+        if high is not None and value > high:
+            self.error(name, f"must be at most {high}, got {value}")
+        return float(value)
+
+    def boolean(self, table: dict, key: str, default=None, prefix=""):
+        value = table.get(key, default)
+        if not isinstance(value, bool):
+            self.error(prefix + key, f"must be true or false, got {value!r}")
+        return value
+
+    def choice(self, table: dict, key: str, allowed, default=None, prefix=""):
+        value = table.get(key, default)
+        if value not in allowed:
+            self.error(prefix + key, f"must be one of {', '.join(map(str, allowed))}; got {value!r}")
+        return value
+
+    def table(self, raw: dict, key: str, prefix=""):
+        value = raw.get(key, {})
+        if not isinstance(value, dict):
+            self.error(prefix + key, f"must be a table, got {value!r}")
+        return value
+
+    def only_keys(self, table: dict, allowed, prefix=""):
+        for key in table:
+            if key not in allowed:
+                self.error(prefix + key, f"unknown key; allowed: {', '.join(sorted(allowed))}")
+
+
+# --- reading files -----------------------------------------------------------------------------
+def builtin_config_dir() -> Path:
+    return Path(str(importlib.resources.files("configs")))
+
+
+def locate(spec: str) -> Path:
+    """A config path, or a game name (its built-in default config), or a built-in file name."""
+    path = Path(spec)
+    if path.suffix == ".toml" or path.exists():
+        if not path.exists():
+            builtin = builtin_config_dir() / spec
+            if builtin.exists():
+                return builtin
+            raise ConfigError(spec, "", "no such config file")
+        return path
+    if spec in game_names():
+        return builtin_config_dir() / get_game(spec).default_config
+    raise ConfigError(spec, "", f"neither a config file nor a game; games: {', '.join(game_names())}")
+
+
+def read_toml(path: Path, seen=()) -> dict:
+    """Read a TOML file, following `extends` (relative to the file) and merging depth-first."""
+    try:
+        with open(path, "rb") as handle:
+            raw = tomllib.load(handle)
+    except OSError as exc:
+        raise ConfigError(str(path), "", f"cannot read: {exc.strerror}") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(str(path), "", f"not valid TOML: {exc}") from None
+    parent = raw.pop("extends", None)
+    if parent is None:
+        return raw
+    if not isinstance(parent, str):
+        raise ConfigError(str(path), "extends", "must be a file name")
+    parent_path = (path.parent / parent).resolve()
+    if not parent_path.exists():
+        builtin = builtin_config_dir() / parent
+        if not builtin.exists():
+            raise ConfigError(str(path), "extends", f"no such file: {parent}")
+        parent_path = builtin
+    if parent_path in seen:
+        raise ConfigError(str(path), "extends", "circular extends")
+    return deep_merge(read_toml(parent_path, seen + (parent_path,)), raw)
+
+
+def deep_merge(base: dict, over: dict) -> dict:
+    merged = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(merged.get(key), dict):
+            merged[key] = deep_merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def parse_override(text: str, file: str) -> tuple[list[str], Any]:
+    """`a.b=value` -> (["a", "b"], value); the value is read as TOML, else as a plain string."""
+    if "=" not in text:
+        raise ConfigError(file, text, "an override must look like key=value")
+    key, value_text = text.split("=", 1)
+    key = key.strip()
+    if not key:
+        raise ConfigError(file, text, "an override needs a key before '='")
+    try:
+        value = tomllib.loads(f"v = {value_text.strip()}")["v"]
+    except tomllib.TOMLDecodeError:
+        value = value_text.strip()
+    return key.split("."), value
+
+
+def apply_overrides(raw: dict, overrides, file: str) -> dict:
+    raw = copy.deepcopy(raw)
+    for text in overrides:
+        path, value = parse_override(text, file)
+        node = raw
+        for part in path[:-1]:
+            node = node.setdefault(part, {})
+            if not isinstance(node, dict):
+                raise ConfigError(file, ".".join(path), f"{part} is not a table")
+        node[path[-1]] = value
+    return raw
+
+
+# --- strategies --------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Slot:
+    """One strategy slot: a strategy with its parameter values."""
+
+    name: str
+    info: StrategyInfo
+    params: tuple[tuple[str, float], ...]
+
+    def label(self) -> str:
+        if not self.params or dict(self.params) == dict(self.info.params):
+            return self.name
+        inner = ", ".join(f"{k}={v:g}" for k, v in self.params)
+        return f"{self.name}({inner})"
+
+
+def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
+    """`path/to/file.py:function` (path relative to the config file) -> a compiled strategy.
+
+    The function may be plain Python or already @njit; it is compiled with the game's strategy
+    signature (and cached next to the file), so it runs as fast as a built-in one. The module may
+    define PARAMS = {"name": default, ...} and FLAGS (see simulator.games.base).
+    """
+    from numba import njit
+    from numba.core.registry import CPUDispatcher
+
+    file_part, _, function_name = ref.rpartition(":")
+    path = Path(file_part)
+    if not path.is_absolute():
+        path = ctx.base_dir / path
+    if not path.exists():
+        ctx.error(key, f"strategy file not found: {path}")
+    module_name = "fairplay_user_" + "".join(c if c.isalnum() else "_" for c in str(path.resolve()))
+    try:
+        if module_name in sys.modules:
+            module = sys.modules[module_name]
+        else:
+            spec = importlib.util.spec_from_file_location(module_name, path)
+            module = importlib.util.module_from_spec(spec)
+            sys.modules[module_name] = module
+            spec.loader.exec_module(module)
+    except Exception as exc:  # a user's file may fail in any way; report it in one line
+        sys.modules.pop(module_name, None)
+        ctx.error(key, f"cannot load {path}: {type(exc).__name__}: {exc}".splitlines()[0])
+    function = getattr(module, function_name, None)
+    if function is None:
+        ctx.error(key, f"{path} has no function {function_name!r}")
+    try:
+        if isinstance(function, CPUDispatcher):
+            function.compile(STRATEGY_SIGNATURE.args)
+            compiled = function
+        else:
+            compiled = njit(STRATEGY_SIGNATURE, cache=True)(function)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()
+        detail = next((line for line in first if line.strip()), type(exc).__name__)
+        ctx.error(key, f"strategy {ref} does not compile: {detail}")
+    params = getattr(module, "PARAMS", {})
+    flags = int(getattr(module, "FLAGS", 0))
+    summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
+    return StrategyInfo(ref, compiled, summary, params=dict(params), flags=flags)
+
+
+def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: str) -> Slot:
+    if isinstance(value, str):
+        name, given = value, {}
+    elif isinstance(value, dict):
+        if "name" not in value:
+            ctx.error(key, "a strategy table needs a name, e.g. { name = \"seer-led\", trust = 0.8 }")
+        given = {k: v for k, v in value.items() if k != "name"}
+        name = value["name"]
+    else:
+        ctx.error(key, f"must be a strategy name or table, got {value!r}")
+    if name in builtins:
+        info = builtins[name]
+    elif ":" in name and name.rpartition(":")[0].endswith(".py"):
+        info = load_user_strategy(name, ctx, key)
+    else:
+        ctx.error(key, f"unknown strategy {name!r}; {game.name} has: {', '.join(builtins)} "
+                       f"(or path/to/file.py:function)")
+    for param in given:
+        if param not in info.params:
+            allowed = ", ".join(info.params) or "none"
+            ctx.error(f"{key}.{param}", f"unknown parameter of {name}; allowed: {allowed}")
+        if isinstance(given[param], bool) or not isinstance(given[param], (int, float)):
+            ctx.error(f"{key}.{param}", f"must be a number, got {given[param]!r}")
+    values = tuple((p, float(given.get(p, default))) for p, default in info.params.items())
+    if len(values) > MAX_STRATEGY_PARAMS:
+        ctx.error(key, f"a strategy may have at most {MAX_STRATEGY_PARAMS} parameters")
+    return Slot(name, info, values)
+
+
+def resolve_strategies(raw: dict, game: GameSpec, players: int, ctx: ConfigContext):
+    """[strategies] -> (slots, slot_table[seat, role]).
+
+    Keys, most specific first: `seat.N` (or a [strategies.seat] table), a role name, a team name,
+    `all`. Anything not named plays `random`.
+    """
+    table = raw.get("strategies", {})
+    if not isinstance(table, dict):
+        ctx.error("strategies", "must be a table")
+    builtins = game.strategies()
+    seats: dict[int, Any] = {}
+    by_role: dict[int, Any] = {}
+    by_team: dict[str, Any] = {}
+    everyone = table.get("all", "random")
+    for key, value in table.items():
+        full = f"strategies.{key}"
+        if key == "all":
+            continue
+        if key == "seat":
+            if not isinstance(value, dict):
+                ctx.error(full, "must be a table of seat = strategy")
+            for seat_key, seat_value in value.items():
+                seats[_seat_number(seat_key, players, ctx, f"{full}.{seat_key}")] = seat_value
+        elif key.startswith("seat."):
+            seats[_seat_number(key[5:], players, ctx, full)] = value
+        elif key in game.role_names():
+            by_role[game.role_index(key)] = value
+        elif key in game.teams:
+            by_team[key] = value
+        else:
+            allowed = ["all", "seat.N"] + list(game.teams) + game.role_names()
+            ctx.error(full, f"unknown key; allowed: {', '.join(allowed)}")
+
+    slots: list[Slot] = []
+    slot_table = np.zeros((players, len(game.roles)), dtype=np.int64)
+    for seat in range(players):
+        for role_index, role in enumerate(game.roles):
+            if seat in seats:
+                value, key = seats[seat], f"strategies.seat.{seat}"
+            elif role_index in by_role:
+                value, key = by_role[role_index], f"strategies.{role.name}"
+            elif role.team in by_team:
+                value, key = by_team[role.team], f"strategies.{role.team}"
+            else:
+                value, key = everyone, "strategies.all"
+            slot = resolve_strategy(value, game, builtins, ctx, key)
+            if slot not in slots:
+                if len(slots) == MAX_STRATEGY_SLOTS:
+                    ctx.error("strategies", f"at most {MAX_STRATEGY_SLOTS} different strategies")
+                slots.append(slot)
+            slot_table[seat, role_index] = slots.index(slot)
+    return slots, slot_table
+
+
+def _seat_number(text, players, ctx, key) -> int:
+    try:
+        seat = int(text)
+    except ValueError:
+        ctx.error(key, "a seat must be a number")
+    if not 0 <= seat < players:
+        ctx.error(key, f"seat must be 0..{players - 1}")
+    return seat
+
+
+# --- the resolved config -----------------------------------------------------------------------
+@dataclass
+class Config:
+    """A validated config, ready to run: the game, its params and the strategy slots."""
+
+    game: GameSpec
+    params: Any
+    raw: dict  # the merged config (after extends and overrides): stored in results
+    source: str
+    slots: list[Slot]
+    slot_table: np.ndarray
+    notes: dict = field(default_factory=dict)
+
+    @property
+    def players(self) -> int:
+        return self.params.players
+
+    def kernel_arguments(self):
+        """(strategies, slot_table, slot_params, slot_flags) as the kernel takes them."""
+        functions = [slot.info.function for slot in self.slots]
+        functions += [functions[0]] * (MAX_STRATEGY_SLOTS - len(functions))
+        params = np.zeros((MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), dtype=np.float64)
+        flags = np.zeros(MAX_STRATEGY_SLOTS, dtype=np.int64)
+        for index, slot in enumerate(self.slots):
+            for j, (_, value) in enumerate(slot.params):
+                params[index, j] = value
+            flags[index] = slot.info.flags
+        return tuple(functions), self.slot_table, params, flags
+
+
+def resolve(raw: dict, source: str, base_dir: Path) -> Config:
+    """Validate a merged raw config dict and build the runnable Config."""
+    ctx = ConfigContext(source, base_dir)
+    if "game" not in raw:
+        ctx.error("game", f"missing; one of: {', '.join(game_names())}")
+    name = raw["game"]
+    if name not in game_names():
+        ctx.error("game", f"unknown game {name!r}; one of: {', '.join(game_names())}")
+    game = get_game(name)
+    players = raw.get("players")
+    if isinstance(players, bool) or not isinstance(players, int):
+        ctx.error("players", f"must be an integer, got {players!r}")
+    if not game.min_players <= players <= game.max_players:
+        ctx.error("players", f"{game.name} plays with {game.min_players}..{game.max_players}, "
+                             f"got {players}")
+    if "balance_target" in raw:
+        # the intended win rate of the first team, for the camp-balance test (default 0.5)
+        ctx.number(raw, "balance_target", low=0.0, high=1.0)
+    game_part = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
+    params = game.load_params(dict(game_part, players=players), ctx)
+    slots, slot_table = resolve_strategies(raw, game, players, ctx)
+    return Config(game, params, raw, source, slots, slot_table, game.describe_setup(params))
+
+
+def load(spec: str, overrides=(), players: int | None = None) -> Config:
+    """Load a config file or a game's built-in default, apply overrides, validate, resolve."""
+    path = locate(spec)
+    raw = read_toml(path)
+    source = str(path) if Path(spec).suffix == ".toml" or Path(spec).exists() else f"{spec} (built-in {path.name})"
+    if players is not None:
+        raw["players"] = players
+    raw = apply_overrides(raw, overrides, source)
+    return resolve(raw, source, path.parent)
+
+
+def from_raw(raw: dict, source: str = "<result>", base_dir: str | Path = ".") -> Config:
+    """Rebuild a Config from the merged dict stored in a result (workers and --resume use it)."""
+    return resolve(copy.deepcopy(raw), source, Path(base_dir))

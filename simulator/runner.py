@@ -1,0 +1,185 @@
+"""Runs: fixed-size chunks, each seeded from SeedSequence(seed, spawn_key=(chunk,)), tallied in
+integer arrays and summed. Integer sums do not depend on order, so a run's result is bit-identical
+for the same seed whatever the number of workers, and after an interrupt and a resume.
+
+Memory does not grow with the number of games: a chunk's tallies are merged into the totals and
+dropped, and at most a few chunks per worker are in flight at any time.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Callable
+
+import numpy as np
+
+from simulator import config as config_module
+from simulator.results import Result, new_result_data
+
+DEFAULT_CHUNK_SIZE = 20_000
+CHECKPOINT_EVERY_SECONDS = 10.0
+
+
+def chunk_rng(seed: int, chunk: int) -> np.random.Generator:
+    """The random stream of one chunk: independent of every other chunk and of the workers."""
+    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk,))))
+
+
+def chunk_games(total: int, chunk_size: int, chunk: int) -> int:
+    return min(chunk_size, total - chunk * chunk_size)
+
+
+def chunk_count(total: int, chunk_size: int) -> int:
+    return (total + chunk_size - 1) // chunk_size
+
+
+# --- one chunk (runs in a worker process, or in-process) ---------------------------------------
+_CONFIG_CACHE: dict[str, config_module.Config] = {}
+
+
+def _config_for(raw: dict, source: str, base_dir: str) -> config_module.Config:
+    key = json.dumps([raw, base_dir], sort_keys=True)
+    if key not in _CONFIG_CACHE:
+        _CONFIG_CACHE[key] = config_module.from_raw(raw, source, base_dir)
+    return _CONFIG_CACHE[key]
+
+
+def play_chunk(raw: dict, source: str, base_dir: str, seed: int, chunk: int, games: int):
+    """Play one chunk and return its tallies as {name: int64 array}."""
+    cfg = _config_for(raw, source, base_dir)
+    game = cfg.game
+    tallies = game.new_tallies(cfg.params)
+    setup = game.build_setup(cfg.params)
+    strategies, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
+    no_trace = np.zeros((0, 6), dtype=np.int64)
+    game.kernel(setup, strategies, slot_table, slot_params, slot_flags, games,
+                chunk_rng(seed, chunk), tallies, no_trace)
+    return chunk, {name: getattr(tallies, name) for name in game.tally_names()}
+
+
+def trace_game(cfg: config_module.Config, seed: int, max_rows: int = 20_000) -> list[str]:
+    """Play one game (chunk 0 of `seed`) recording every event, and decode it."""
+    game = cfg.game
+    tallies = game.new_tallies(cfg.params)
+    setup = game.build_setup(cfg.params)
+    strategies, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
+    trace = np.zeros((max_rows, 6), dtype=np.int64)
+    rows = game.kernel(setup, strategies, slot_table, slot_params, slot_flags, 1,
+                       chunk_rng(seed, 0), tallies, trace)
+    return game.decode_trace(trace[:rows], cfg.params)
+
+
+def _worker_init():
+    # Ctrl-C goes to the parent, which saves what is done and stops the pool.
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+# --- a whole run -------------------------------------------------------------------------------
+@dataclass
+class Progress:
+    """Callbacks a caller may pass (the CLI wires them to tqdm)."""
+
+    start: Callable[[int, int], None] = lambda done_games, total_games: None
+    advance: Callable[[int], None] = lambda games: None
+    close: Callable[[], None] = lambda: None
+
+
+class Interrupted(Exception):
+    """Raised after Ctrl-C once the partial result is saved; carries that result."""
+
+    def __init__(self, result: Result, path: Path | None):
+        super().__init__("interrupted")
+        self.result, self.path = result, path
+
+
+def start(cfg: config_module.Config, games: int, seed: int, chunk_size: int = DEFAULT_CHUNK_SIZE,
+          command: str = "") -> Result:
+    """A fresh, empty result for a run (nothing played yet)."""
+    if games < 1:
+        raise ValueError("the number of games must be at least 1")
+    if chunk_size < 1:
+        raise ValueError("the chunk size must be at least 1")
+    data = new_result_data(cfg, games=games, seed=seed, chunk_size=chunk_size, command=command)
+    return Result(data)
+
+
+def execute(result: Result, workers: int | None = None, checkpoint: Path | None = None,
+            progress: Progress | None = None) -> Result:
+    """Play the chunks `result` still lacks, merging them in; save checkpoints to `checkpoint`.
+
+    On Ctrl-C the partial result is saved and `Interrupted` is raised.
+    """
+    progress = progress or Progress()
+    data = result.data
+    total, size, seed = data["games_requested"], data["chunk_size"], data["seed"]
+    todo = [c for c in range(chunk_count(total, size)) if c not in set(data["chunks_done"])]
+    workers = max(1, workers or os.cpu_count() or 1)
+    args = (data["config"], data["source"], data["base_dir"], seed)
+    progress.start(result.games_played, total)
+    last_save = time.monotonic()
+    started = time.monotonic()
+
+    def merge(chunk, tallies):
+        nonlocal last_save
+        result.add_chunk(chunk, tallies)
+        progress.advance(chunk_games(total, size, chunk))
+        if checkpoint is not None and time.monotonic() - last_save > CHECKPOINT_EVERY_SECONDS:
+            result.save(checkpoint)
+            last_save = time.monotonic()
+
+    try:
+        if workers == 1 or len(todo) <= 1:
+            for chunk in todo:
+                merge(*play_chunk(*args, chunk, chunk_games(total, size, chunk)))
+        else:
+            with ProcessPoolExecutor(max_workers=min(workers, len(todo)),
+                                     mp_context=get_context("spawn"),
+                                     initializer=_worker_init) as pool:
+                pending = set()
+                queue = list(todo)
+                try:
+                    while queue or pending:
+                        while queue and len(pending) < 2 * workers:
+                            chunk = queue.pop(0)
+                            pending.add(pool.submit(play_chunk, *args, chunk,
+                                                    chunk_games(total, size, chunk)))
+                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                        for future in done:
+                            merge(*future.result())
+                except KeyboardInterrupt:
+                    for future in pending:
+                        future.cancel()
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
+    except KeyboardInterrupt:
+        progress.close()
+        result.data["elapsed_seconds"] += time.monotonic() - started
+        if checkpoint is not None:
+            result.save(checkpoint)
+        raise Interrupted(result, checkpoint) from None
+    progress.close()
+    result.data["elapsed_seconds"] += time.monotonic() - started
+    if checkpoint is not None:
+        result.save(checkpoint)
+    return result
+
+
+def run(cfg: config_module.Config, games: int, seed: int = 0, workers: int | None = None,
+        chunk_size: int = DEFAULT_CHUNK_SIZE, checkpoint: Path | None = None,
+        progress: Progress | None = None, command: str = "") -> Result:
+    """Play `games` games of `cfg` and return the result (the Python API's main entry point)."""
+    return execute(start(cfg, games, seed, chunk_size, command), workers, checkpoint, progress)
+
+
+def resume(path: Path, workers: int | None = None, progress: Progress | None = None) -> Result:
+    """Continue an interrupted run saved at `path`; the final result equals an uninterrupted one."""
+    result = Result.load(path)
+    config_module.from_raw(result.data["config"], result.data["source"], result.data["base_dir"])
+    return execute(result, workers, path, progress)
