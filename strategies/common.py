@@ -8,13 +8,13 @@ several times faster than Generator.integers inside Numba.)
 from numba import njit
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform_index(count, rng):
     """A uniform integer in [0, count)."""
     return int(rng.random() * count)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform_legal(legal, rng):
     """A uniformly random legal action (-1 if none is legal)."""
     count = 0
@@ -32,7 +32,7 @@ def uniform_legal(legal, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform_where(legal, values, offset, wanted, rng):
     """A uniformly random legal action `a` with values[offset + a] == wanted (-1 if none)."""
     count = 0
@@ -50,7 +50,7 @@ def uniform_where(legal, values, offset, wanted, rng):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def uniform_where_not(legal, values, offset, unwanted, rng):
     """A uniformly random legal action `a` with values[offset + a] != unwanted (-1 if none)."""
     count = 0

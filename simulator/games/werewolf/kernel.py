@@ -36,7 +36,7 @@ from .state import new_state
 Setup = namedtuple("WerewolfSetup", ["deck", "wolves"])
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def decide(strategies, slot_table, slot_params, st, seat, kind, rng):
     """Ask the seat's strategy (by its seat and current role) for an action."""
     slot = slot_table[seat, st.role[seat]]
@@ -44,7 +44,7 @@ def decide(strategies, slot_table, slot_params, st, seat, kind, rng):
     return checked_action(action, st.legal)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def night(setup, strategies, slot_table, slot_params, st, n, day, rng, tallies, trace, k):
     """Night `day`: the seer checks, then the pack kills. Returns (victim, end code, trace rows)."""
     k = record(trace, k, day, TR_NIGHT, -1, -1, day, 0)
@@ -72,7 +72,7 @@ def night(setup, strategies, slot_table, slot_params, st, n, day, rng, tallies, 
     return victim, victory(st, n), k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def daytime(setup, strategies, slot_table, slot_params, slot_flags, st, n, day, victim, order,
             rng, tallies, trace, k):
     """Day `day`: discussion, the open suspect vote, the secret sentence vote, the hanging.
@@ -137,7 +137,7 @@ def daytime(setup, strategies, slot_table, slot_params, slot_flags, st, n, day, 
     return victory(st, n), k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def tally_game(st, n, end, day, slot_table, tallies):
     winner = winner_of(end)
     tallies.games[0] += 1

@@ -10,7 +10,7 @@ from numba import njit
 from .declaration import OBS
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def fill_observation(st, n, me, kind, day, victim, suspect_a, suspect_b, wolves):
     obs = st.obs
     obs[OBS.kind] = kind
@@ -31,13 +31,13 @@ def fill_observation(st, n, me, kind, day, victim, suspect_a, suspect_b, wolves)
     return obs
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clear_legal(legal):
     for a in range(legal.size):
         legal[a] = False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_living(st, n, exclude):
     """Legal: every living seat except `exclude` (-1 excludes nobody)."""
     legal = st.legal
@@ -48,7 +48,7 @@ def legal_living(st, n, exclude):
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_claim(st, n, me):
     """Legal in discussion: stay silent (pass = n) or name any other living seat as a werewolf."""
     legal = legal_living(st, n, me)
@@ -56,7 +56,7 @@ def legal_claim(st, n, me):
     return legal
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def legal_pair(st, a, b):
     """Legal in the sentence vote: one of the two suspects."""
     legal = st.legal

@@ -26,7 +26,7 @@ def wolves_for_players(players, thresholds):
     return wolves
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def shuffle_into(target, source, rng):
     """Deal: copy `source` into `target` and shuffle it uniformly (Fisher–Yates)."""
     n = source.size
@@ -39,7 +39,7 @@ def shuffle_into(target, source, rng):
         target[j] = tmp
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def reset_for_deal(st, n):
     """Everyone alive, nothing known but what the deal itself tells (own team; wolves know wolves)."""
     for i in range(n):
@@ -60,12 +60,12 @@ def reset_for_deal(st, n):
 
 
 # --- counting and victory ----------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def is_wolf(role):
     return ROLE_TEAM[role] == WOLF
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def living_counts(st, n):
     """(living humans, living wolves): humans are everyone not on the wolf team."""
     humans = 0
@@ -79,7 +79,7 @@ def living_counts(st, n):
     return humans, wolves
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def victory(st, n):
     """End condition code, or -1 while the game goes on. Checked after every death.
 
@@ -97,13 +97,13 @@ def victory(st, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def winner_of(end_code):
     return HUMAN if end_code == END_WOLVES_DEAD else WOLF
 
 
 # --- night -------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def pack_leader(st, n):
     """The wolf who speaks for the pack: the living werewolf with the lowest seat (-1 if none)."""
     for i in range(n):
@@ -112,7 +112,7 @@ def pack_leader(st, n):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def first_living_with_role(st, n, role):
     for i in range(n):
         if st.alive[i] and st.role[i] == role:
@@ -120,34 +120,34 @@ def first_living_with_role(st, n, role):
     return -1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def seer_learns(st, seer, target):
     """The seer sees whether the target is a werewolf: the target's team, nothing more."""
     st.known_team[seer, target] = ROLE_TEAM[st.role[target]]
     return st.known_team[seer, target]
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def kill(st, seat):
     st.alive[seat] = 0
 
 
 # --- day ---------------------------------------------------------------------------------------
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def clockwise_distance(origin, seat, n):
     """Seats from `origin` to `seat` going clockwise (0 for the origin itself)."""
     distance = seat - origin
     return distance + n if distance < 0 else distance
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def publish_claim(st, claimant, target):
     """A public claim "I am the seer and seat `target` is a werewolf"."""
     st.named_wolf[target] = 1
     st.claimed_seer[claimant] = 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def suspect_vote_order(st, n, reference, order):
     """Fill `order` with the living seats in voting order: clockwise from the reference's right.
 
@@ -162,7 +162,7 @@ def suspect_vote_order(st, n, reference, order):
     return k
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def beats(votes_a, seat_a, votes_b, seat_b, reference, n):
     """True if seat_a ranks above seat_b: more votes, or equal votes and nearer clockwise to the
     night's wolf victim (the text's tie rule for both votes)."""
@@ -171,7 +171,7 @@ def beats(votes_a, seat_a, votes_b, seat_b, reference, n):
     return clockwise_distance(reference, seat_a, n) < clockwise_distance(reference, seat_b, n)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def choose_suspects(st, n, reference):
     """The suspect vote's result: (footprint, fur, tied) for the top two living vote-getters.
 
@@ -199,7 +199,7 @@ def choose_suspects(st, n, reference):
     return first, second, tied
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def sentence_result(st, suspect_a, suspect_b, reference, n):
     """The suspect with more sentence votes is hanged; a tie hangs the one nearer clockwise to the
     night's wolf victim. Returns (hanged, tied)."""
