@@ -99,6 +99,17 @@ def games(game):
     click.echo(f"  default config: configs/{spec.default_config}")
 
 
+def _reproduce_command(config, players, n_games, seed, overrides, chunk_size) -> str:
+    """The canonical command that replays a run (defaults spelled out, so nothing is implied)."""
+    parts = ["fairplay", "run", config]
+    if players is not None:
+        parts += ["--players", str(players)]
+    parts += ["-n", str(n_games), "--seed", str(seed), "--chunk-size", str(chunk_size)]
+    for override in overrides:
+        parts += ["--set", override]
+    return " ".join(shlex.quote(part) for part in parts)
+
+
 def _default_output(cfg, seed) -> Path:
     return Path("results") / f"{cfg.game.name}-p{cfg.players}-seed{seed}.json"
 
@@ -140,7 +151,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 _fail(f"--chunk-size must be at least 1, got {chunk_size}")
             cfg = _load_config(config, overrides, players)
             path = output or _default_output(cfg, seed)
-            command = "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+            command = _reproduce_command(config, players, n_games, seed, overrides, chunk_size)
             result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command)
     except (ConfigError, ResultError) as exc:
         _fail(exc)
