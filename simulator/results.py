@@ -172,6 +172,12 @@ class Summary:
     events_per_game: dict[str, float]
     games_for_one_point: int
 
+    def records(self) -> list[dict]:
+        """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
+        return [{"group": row.group, "name": row.name, "wins": row.rate.successes,
+                 "games": row.rate.trials, "rate": row.rate.value, "low": row.rate.low,
+                 "high": row.rate.high} for row in self.rows]
+
     def rows_of(self, group: str) -> list[Row]:
         return [row for row in self.rows if row.group == group]
 

@@ -25,6 +25,7 @@ and returns the number of trace rows written.
 
 from __future__ import annotations
 
+import warnings
 from collections import namedtuple
 from dataclasses import dataclass, field
 from typing import Any, Callable, Mapping
@@ -32,6 +33,10 @@ from typing import Any, Callable, Mapping
 import numba
 import numpy as np
 from numba import types
+
+# Strategies are Numba first-class functions by design (one kernel compile serves every strategy,
+# built-in or a user's); Numba labels the feature experimental on every use, which is noise here.
+warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning)
 
 # A kernel receives a fixed-size tuple of strategy functions, padded with copies of the first, so
 # that its Numba type never changes and it compiles (and caches) once per game.
