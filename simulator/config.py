@@ -209,6 +209,9 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
         path = ctx.base_dir / path
     if not path.exists():
         ctx.error(key, f"strategy file not found: {path}")
+    cache_key = (str(path.resolve()), function_name, path.stat().st_mtime_ns)
+    if cache_key in _USER_STRATEGIES:
+        return _USER_STRATEGIES[cache_key]
     module_name = "fairplay_user_" + "".join(c if c.isalnum() else "_" for c in str(path.resolve()))
     try:
         if module_name in sys.modules:
@@ -237,7 +240,14 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
     params = getattr(module, "PARAMS", {})
     flags = int(getattr(module, "FLAGS", 0))
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
-    return StrategyInfo(ref, compiled, summary, params=dict(params), flags=flags)
+    info = StrategyInfo(ref, compiled, summary, params=dict(params), flags=flags)
+    _USER_STRATEGIES[cache_key] = info
+    return info
+
+
+# One compiled strategy per (file, function, modification time), so that seats sharing a user
+# strategy share one slot, and a process compiles (or loads from cache) each one once.
+_USER_STRATEGIES: dict[tuple, StrategyInfo] = {}
 
 
 def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: str) -> Slot:
