@@ -33,14 +33,17 @@ from .metrics import borrow_tallies
 from .state import new_state
 
 # The setup a config resolves to: the multiset of roles dealt each game.
-Setup = namedtuple("WerewolfSetup", ["deck", "wolves"])
+# Named like the variable, so that pickle (and hence Numba's cache index) finds it by reference.
+Setup = namedtuple("Setup", ["deck", "wolves"])
 
 
 @njit(cache=True, inline="always")
 def decide(strategies, slot_table, slot_params, st, seat, kind, rng):
     """Ask the seat's strategy (by its seat and current role) for an action."""
     slot = slot_table[seat, st.role[seat]]
-    action = strategies[slot](kind, st.obs, st.legal, slot_params[slot], rng)
+    for a in range(st.legal.size):
+        st.offered[a] = st.legal[a]
+    action = strategies[slot](kind, st.obs, st.offered, slot_params[slot], rng)
     return checked_action(action, st.legal)
 
 
@@ -48,6 +51,8 @@ def decide(strategies, slot_table, slot_params, st, seat, kind, rng):
 def night(setup, strategies, slot_table, slot_params, st, n, day, rng, tallies, trace, k):
     """Night `day`: the seer checks, then the pack kills. Returns (victim, end code, trace rows)."""
     k = record(trace, k, day, TR_NIGHT, -1, -1, day, 0)
+    for seat in range(n):  # the open vote's counts are "today's": none yet
+        st.votes[seat] = 0
     for seer in range(n):
         if st.alive[seer] and st.role[seer] == SEER:
             fill_observation(st, n, seer, SEER_CHECK, day, -1, -1, -1, setup.wolves)
@@ -96,8 +101,6 @@ def daytime(setup, strategies, slot_table, slot_params, slot_flags, st, n, day, 
                 k = record(trace, k, day, TR_CLAIM, seat, target, 0, 0)
 
     # Suspect vote: open, one after another, clockwise from the victim's right.
-    for seat in range(n):
-        st.votes[seat] = 0
     for i in range(voters):
         seat = order[i]
         fill_observation(st, n, seat, SUSPECT_VOTE, day, victim, -1, -1, setup.wolves)

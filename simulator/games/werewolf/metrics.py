@@ -14,7 +14,8 @@ from simulator.games.kernel_support import borrowed
 from .declaration import MAX_LENGTH
 
 TALLY_SPECS = standard_tallies(MAX_LENGTH)
-Tallies = namedtuple("WerewolfTallies", [spec.name for spec in TALLY_SPECS])
+# Named like the variable, so that pickle (and hence Numba's cache index) finds it by reference.
+Tallies = namedtuple("Tallies", [spec.name for spec in TALLY_SPECS])
 
 
 @njit(cache=True)

@@ -67,6 +67,9 @@ def load_params(raw: dict, ctx) -> WerewolfParams:
         wolves = wolves_for_players(players, thresholds)
     else:
         wolves = ctx.integer(roles_table, "werewolf", low=1, prefix="roles.")
+    if wolves < 1:
+        ctx.error("wolves_by_players", f"no threshold gives werewolves for {players} players; "
+                                       f"add a row at or below {players}")
     counts[WEREWOLF] = wolves
     for key in roles_table:
         if key != "werewolf":

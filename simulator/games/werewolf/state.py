@@ -22,7 +22,8 @@ State = namedtuple("State", [
     "votes",         # int64[n]   suspect votes received today (public)
     "sentence",      # int64[n]   sentence votes received today (secret until counted)
     "obs",           # int64[OBS.size]  observation handed to strategies
-    "legal",         # bool[n + 1]      legal-action mask handed to strategies
+    "legal",         # bool[n + 1]      legal-action mask the kernel builds and checks against
+    "offered",       # bool[n + 1]      the copy of it handed to the strategy (which may scribble)
 ])
 
 
@@ -42,10 +43,11 @@ def new_state(n):
         np.zeros(n, np.int64),
         np.full(OBS.size, -1, np.int64),
         np.zeros(n + 1, np.bool_),  # actions: seats 0..n-1, then n = pass
+        np.zeros(n + 1, np.bool_),
     )
     state = State(
         borrowed(owners[0]), borrowed(owners[1]), borrowed(owners[2]), borrowed(owners[3]),
         borrowed(owners[4]), borrowed(owners[5]), borrowed(owners[6]), borrowed(owners[7]),
-        borrowed(owners[8]),
+        borrowed(owners[8]), borrowed(owners[9]),
     )
     return state, owners

@@ -1,0 +1,390 @@
+"""The werewolf kernel: small runs with fixed seeds.
+
+* conservation: every tally adds up (games, team / seat / role / slot wins, end conditions, game
+  lengths, night kills and hangings);
+* the trace of real games, replayed step by step against the rules (night order, the pack's
+  spokesman, voting order, the suspects and the hanging, victory checked after every death);
+* seer-led play only ever names real wolves;
+* a strategy from a user's own .py file, named in a TOML config, runs through the same kernel;
+* the config knobs that choose strategies (seat > role > team > all) and rules.
+"""
+
+from __future__ import annotations
+
+import pickle
+import re
+
+import numpy as np
+import pytest
+
+from simulator import config, runner
+from simulator.config import ConfigError
+from simulator.games.base import MAX_STRATEGY_SLOTS, TRACE_WIDTH
+from simulator.games.werewolf.declaration import (
+    END_CONDITIONS, END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, EVENTS, HUMAN, ROLE_TEAM, SEER,
+    TR_CLAIM, TR_DAY, TR_DEAL, TR_DEATH, TR_HANGED, TR_NIGHT, TR_SEER_CHECK, TR_SENTENCE_VOTE,
+    TR_SUSPECT_VOTE, TR_SUSPECTS, TR_WINNER, TR_WOLF_KILL, VILLAGER, WEREWOLF, WOLF, CAUSE_HANGED,
+    CAUSE_WOLVES,
+)
+
+EV = {name: i for i, name in enumerate(EVENTS)}
+
+
+def run(players, strategy="random", games=2000, seed=1, overrides=()):
+    cfg = config.load("werewolf", [f"strategies.all={strategy}", *overrides], players=players)
+    return cfg, runner.run(cfg, games, seed=seed, workers=1).tallies
+
+
+# === conservation ===============================================================================
+
+@pytest.mark.parametrize("strategy", ["random", "seer-led"])
+@pytest.mark.parametrize("players", [8, 11, 16, 20, 23])
+def test_tallies_are_conserved(players, strategy):
+    games = 2000
+    cfg, t = run(players, strategy, games, seed=players)
+    counts = np.array(cfg.params.role_counts)  # villagers, werewolves, seers per game
+    wolves = counts[WEREWOLF]
+    humans = players - wolves
+    human_wins, wolf_wins = t["team_wins"]
+    # Every game has exactly one winning team and no draw.
+    assert t["games"][0] == games and human_wins + wolf_wins == games and t["draws"][0] == 0
+    # Every seat plays every game; each role is dealt its count every game.
+    assert np.array_equal(t["role_games"], counts * games)
+    assert t["role_games"].sum() == players * games == t["slot_games"].sum()
+    # Wins follow the team: the werewolves win together, villagers and the seer together.
+    assert t["role_wins"][WEREWOLF] == wolves * wolf_wins
+    assert t["role_wins"][VILLAGER] == counts[VILLAGER] * human_wins
+    assert t["role_wins"][SEER] == counts[SEER] * human_wins
+    assert t["seat_wins"].sum() == humans * human_wins + wolves * wolf_wins == t["slot_wins"].sum()
+    # Seats are exchangeable under a uniform deal: no seat wins more games than were played.
+    assert np.all(t["seat_wins"] <= games)
+    # End conditions: "all wolves dead" is exactly the humans' wins.
+    assert t["end_counts"].sum() == games
+    assert t["end_counts"][END_WOLVES_DEAD] == human_wins
+    assert t["end_counts"][END_HUMANS_GONE] + t["end_counts"][END_PARITY] == wolf_wins
+    # Lengths: no game is decided before night 1. A night starts only while humans > wolves >= 1,
+    # i.e. with at least 3 players alive, and each round (night + day) removes two players, so
+    # night d has players - 2 (d - 1) >= 3 alive: a game lasts at most (players - 1) // 2 days.
+    hist = t["length_hist"]
+    assert hist.sum() == games and hist[0] == 0
+    assert not hist[(players - 1) // 2 + 1:].any()
+    days = np.arange(hist.size)
+    ev = t["events"]
+    # One kill every night, and a game of length d had d nights: night kills = sum of lengths.
+    assert ev[EV["night_kills"]] == (days * hist).sum() >= games
+    # One hanging every completed day: a game of length d had d - 1 or d hangings.
+    hangings = ev[EV["hanged_wolf"]] + ev[EV["hanged_human"]]
+    assert 0 <= ev[EV["night_kills"]] - hangings <= games
+    # The seer checks at most once a night, dies at most once.
+    assert ev[EV["seer_found_wolf"]] <= ev[EV["seer_checks"]] <= ev[EV["night_kills"]]
+    assert ev[EV["seer_killed_at_night"]] + ev[EV["hanged_seer"]] <= games
+    assert ev[EV["hanged_seer"]] <= ev[EV["hanged_human"]]
+    # These packs never kill a wolf, so every human win hanged all the wolves.
+    assert ev[EV["hanged_wolf"]] >= wolves * human_wins
+    # At most one tie of each kind a day.
+    assert ev[EV["suspect_vote_ties"]] <= hangings and ev[EV["sentence_ties"]] <= hangings
+    if strategy == "random":
+        assert ev[EV["wolf_claims"]] == 0  # random play never talks
+
+
+def test_seer_led_claims_are_all_true():
+    # The seer-led seer names only players it checked and found to be wolves; no one else claims.
+    # So every claim names a real wolf, at most one claim per wolf found.
+    _, t = run(12, "seer-led", games=3000, seed=5)
+    ev = t["events"]
+    assert ev[EV["wolf_claims"]] > 0
+    assert ev[EV["true_wolf_claims"]] == ev[EV["wolf_claims"]]
+    assert ev[EV["wolf_claims"]] <= ev[EV["seer_found_wolf"]]
+
+
+def test_seer_led_helps_the_town():
+    # Same table, same seeds: the town wins more often with a seer who names wolves and a town that
+    # follows him. Exact values (oracle, 10 humans vs 2 wolves): random 0.352, seer-led 0.555, a
+    # difference of 0.20; on 4000 games each the difference's sd is below 0.011, so a margin of
+    # 0.15 (4.5 sd below the exact difference) cannot be missed by a correct kernel.
+    _, rnd = run(12, "random", games=4000, seed=9)
+    _, led = run(12, "seer-led", games=4000, seed=9)
+    assert led["team_wins"][HUMAN] - rnd["team_wins"][HUMAN] > 0.15 * 4000
+
+
+def test_same_seed_same_tallies():
+    # The kernel draws from the Generator it is given and nothing else.
+    _, a = run(9, "seer-led", games=500, seed=42)
+    _, b = run(9, "seer-led", games=500, seed=42)
+    _, c = run(9, "seer-led", games=500, seed=43)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    assert not all(np.array_equal(a[k], c[k]) for k in a)
+
+
+# === the trace ==================================================================================
+
+def test_trace_of_one_game_reads_like_the_rulebook():
+    # An 8-player game always has a day 1 (night 1 leaves 5 humans against 2 wolves), so its story
+    # has a deal, night 1, the pack's choice, a death, day 1, votes, a hanging and a winner.
+    cfg = config.load("werewolf", ["strategies.all=seer-led"], players=8)
+    lines = runner.trace_game(cfg, seed=3)
+    text = "\n".join(lines)
+    assert lines[0] == "Deal (secret):"
+    assert sum(1 for line in lines if re.match(r"  seat \d+: ", line)) == 8
+    for needle in ("Night 1", "the werewolves (", "dies, killed by the werewolves", "Day 1",
+                   "suspect vote: ", "suspects: footprint", "sentence vote: ", "is hanged",
+                   "dies, hanged"):
+        assert needle in text, needle
+    assert lines[-1].startswith("The ") and lines[-1].rstrip(".").split(": ")[1] in END_CONDITIONS
+    # The seer, while alive, checks every night (seer-led play).
+    assert "the seer, seat" in text
+
+
+def kernel_trace(players, strategy, seed, games):
+    cfg = config.load("werewolf", [f"strategies.all={strategy}"], players=players)
+    functions, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
+    trace = np.zeros((200 * games * players, TRACE_WIDTH), np.int64)
+    tallies = cfg.game.new_tallies(cfg.params)
+    rows = cfg.game.kernel(cfg.game.build_setup(cfg.params), functions, slot_table, slot_params,
+                           slot_flags, games, np.random.default_rng(seed), tallies, trace)
+    assert rows < trace.shape[0]
+    return cfg, trace[:rows].tolist(), tallies
+
+
+def end_of(role, alive):
+    """The victory rules, written again: -1 while the game goes on."""
+    wolves = sum(1 for s, r in enumerate(role) if alive[s] and ROLE_TEAM[r] == WOLF)
+    humans = sum(alive) - wolves
+    if wolves == 0:
+        return END_WOLVES_DEAD
+    if humans <= 1:
+        return END_HUMANS_GONE
+    if wolves >= humans:
+        return END_PARITY
+    return -1
+
+
+def replay(rows, n, talks):
+    """Check a trace of whole games row by row against the rules; returns the games seen."""
+    games = 0
+    i = 0
+
+    def take(code):
+        nonlocal i
+        assert rows[i][1] == code, (i, rows[i], code)
+        i += 1
+        return rows[i - 1]
+
+    while i < len(rows):
+        role = [take(TR_DEAL)[4] for _ in range(n)]
+        alive = [1] * n
+        day = 0
+        while True:
+            day += 1
+            # Night: the living seer checks first, then the pack's lowest living wolf chooses.
+            assert take(TR_NIGHT)[4] == day
+            seer = next((s for s in range(n) if alive[s] and role[s] == SEER), -1)
+            if seer >= 0:
+                _, _, actor, target, team, _ = take(TR_SEER_CHECK)
+                assert actor == seer and target != seer and alive[target]
+                assert team == ROLE_TEAM[role[target]]  # the team, truthfully
+            _, _, leader, victim, _, _ = take(TR_WOLF_KILL)
+            assert leader == min(s for s in range(n) if alive[s] and ROLE_TEAM[role[s]] == WOLF)
+            assert alive[victim]
+            death = take(TR_DEATH)
+            assert death[2:] == [victim, -1, role[victim], CAUSE_WOLVES]
+            alive[victim] = 0
+            end = end_of(role, alive)
+            if end >= 0:
+                break
+            # Day: voting order is clockwise from the victim's right, living players only.
+            assert take(TR_DAY)[4] == day
+            order = [(victim + k) % n for k in range(1, n) if alive[(victim + k) % n]]
+            while rows[i][1] == TR_CLAIM:
+                _, _, claimant, named, _, _ = take(TR_CLAIM)
+                assert talks and alive[claimant] and alive[named] and claimant != named
+            votes = [0] * n
+            for voter in order:
+                _, _, actor, target, _, _ = take(TR_SUSPECT_VOTE)
+                assert actor == voter and target != voter and alive[target]
+                votes[target] += 1
+            ranked = sorted((s for s in range(n) if alive[s]),
+                            key=lambda s: (-votes[s], (s - victim) % n))
+            _, _, a, b, va, vb = take(TR_SUSPECTS)
+            assert (a, b, va, vb) == (ranked[0], ranked[1], votes[ranked[0]], votes[ranked[1]])
+            ballots = {a: 0, b: 0}
+            for voter in order:  # everyone living votes, the suspects included
+                _, _, actor, target, _, _ = take(TR_SENTENCE_VOTE)
+                assert actor == voter and target in (a, b)
+                ballots[target] += 1
+            nearer = a if (a - victim) % n < (b - victim) % n else b
+            hanged = max((a, b), key=lambda s: (ballots[s], s == nearer))
+            _, _, who, _, got, other = take(TR_HANGED)
+            assert (who, got, other) == (hanged, ballots[hanged], len(order) - ballots[hanged])
+            death = take(TR_DEATH)
+            assert death[2:] == [hanged, -1, role[hanged], CAUSE_HANGED]
+            alive[hanged] = 0
+            end = end_of(role, alive)
+            if end >= 0:
+                break
+        # Victory is checked after every death: the game ends at the first death that decides it.
+        winner = take(TR_WINNER)
+        assert winner[0] == day and winner[4] == (HUMAN if end == END_WOLVES_DEAD else WOLF)
+        assert winner[5] == end
+        games += 1
+    return games
+
+
+@pytest.mark.parametrize("strategy", ["random", "seer-led"])
+@pytest.mark.parametrize("players", [8, 13, 23])
+def test_trace_replays_against_the_rules(players, strategy):
+    # 30 games per setup, every event checked against the rules written again in this file.
+    cfg, rows, tallies = kernel_trace(players, strategy, seed=players, games=30)
+    assert replay(rows, players, talks=strategy == "seer-led") == 30 == tallies.games[0]
+
+
+# === user strategies ============================================================================
+
+USER_STRATEGY = '''
+"""A user's werewolf strategy, in plain Python (fairplay compiles it)."""
+from simulator.games.werewolf.declaration import CLAIM, OBS
+
+PARAMS = {"claim_rate": 0.5}
+FLAGS = 1  # FLAG_TALKS: ask me in the discussion
+
+
+def loud(kind, obs, legal, params, rng):
+    """Names the first other living seat with probability claim_rate; otherwise uniform."""
+    if kind == CLAIM:
+        if rng.random() < params[0]:
+            for a in range(legal.size - 1):
+                if legal[a]:
+                    return a
+        return legal.size - 1
+    count = 0
+    for a in range(legal.size):
+        if legal[a]:
+            count += 1
+    k = int(rng.random() * count)
+    for a in range(legal.size):
+        if legal[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+'''
+
+
+def test_user_strategy_file_named_in_a_config_runs(tmp_path):
+    # Seat 0 plays the user's strategy (whatever role it is dealt), everyone else random.
+    (tmp_path / "mine.py").write_text(USER_STRATEGY)
+    (tmp_path / "setup.toml").write_text(
+        'extends = "werewolf/base.toml"\n'
+        "players = 10\n"
+        "[strategies]\n"
+        'all = "random"\n'
+        "[strategies.seat]\n"
+        '0 = "mine.py:loud"\n')
+    cfg = config.load(str(tmp_path / "setup.toml"))
+    mine = [i for i, slot in enumerate(cfg.slots) if slot.name == "mine.py:loud"]
+    assert mine and set(cfg.slot_table[0]) == set(mine)
+    assert cfg.slots[mine[0]].info.summary.startswith("Names the first other living seat")
+    assert cfg.slots[mine[0]].params == (("claim_rate", 0.5),)  # the file's PARAMS default
+    assert not set(cfg.slot_table[1:].ravel()) & set(mine)
+    result = runner.run(cfg, 500, seed=1, workers=1)
+    t = result.tallies
+    assert t["games"][0] == 500 and t["team_wins"].sum() == 500
+    # seat 0 played every game on the user's strategy; the others on random
+    assert t["slot_games"][mine].sum() == 500 and t["slot_games"].sum() == 10 * 500
+    assert t["slot_wins"][mine].sum() == t["seat_wins"][0]
+    # It talks (FLAGS) and, with claim_rate 0.5, claims; nobody else talks.
+    assert t["events"][EV["wolf_claims"]] > 0
+
+    # Its parameter, set in the config: claim_rate = 0 never claims.
+    (tmp_path / "quiet.toml").write_text(
+        'extends = "setup.toml"\n[strategies.seat]\n0 = { name = "mine.py:loud", claim_rate = 0.0 }\n')
+    quiet = config.load(str(tmp_path / "quiet.toml"))
+    assert {slot.params for slot in quiet.slots if slot.name == "mine.py:loud"} == {(("claim_rate", 0.0),)}
+    assert runner.run(quiet, 300, seed=1, workers=1).tallies["events"][EV["wolf_claims"]] == 0
+
+
+def test_user_strategy_named_for_a_team_is_one_slot(tmp_path):
+    # `strategies.human = "mine.py:loud"` on 10 players: 8 humans on one slot, the wolves random.
+    # Every (seat, role) cell that names the file must get the same compiled strategy, hence one
+    # slot (not players x roles copies, which would also overflow the 16 slots).
+    (tmp_path / "mine.py").write_text(USER_STRATEGY)
+    (tmp_path / "setup.toml").write_text(
+        'extends = "werewolf/base.toml"\nplayers = 10\n[strategies]\nall = "random"\n'
+        'human = "mine.py:loud"\n')
+    cfg = config.load(str(tmp_path / "setup.toml"))
+    assert sorted(slot.label() for slot in cfg.slots) == ["mine.py:loud", "random"]
+    t = runner.run(cfg, 500, seed=1, workers=1).tallies
+    mine = [slot.name for slot in cfg.slots].index("mine.py:loud")
+    assert t["slot_games"][mine] == 8 * 500
+
+
+def test_user_strategy_errors_are_config_errors(tmp_path):
+    (tmp_path / "mine.py").write_text(USER_STRATEGY)
+    base = 'game = "werewolf"\nplayers = 9\n[strategies]\n'
+    cases = {
+        "missing.toml": 'all = "nothere.py:loud"\n',
+        "nofunc.toml": 'all = "mine.py:silent"\n',
+        "badparam.toml": 'all = { name = "mine.py:loud", volume = 3 }\n',
+    }
+    for name, body in cases.items():
+        (tmp_path / name).write_text(base + body)
+        with pytest.raises(ConfigError):
+            config.load(str(tmp_path / name))
+
+
+# === config knobs ===============================================================================
+
+def test_strategy_precedence_seat_role_team_all():
+    # all = random; the wolf team seer-led; the werewolf role random again (role beats team);
+    # the seer role seer-led with trust 0.5; seat 3 seer-led with trust 0.25 whatever its role.
+    cfg = config.load("werewolf", [
+        "strategies.all=random",
+        "strategies.wolf=seer-led",
+        "strategies.werewolf=random",
+        'strategies.seer={ name = "seer-led", trust = 0.5 }',
+        'strategies.seat.3={ name = "seer-led", trust = 0.25 }',
+    ], players=9)
+
+    def slot(seat, role):
+        s = cfg.slots[cfg.slot_table[seat, role]]
+        return s.name, dict(s.params).get("trust")
+
+    for seat in range(9):
+        if seat == 3:
+            assert {slot(3, r) for r in (VILLAGER, WEREWOLF, SEER)} == {("seer-led", 0.25)}
+            continue
+        assert slot(seat, VILLAGER) == ("random", None)    # all
+        assert slot(seat, WEREWOLF) == ("random", None)    # role beats team
+        assert slot(seat, SEER) == ("seer-led", 0.5)       # role
+    # team beats all: without the werewolf line, wolves play seer-led
+    cfg = config.load("werewolf", ["strategies.all=random", "strategies.wolf=seer-led"], players=9)
+    assert cfg.slots[cfg.slot_table[0, WEREWOLF]].name == "seer-led"
+    assert cfg.slots[cfg.slot_table[0, VILLAGER]].name == "random"
+    assert len(cfg.slots) <= MAX_STRATEGY_SLOTS
+
+
+def test_madman_literal_has_no_effect_without_a_madman():
+    # The knob changes the wolves' win condition only when a madman is in play; the base game has
+    # none, so the same seed gives the same tallies either way.
+    _, a = run(11, "seer-led", games=500, seed=7, overrides=["rules.madman_literal=false"])
+    _, b = run(11, "seer-led", games=500, seed=7, overrides=["rules.madman_literal=true"])
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+
+
+def test_balance_target_is_a_validated_number():
+    # balance_target: the intended win rate of the first team (humans), 0..1; default 0.5.
+    assert config.load("werewolf", ["balance_target=0.4"]).raw["balance_target"] == 0.4
+    for bad in ("balance_target=1.5", 'balance_target="half"'):
+        with pytest.raises(ConfigError):
+            config.load("werewolf", [bad])
+
+
+def test_kernel_argument_types_pickle_by_reference():
+    # Numba's on-disk cache finds a compiled kernel by its argument types, which it pickles; a
+    # namedtuple class pickles by reference only if `module.<its name>` is that class.
+    from simulator.games.werewolf.kernel import Setup
+    from simulator.games.werewolf.metrics import Tallies
+    from simulator.games.werewolf.state import State
+
+    for cls in (Setup, Tallies, State):
+        assert pickle.loads(pickle.dumps(cls)) is cls

@@ -1,0 +1,649 @@
+"""No peeking: a werewolf seat's decisions depend only on what that seat can know.
+
+The guarantee is a chain of three facts, each tested here:
+
+1. A strategy is a function of (decision kind, observation, legal mask, params, rng) and of
+   nothing else: the signature has exactly those five arguments, the built-in strategies are
+   compiled with it, and every call the kernel makes into a strategy passes exactly those.
+2. The observation (and the legal mask) of a seat is the same in every world the seat cannot tell
+   apart, and differs between worlds it can: checked exhaustively over every deal of the 8-player
+   table (`fill_observation` on hand-built positions).
+3. End to end, the kernel hands a seat exactly that observation at every decision of a real game:
+   a recording test strategy logs every (kind, observation, legal mask) it receives; the log is
+   compared with the seat's knowledge rebuilt from the game's trace, and with the log of the same
+   seat in a re-dealt game that differs only in hidden roles.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import itertools
+from pathlib import Path
+
+import numpy as np
+import pytest
+from numba import njit, types
+
+from simulator import config
+from simulator.games import kernel_support
+from simulator.games.base import FLAG_TALKS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE, TRACE_WIDTH
+from simulator.games.werewolf import kernel as kernel_module
+from simulator.games.werewolf.declaration import (
+    CLAIM, HUMAN, MAX_PLAYERS, OBS, ROLE_TEAM, SEER, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE,
+    TR_CLAIM, TR_DAY, TR_DEAL, TR_DEATH, TR_HANGED, TR_NIGHT, TR_SEER_CHECK, TR_SENTENCE_VOTE,
+    TR_SUSPECT_VOTE, TR_SUSPECTS, TR_WINNER, TR_WOLF_KILL, UNKNOWN, VILLAGER, WEREWOLF, WOLF,
+    WOLF_KILL,
+)
+from simulator.games.werewolf.kernel import Setup
+from simulator.games.werewolf.observation import (
+    fill_observation, legal_claim, legal_living, legal_pair,
+)
+from simulator.games.werewolf.rules import (
+    publish_claim, reset_for_deal, seer_learns, shuffle_into, victory,
+)
+from simulator.games.werewolf.state import new_state
+from strategies.werewolf import builtin, random_play, seer_led
+
+V, W, S = VILLAGER, WEREWOLF, SEER
+N = 8
+BASE_8 = (V, V, W, V, V, W, S, V)  # wolves at 2 and 5, the seer at 6
+ALL_KINDS = (SEER_CHECK, WOLF_KILL, CLAIM, SUSPECT_VOTE, SENTENCE_VOTE)
+
+
+def all_deals():
+    """Every distinct deal of the 8-player deck (5 villagers, 2 wolves, 1 seer): 168."""
+    deals = []
+    for wolves in itertools.combinations(range(N), 2):
+        for seer in range(N):
+            if seer in wolves:
+                continue
+            roles = [V] * N
+            for w in wolves:
+                roles[w] = W
+            roles[seer] = S
+            deals.append(tuple(roles))
+    return deals
+
+
+# === 1. the strategy API has no path to the state ===============================================
+
+def test_strategy_signature_is_exactly_kind_obs_legal_params_rng():
+    # (decision kind, observation, legal mask, parameters, rng) -> action: five arguments, none of
+    # them a game state (a tuple or record type).
+    args = STRATEGY_SIGNATURE.args
+    assert len(args) == 5
+    assert args[0] == types.int64
+    assert args[1] == types.int64[::1]
+    assert args[2] == types.boolean[::1]
+    assert args[3] == types.float64[::1]
+    assert isinstance(args[4], types.NumPyRandomGeneratorType)
+    assert STRATEGY_SIGNATURE.return_type == types.int64
+    # Every built-in werewolf strategy is compiled with that one signature and no other.
+    for info in builtin().values():
+        assert info.function.signatures == [args], info.name
+
+
+def test_every_call_into_a_strategy_passes_only_the_observation_buffers():
+    # Read the kernel's source (and its shared helpers'): every call `strategies[...](...)` passes five arguments, the 2nd
+    # and 3rd being the observation buffer fill_observation fills and the copy of the legal mask
+    # (st.obs, st.offered), and never the state `st` itself or one of its secret arrays.
+    calls = []
+    for module in (kernel_module, kernel_support):
+        tree = ast.parse(Path(inspect.getsourcefile(module)).read_text())
+        calls += [node for node in ast.walk(tree)
+                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
+                  and isinstance(node.func.value, ast.Name) and node.func.value.id == "strategies"]
+    assert calls, "the kernel calls its strategies somewhere"
+    for call in calls:
+        assert len(call.args) == 5 and not call.keywords
+        assert ast.unparse(call.args[1]) in ("st.obs", "obs")
+        assert ast.unparse(call.args[2]) in ("st.offered", "legal")  # the copy of st.legal
+        for arg in call.args:
+            names = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
+            attrs = {n.attr for n in ast.walk(arg) if isinstance(n, ast.Attribute)}
+            assert ast.unparse(arg) in ("st.obs", "st.offered") or "st" not in names
+            assert not attrs & {"role", "known_team", "sentence", "alive", "votes"}
+
+
+# === 2. the observation: the same in worlds a seat cannot tell apart ============================
+
+# A public history on the 8-player table: night 1 killed seat 4, day 1 hanged seat 7, night 2 killed
+# seat 3 (the victim of the day being played). Seat 1 publicly claimed the seer and named seat 0.
+# Today's open suspect vote so far: 2 votes on seat 0, 1 on seat 5. Suspects 0 and 5.
+DEAD = (4, 7, 3)
+VICTIM = 3
+VOTES = (2, 0, 0, 0, 0, 1, 0, 0)
+SUSPECTS = (0, 5)
+DAY = 2
+
+
+class World:
+    """One hidden world behind the public history above: a deal, the seer's private checks (the
+    seer checks `checks` in order, skipping itself), and secret sentence ballots."""
+
+    def __init__(self, deal, checks=(), sentence=(0,) * N):
+        self.deal = deal
+        self.st, self.owners = new_state(N)  # owners keep the state's memory alive
+        st = self.st
+        st.role[:] = deal
+        reset_for_deal(st, N)
+        seer = deal.index(S)
+        for target in checks:
+            if target != seer:
+                seer_learns(st, seer, target)
+        for seat in DEAD:
+            st.alive[seat] = 0
+        publish_claim(st, 1, 0)
+        st.votes[:] = VOTES
+        st.sentence[:] = sentence
+
+    def goes_on(self):
+        return victory(self.st, N) == -1
+
+    def view(self, me, kind):
+        """(observation, legal mask) of seat `me` for a decision of `kind`, as copies."""
+        st = self.st
+        night = kind in (SEER_CHECK, WOLF_KILL)
+        victim = -1 if night else VICTIM
+        a, b = SUSPECTS if kind == SENTENCE_VOTE else (-1, -1)
+        obs = fill_observation(st, N, me, kind, DAY, victim, a, b, 2).copy()
+        if kind == WOLF_KILL:
+            legal = legal_living(st, N, -1)
+        elif kind == CLAIM:
+            legal = legal_claim(st, N, me)
+        elif kind == SENTENCE_VOTE:
+            legal = legal_pair(st, a, b)
+        else:
+            legal = legal_living(st, N, me)
+        return obs, legal.copy()
+
+
+def indistinguishable(me, deal, other, checked):
+    """True if seat `me`, dealt `deal[me]`, cannot tell `deal` from `other`: same own role; a wolf
+    knows every wolf; the seer knows the team of each seat it checked."""
+    if other[me] != deal[me]:
+        return False
+    if deal[me] == W:
+        return {s for s in range(N) if deal[s] == W} == {s for s in range(N) if other[s] == W}
+    if deal[me] == S:
+        return all(ROLE_TEAM[deal[t]] == ROLE_TEAM[other[t]] for t in checked if t != me)
+    return True
+
+
+SEER_CHECKS = (2, 1, 0)  # the seer's checks in the reference world (a wolf, then two humans)
+
+
+@pytest.mark.parametrize("me", range(N))
+def test_observation_is_the_same_exactly_in_worlds_the_seat_cannot_tell_apart(me):
+    # Reference world: BASE_8 with the seer (6) having checked 2 (wolf), 1 and 0 (humans).
+    # For every one of the 168 deals (restricted to those where the public history is possible:
+    # the game is still going on), with the seer of that deal having made checks of its own and
+    # different secret ballots, the seat's observation and legal mask, for every decision kind,
+    # are identical to the reference if and only if the seat cannot tell the two worlds apart:
+    #   villager: any deal where it is still a villager (who is the seer and who the wolves is
+    #             hidden);
+    #   wolf:     same own role and the same pair of wolves (the seer is hidden);
+    #   seer:     same own role and the same team for each checked seat (which of the unchecked
+    #             seats are the wolves is hidden).
+    ref = World(BASE_8, checks=SEER_CHECKS)
+    same = differ = 0
+    for index, deal in enumerate(all_deals()):
+        seer = deal.index(S)
+        # the other world's seer checked other seats (hidden unless it is `me`)
+        checks = SEER_CHECKS if deal[me] == S else ((seer + 1) % N, (seer + 3) % N)
+        world = World(deal, checks=checks, sentence=tuple((index * 7 + s) % 5 for s in range(N)))
+        if not world.goes_on():
+            continue
+        hidden_only = indistinguishable(me, BASE_8, deal, SEER_CHECKS)
+        for kind in ALL_KINDS:
+            (obs_ref, legal_ref), (obs, legal) = ref.view(me, kind), world.view(me, kind)
+            # the legal mask depends on public facts and the seat only
+            assert np.array_equal(legal, legal_ref)
+            if hidden_only:
+                assert np.array_equal(obs, obs_ref), (deal, kind)
+            else:
+                assert not np.array_equal(obs, obs_ref), (deal, kind)
+        same += hidden_only
+        differ += not hidden_only
+    # Both directions were tested, on these counts. Live deals: 168 minus the 18 whose two wolves
+    # are both among the dead 3, 4, 7 (3 wolf pairs x 6 seer seats) = 150. Seat 0 (or 1) stays a
+    # villager in C(7,2) x 5 = 105 deals, minus the 3 x 5 dead-wolf ones: 90. Dead villager 3
+    # (or 4, 7): 105 minus the 1 x 5 deals with both wolves among the two other dead seats: 100.
+    # A wolf: the same pair of wolves, the seer on any of the other 6 seats: 6. The seer: 2 a wolf,
+    # 1 and 0 humans, so the other wolf on 3, 4, 5 or 7: 4.
+    assert same == {0: 90, 1: 90, 3: 100, 4: 100, 7: 100, 2: 6, 5: 6, 6: 4}[me]
+    assert same + differ == 150
+
+
+def test_observation_ignores_secret_ballots_and_other_seats_knowledge():
+    # Villager 0, sentence vote. Changing the secret sentence ballots, the seer's private checks and
+    # the wolves' knowledge rows changes nothing in its observation.
+    a = World(BASE_8, checks=(2,), sentence=(0,) * N)
+    b = World(BASE_8, checks=(5, 0, 1), sentence=(3, 1, 4, 1, 5, 9, 2, 6))
+    b.st.known_team[2, :N] = WOLF  # a wolf's row, however odd, is not villager 0's business
+    assert np.array_equal(a.view(0, SENTENCE_VOTE)[0], b.view(0, SENTENCE_VOTE)[0])
+
+
+def test_observation_changes_with_what_the_seat_can_know():
+    # Villager 0 in the suspect vote, reference world vs one public or private change at a time.
+    def obs_of(world, me=0, kind=SUSPECT_VOTE):
+        return world.view(me, kind)[0]
+
+    base = World(BASE_8, checks=SEER_CHECKS)
+    ref = obs_of(base)
+    # its own role: seat 0 the seer instead of a villager (swap with seat 6)
+    swapped = (S, V, W, V, V, W, V, V)
+    assert obs_of(World(swapped, checks=SEER_CHECKS))[OBS.my_role] == S != ref[OBS.my_role]
+    # a public vote: one more open vote on seat 5
+    changed = World(BASE_8, checks=SEER_CHECKS)
+    changed.st.votes[5] += 1
+    assert obs_of(changed)[OBS.votes + 5] == ref[OBS.votes + 5] + 1
+    # a public claim: seat 2 claims the seer and names seat 6
+    changed = World(BASE_8, checks=SEER_CHECKS)
+    publish_claim(changed.st, 2, 6)
+    assert obs_of(changed)[OBS.named_wolf + 6] == 1 and obs_of(changed)[OBS.claimed_seer + 2] == 1
+    # a public death: seat 1 dead
+    changed = World(BASE_8, checks=SEER_CHECKS)
+    changed.st.alive[1] = 0
+    assert obs_of(changed)[OBS.alive + 1] == 0
+    # a seer's check result (for the seer 6): checking 5 (a wolf) vs not checking it
+    checked = World(BASE_8, checks=SEER_CHECKS + (5,))
+    assert obs_of(checked, 6)[OBS.known_team + 5] == WOLF
+    assert obs_of(base, 6)[OBS.known_team + 5] == UNKNOWN
+    # same check, but seat 5 a villager and seat 4 a wolf: the result differs
+    other = World((V, V, W, V, W, V, S, V), checks=SEER_CHECKS + (5,))
+    assert obs_of(other, 6)[OBS.known_team + 5] == HUMAN
+
+
+def test_builtin_strategies_decide_the_same_in_indistinguishable_worlds():
+    # The built-in strategies, given the observation of each world the seat cannot tell apart and an
+    # rng in the same state, take the same action; for every seat, kind and such world.
+    ref = World(BASE_8, checks=SEER_CHECKS)
+    params = np.array([1.0] + [0.0] * 7)
+    for me in range(N):
+        for deal in all_deals():
+            checks = SEER_CHECKS if deal[me] == S else ((deal.index(S) + 2) % N,)
+            world = World(deal, checks=checks)
+            if not world.goes_on() or not indistinguishable(me, BASE_8, deal, SEER_CHECKS):
+                continue
+            for kind in ALL_KINDS:
+                for strategy in (random_play, seer_led):
+                    obs_r, legal_r = ref.view(me, kind)
+                    obs_w, legal_w = world.view(me, kind)
+                    a = strategy(kind, obs_r, legal_r, params, np.random.default_rng(me))
+                    b = strategy(kind, obs_w, legal_w, params, np.random.default_rng(me))
+                    assert a == b
+
+
+# === 3. end to end through the kernel ===========================================================
+
+# The recording strategy writes into its own parameter row (the kernel passes it the row
+# slot_params[slot], a view of the array the test owns, so the row can be wider than the usual 8
+# parameters). Layout: [0] number of records, then records of REC entries from offset HEADER:
+# action, kind, the OBS.size observation entries, the legal mask padded to MAX_PLAYERS + 1 with -1.
+HEADER = 8
+LEGAL_MAX = MAX_PLAYERS + 1
+REC = 2 + OBS.size + LEGAL_MAX
+MAX_RECORDS = 64
+ROW = HEADER + REC * MAX_RECORDS
+PRIME = 1_000_000_007
+
+
+@njit(cache=True)
+def _pick(legal, h):
+    """The (h mod count)-th legal action."""
+    count = 0
+    for a in range(legal.size):
+        if legal[a]:
+            count += 1
+    k = h % count
+    for a in range(legal.size):
+        if legal[a]:
+            if k == 0:
+                return a
+            k -= 1
+    return -1
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def probe(kind, obs, legal, params, rng):
+    """Deterministic in (kind, obs, legal): a hash of ALL of them picks among the legal actions
+    (so any hidden information leaking into the observation would change its play), never uses
+    the rng, and records what it was given. params[1] is a salt that varies the game."""
+    h = (kind + 1) * 7919 + int(params[1])
+    for i in range(obs.size):
+        h = (h * 131 + obs[i] + 3) % PRIME
+    for i in range(legal.size):
+        h = (h * 131 + (2 if legal[i] else 1)) % PRIME
+    action = _pick(legal, h)
+    r = int(params[0])
+    if r < MAX_RECORDS:
+        base = HEADER + r * REC
+        params[base] = action
+        params[base + 1] = kind
+        for i in range(obs.size):
+            params[base + 2 + i] = obs[i]
+        for i in range(LEGAL_MAX):
+            params[base + 2 + obs.size + i] = (1.0 if legal[i] else 0.0) if i < legal.size else -1.0
+    params[0] = r + 1
+    return action
+
+
+@njit(STRATEGY_SIGNATURE, cache=True)
+def public_only(kind, obs, legal, params, rng):
+    """Deterministic in the PUBLIC part of the observation (and the legal mask): ignores its own
+    role and its private knowledge. Used by every other seat, so that two worlds differing only
+    in hidden roles produce the same public game. Claims now and then. params[1] is a salt."""
+    n = obs[OBS.players]
+    h = (kind + 7) * 7919 + int(params[1])
+    for v in (obs[OBS.day], obs[OBS.victim], obs[OBS.suspect_a], obs[OBS.suspect_b]):
+        h = (h * 131 + v + 3) % PRIME
+    for j in range(n):
+        h = (h * 131 + obs[OBS.alive + j] + 3) % PRIME
+        h = (h * 131 + obs[OBS.named_wolf + j] + 3) % PRIME
+        h = (h * 131 + obs[OBS.claimed_seer + j] + 3) % PRIME
+        h = (h * 131 + obs[OBS.votes + j] + 3) % PRIME
+    for i in range(legal.size):
+        h = (h * 131 + (2 if legal[i] else 1)) % PRIME
+    if kind == CLAIM and h % 4 != 0:
+        return legal.size - 1  # pass
+    return _pick(legal, h)
+
+
+def deck_for(deal, seed):
+    """The deck that the kernel, drawing from default_rng(seed), deals out as exactly `deal`.
+
+    The deal copies the deck and shuffles it with the rng's first draws: seat i receives
+    deck[perm[i]], where perm is what shuffling 0..n-1 with the same draws gives.
+    """
+    n = len(deal)
+    perm = np.empty(n, np.int64)
+    shuffle_into(perm, np.arange(n, dtype=np.int64), np.random.default_rng(seed))
+    deck = np.empty(n, np.int64)
+    deck[perm] = deal
+    return deck
+
+
+def play_recorded(deal, watched, seed=1, others=public_only, talk=True):
+    """Play one game dealt as `deal`: seat `watched` plays `probe`, every other seat `others`.
+    The strategies never draw from the rng, so `seed` varies the game through their salt
+    (params[1]); the rng only deals (and deck_for fixes the deal).
+    Returns (records, trace rows). A record is (action, kind, obs, legal)."""
+    n = len(deal)
+    cfg = config.load("werewolf", players=n)
+    functions = (others, probe) + (others,) * (MAX_STRATEGY_SLOTS - 2)
+    slot_table = np.zeros((n, 3), np.int64)
+    slot_table[watched, :] = 1
+    slot_params = np.zeros((MAX_STRATEGY_SLOTS, ROW), np.float64)
+    slot_params[:, 1] = seed
+    slot_flags = np.full(MAX_STRATEGY_SLOTS, FLAG_TALKS if talk else 0, np.int64)
+    tallies = cfg.game.new_tallies(cfg.params)
+    trace = np.zeros((4000, TRACE_WIDTH), np.int64)
+    setup = Setup(deck_for(deal, seed), np.int64(sum(1 for r in deal if r == W)))
+    rows = cfg.game.kernel(setup, functions, slot_table, slot_params, slot_flags, 1,
+                           np.random.default_rng(seed), tallies, trace)
+    trace = trace[:rows]
+    dealt = [int(r[4]) for r in trace if r[1] == TR_DEAL]
+    assert dealt == list(deal), "deck_for reproduces the kernel's deal"
+    row = slot_params[1]
+    count = int(row[0])
+    assert count <= MAX_RECORDS
+    records = []
+    for r in range(count):
+        base = HEADER + r * REC
+        obs = row[base + 2:base + 2 + OBS.size].astype(np.int64)
+        legal = row[base + 2 + OBS.size:base + REC].astype(np.int64)
+        records.append((int(row[base]), int(row[base + 1]), obs, legal[:n + 1]))
+    return records, trace
+
+
+def expected_views(deal, watched, trace):
+    """What seat `watched` may know at each of its decisions, rebuilt from the game's trace (the
+    moderator's log): the public record (deaths, claims, open votes, suspects), its own role,
+    and its private knowledge (wolves know the wolves; the seer its own check results).
+    Yields (kind, expected obs, expected legal, the action the trace shows, or None for a claim
+    that passed)."""
+    n = len(deal)
+    wolves = sum(1 for r in deal if r == W)
+    alive = [1] * n
+    named = [0] * n
+    claimed = [0] * n
+    votes = [0] * n
+    known = [UNKNOWN] * n
+    known[watched] = int(ROLE_TEAM[deal[watched]])
+    if deal[watched] == W:
+        for s in range(n):
+            if deal[s] == W:
+                known[s] = WOLF
+    day = 0
+    victim = -1
+    suspects = (-1, -1)
+    voting_started = False
+
+    def obs(kind, at_night):
+        o = np.full(OBS.size, -1, np.int64)
+        head = [kind, watched, deal[watched], n, day, -1 if at_night else victim,
+                suspects[0] if kind == SENTENCE_VOTE else -1,
+                suspects[1] if kind == SENTENCE_VOTE else -1, wolves]
+        o[:OBS.alive] = head
+        for piece, values in ((OBS.alive, alive), (OBS.known_team, known),
+                              (OBS.named_wolf, named), (OBS.claimed_seer, claimed),
+                              (OBS.votes, votes)):
+            o[piece:piece + n] = values
+        return o
+
+    def living_except(exclude):
+        return np.array([1 if alive[s] and s != exclude else 0 for s in range(n)] + [0])
+
+    rows = [tuple(int(x) for x in r) for r in trace]
+    i = 0
+    while i < len(rows):
+        _step, code, actor, target, value, extra = rows[i]
+        if code == TR_NIGHT:
+            day = value
+            votes = [0] * n  # a new day's open vote has no votes yet
+        elif code == TR_SEER_CHECK:
+            if actor == watched:
+                yield SEER_CHECK, obs(SEER_CHECK, True), living_except(watched), target
+                known[target] = value
+        elif code == TR_WOLF_KILL:
+            if actor == watched:
+                yield WOLF_KILL, obs(WOLF_KILL, True), living_except(-1), target
+            victim = target
+        elif code == TR_DEATH:
+            alive[actor] = 0
+        elif code == TR_DAY:
+            voting_started = False
+            suspects = (-1, -1)
+            # Discussion: every living seat in voting order (clockwise from the victim's right)
+            # is asked in turn; claims already made are public for the later ones.
+            order = [(victim + k) % n for k in range(1, n + 1) if alive[(victim + k) % n]]
+            for seat in order:
+                made = i + 1 < len(rows) and rows[i + 1][1] == TR_CLAIM and rows[i + 1][2] == seat
+                if seat == watched:
+                    legal = living_except(watched)
+                    legal[n] = 1
+                    yield CLAIM, obs(CLAIM, False), legal, (rows[i + 1][3] if made else n)
+                if made:
+                    i += 1
+                    named[rows[i][3]] = 1
+                    claimed[seat] = 1
+        elif code == TR_SUSPECT_VOTE:
+            voting_started = True
+            if actor == watched:
+                yield SUSPECT_VOTE, obs(SUSPECT_VOTE, False), living_except(watched), target
+            votes[target] += 1
+        elif code == TR_SUSPECTS:
+            suspects = (actor, target)
+        elif code == TR_SENTENCE_VOTE:
+            if actor == watched:
+                legal = np.zeros(n + 1, np.int64)
+                legal[list(suspects)] = 1
+                yield SENTENCE_VOTE, obs(SENTENCE_VOTE, False), legal, target
+        i += 1
+
+
+DEALS_8 = [BASE_8, (S, W, V, V, V, V, W, V), (V, V, V, W, S, V, V, W)]
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("deal", DEALS_8)
+def test_kernel_hands_each_seat_exactly_what_it_may_know(deal, seed):
+    # For every seat of the table in turn, a real game in which that seat plays `probe` (the
+    # others `public_only`): every (kind, observation, legal mask) the kernel handed the seat equals
+    # the seat's knowledge rebuilt from the trace, decision by decision, and the action the trace
+    # shows is the one the probe took. Nothing more reached the seat.
+    for watched in range(N):
+        records, trace = play_recorded(deal, watched, seed)
+        expected = list(expected_views(deal, watched, trace))
+        assert len(records) == len(expected), watched
+        for (action, kind, obs, legal), (e_kind, e_obs, e_legal, e_action) in zip(records, expected):
+            assert kind == e_kind == obs[OBS.kind]
+            assert np.array_equal(obs, e_obs), (watched, kind, obs - e_obs)
+            assert np.array_equal(legal, e_legal)
+            assert action == e_action
+
+
+def public_rows(trace):
+    """The public part of a trace: who acted on whom in the open, and the outcomes. Drops the deal,
+    the seer's private checks, the pack's spokesman (who the wolves are) and the roles of the dead."""
+    out = []
+    for step, code, actor, target, value, extra in trace.tolist():
+        if code in (TR_DEAL, TR_SEER_CHECK):
+            continue
+        if code == TR_WOLF_KILL:
+            actor = -1
+        if code == TR_DEATH:
+            value = -1
+        out.append((step, code, actor, target, value, extra))
+    return out
+
+
+def same_records(a, b):
+    return len(a) == len(b) and all(
+        x[0] == y[0] and x[1] == y[1] and np.array_equal(x[2], y[2]) and np.array_equal(x[3], y[3])
+        for x, y in zip(a, b))
+
+
+def swapped(deal, s, t):
+    out = list(deal)
+    out[s], out[t] = out[t], out[s]
+    return tuple(out)
+
+
+@pytest.mark.parametrize("seed", [1, 2, 3, 4])
+def test_villager_and_wolf_play_the_same_when_the_seer_is_someone_else(seed):
+    # BASE_8: wolves 2, 5; seer 6. Re-deal with the seer's card swapped with villager 3's (seer at
+    # 3, villager at 6): hidden from every villager and every wolf. Watched seat: villager 0, then
+    # villager 7, then wolf 2, then wolf 5. The whole public game is the same, and every
+    # observation the watched seat received (so every decision it took) is identical.
+    other = swapped(BASE_8, 3, 6)
+    for watched in (0, 7, 2, 5):
+        rec_a, trace_a = play_recorded(BASE_8, watched, seed)
+        rec_b, trace_b = play_recorded(other, watched, seed)
+        assert public_rows(trace_a) == public_rows(trace_b)
+        assert same_records(rec_a, rec_b)
+        # the worlds really differ in secret: different seats did the seer's checks
+        checks_a = {int(r[2]) for r in trace_a if r[1] == TR_SEER_CHECK}
+        checks_b = {int(r[2]) for r in trace_b if r[1] == TR_SEER_CHECK}
+        assert checks_a <= {6} and checks_b <= {3} and checks_a | checks_b
+
+
+def _seen_or_dead(trace, seer):
+    """Seats the seer checked or that died in this game."""
+    out = set()
+    for r in trace.tolist():
+        if (r[1] == TR_SEER_CHECK and r[2] == seer) or r[1] == TR_DEATH:
+            out.add(r[3] if r[1] == TR_SEER_CHECK else r[2])
+    return out
+
+
+def test_seer_plays_the_same_when_unchecked_players_swap_wolf_and_villager():
+    # The seer (6) learns only the teams of the seats it checks. Play a game, then re-deal it with a
+    # wolf and a villager swapped among the seats the seer never checked and that never died: the
+    # seer cannot tell the two deals apart, and its every observation and decision is identical.
+    # (The public-only players ignore who speaks for the pack, so the public game is the same.)
+    found = 0
+    for seed in range(1, 40):
+        rec_a, trace_a = play_recorded(BASE_8, 6, seed)
+        untouched = set(range(N)) - _seen_or_dead(trace_a, 6) - {6}
+        wolves = [s for s in untouched if BASE_8[s] == W]
+        humans = [s for s in untouched if BASE_8[s] == V]
+        if not wolves or not humans:
+            continue
+        other = swapped(BASE_8, wolves[0], humans[0])
+        rec_b, trace_b = play_recorded(other, 6, seed)
+        assert public_rows(trace_a) == public_rows(trace_b)
+        assert same_records(rec_a, rec_b)
+        found += 1
+    assert found >= 3  # the situation arose in several games
+
+
+def test_seer_observation_changes_once_it_checks_a_swapped_seat():
+    # The converse: swap a wolf with a villager where the seer (6) checks one of the two while both
+    # are alive. Up to and including the decision to check, the seer's records are identical; its
+    # next observation differs (it has learnt a different team for that seat).
+    found = 0
+    for seed in range(1, 60):
+        rec_a, trace_a = play_recorded(BASE_8, 6, seed)
+        rows = trace_a.tolist()
+        checks = [(i, r[3]) for i, r in enumerate(rows) if r[1] == TR_SEER_CHECK]
+        if not checks:
+            continue
+        at, target = checks[0]  # the first night's check
+        dead_before = {r[2] for r in rows[:at] if r[1] == TR_DEATH}
+        partners = [s for s in range(N) if s not in dead_before and s not in (6, target)
+                    and ROLE_TEAM[BASE_8[s]] != ROLE_TEAM[BASE_8[target]]]
+        check_index = next(k for k, rec in enumerate(rec_a) if rec[1] == SEER_CHECK)
+        if not partners or len(rec_a) <= check_index + 1:
+            continue
+        other = swapped(BASE_8, target, partners[0])
+        rec_b, _ = play_recorded(other, 6, seed)
+        if len(rec_b) <= check_index + 1:  # the night's kill ended that world's game
+            continue
+        assert same_records(rec_a[:check_index + 1], rec_b[:check_index + 1])
+        next_a, next_b = rec_a[check_index + 1][2], rec_b[check_index + 1][2]
+        assert next_a[OBS.known_team + target] != next_b[OBS.known_team + target]
+        found += 1
+    assert found >= 3
+
+
+def test_own_role_changes_the_first_observation():
+    # Positive control end to end: seat 0 a villager vs seat 0 the seer (swap with 6): the very
+    # first observation it gets differs (its role; and as the seer it is asked to check at night).
+    rec_a, _ = play_recorded(BASE_8, 0)
+    rec_b, _ = play_recorded(swapped(BASE_8, 0, 6), 0)
+    assert rec_a[0][2][OBS.my_role] == V and rec_b[0][2][OBS.my_role] == S
+    assert rec_b[0][1] == SEER_CHECK and rec_a[0][1] != SEER_CHECK
+
+
+def test_random_strategy_end_to_end_with_the_real_rng():
+    # The built-in `random` strategy at every seat, and a re-deal that swaps the seer's card with a
+    # villager's (6 <-> 3). The rng draws are the same in both games (the deal is the same
+    # permutation of a different deck, and each living seat draws once per decision), so until one
+    # of the two swapped seats dies the public games are identical, decision for decision.
+    for seed in range(1, 30):
+        traces = []
+        for deal in (BASE_8, swapped(BASE_8, 3, 6)):
+            cfg = config.load("werewolf", players=N)
+            functions, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
+            trace = np.zeros((4000, TRACE_WIDTH), np.int64)
+            rows = cfg.game.kernel(Setup(deck_for(deal, seed), np.int64(2)), functions, slot_table,
+                                   slot_params, slot_flags, 1, np.random.default_rng(seed),
+                                   cfg.game.new_tallies(cfg.params), trace)
+            traces.append(public_rows(trace[:rows]))
+        a, b = traces
+        cut = next((k for k, r in enumerate(a) if r[1] == TR_DEATH and r[2] in (3, 6)), len(a))
+        assert a[:cut + 1] == b[:cut + 1], seed
+
+
+def test_votes_piece_holds_only_todays_votes():
+    # Declared meaning: votes received so far TODAY. Before the suspect vote of a day (the night's
+    # seer check and pack decision, the discussion) nobody has voted today: all zero.
+    for seed in range(1, 6):
+        for watched in range(N):
+            records, _ = play_recorded(BASE_8, watched, seed)
+            for _action, kind, obs, _legal in records:
+                if kind in (SEER_CHECK, WOLF_KILL, CLAIM):
+                    assert not obs[OBS.votes:OBS.votes + N].any(), (seed, watched, kind)

@@ -1,0 +1,583 @@
+"""The rules of The Werewolves in Village, one function at a time, on hand-built positions.
+
+Every test builds a position by hand (`new_state(n)`, then roles / deaths / votes set directly),
+calls the @njit rule function of rules.py or observation.py and checks the result against an
+expectation derived by hand in the comment above it. Seats are numbered clockwise; "the player to
+the right of X" is X + 1 (mod n). docs/rules/werewolf.md maps every rule to these tests.
+
+Role codes: 0 villager, 1 werewolf, 2 seer. Team codes: 0 human, 1 wolf.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+
+from simulator import config
+from simulator.config import ConfigError
+from simulator.games.werewolf.declaration import (
+    CLAIM, END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, HUMAN, MAX_PLAYERS, OBS, OBSERVATION,
+    SEER, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE, UNKNOWN, VILLAGER, WEREWOLF, WOLF, WOLF_KILL,
+)
+from simulator.games.werewolf.observation import (
+    fill_observation, legal_claim, legal_living, legal_pair,
+)
+from simulator.games.werewolf.params import DEFAULT_THRESHOLDS
+from simulator.games.werewolf.rules import (
+    beats, choose_suspects, clockwise_distance, first_living_with_role, is_wolf, kill,
+    living_counts, pack_leader, publish_claim, reset_for_deal, seer_learns, sentence_result,
+    shuffle_into, suspect_vote_order, victory, winner_of, wolves_for_players,
+)
+from simulator.games.werewolf.state import new_state
+
+V, W, S = VILLAGER, WEREWOLF, SEER
+
+
+class Position:
+    """A hand-built game state. It holds `owners`, the arrays behind the state's borrowed views,
+    for as long as the test uses `st` (the views do not keep their memory alive themselves): a
+    test keeps the Position in a variable, or calls a rule through `apply`, never `Position(...).st`
+    on a temporary."""
+
+    def __init__(self, roles, dead=(), votes=None, deal=True):
+        self.n = len(roles)
+        self.st, self.owners = new_state(self.n)
+        self.st.role[:] = roles
+        if deal:
+            reset_for_deal(self.st, self.n)
+        for seat in dead:
+            self.st.alive[seat] = 0
+        if votes is not None:
+            self.st.votes[:] = votes
+
+    def apply(self, rule, *args):
+        """rule(st, n, *args), with this position (and so its memory) alive during the call."""
+        return rule(self.st, self.n, *args)
+
+
+# The standard 8-player table used below: wolves at seats 2 and 5, the seer at seat 6.
+#            seat: 0  1  2  3  4  5  6  7
+BASE_8 = (V, V, W, V, V, W, S, V)
+
+
+# === setup ======================================================================================
+
+def test_wolves_for_players_thresholds():
+    # The text: 2 wolves for 8 role players and up, 3 from 16, 4 from 20 (role players, not people).
+    expected = {p: 2 for p in range(8, 16)} | {p: 3 for p in range(16, 20)} | {p: 4 for p in range(20, 24)}
+    for players, wolves in expected.items():
+        assert wolves_for_players(players, DEFAULT_THRESHOLDS) == wolves, players
+    # Below the first threshold no row applies: 0.
+    assert wolves_for_players(7, DEFAULT_THRESHOLDS) == 0
+
+
+def test_wolves_for_players_custom_and_unsorted_thresholds():
+    # The last row (by head count) that applies wins, whatever order the rows come in:
+    # rows (12 -> 3), (8 -> 1): 8..11 players -> 1 wolf, 12 and up -> 3.
+    rows = ((12, 3), (8, 1))
+    assert [wolves_for_players(p, rows) for p in (8, 11, 12, 23)] == [1, 1, 3, 3]
+
+
+@pytest.mark.parametrize("players", range(8, 24))
+def test_config_deals_the_threshold_wolves(players):
+    # The built-in base config: werewolf = "auto", seer = 1, villagers fill the rest.
+    # E.g. 16 players: 3 wolves, 1 seer, 12 villagers.
+    cfg = config.load("werewolf", players=players)
+    wolves = 2 if players < 16 else 3 if players < 20 else 4
+    assert cfg.params.role_counts == (players - wolves - 1, wolves, 1)
+    deck = cfg.game.build_setup(cfg.params).deck
+    assert sorted(deck.tolist()) == [V] * (players - wolves - 1) + [W] * wolves + [S]
+
+
+def test_config_knobs_for_roles_and_rules():
+    # roles.werewolf as a number replaces the thresholds; seer = 0 removes the seer.
+    cfg = config.load("werewolf", ["roles.werewolf=3", "roles.seer=0"], players=12)
+    assert cfg.params.role_counts == (9, 3, 0)
+    # A custom [wolves_by_players] table: 9 players with (9 -> 3) gives 3 wolves.
+    cfg = config.load("werewolf", ["wolves_by_players={8 = 2, 9 = 3}"], players=9)
+    assert cfg.params.role_counts == (5, 3, 1)
+    # rules.madman_literal is read (and has no effect without a madman).
+    assert config.load("werewolf", ["rules.madman_literal=true"]).params.madman_literal is True
+    assert config.load("werewolf").params.madman_literal is False
+    # Mistakes: wolves must be outnumbered by humans (8 players: at most 3 wolves); a villager
+    # count cannot be set; unknown rules; a non-boolean knob.
+    for overrides in (["roles.werewolf=4"], ["roles.villager=3"], ["rules.mayor=true"],
+                      ["rules.madman_literal=1"], ["roles.werewolf=0"], ["roles.seer=8"],
+                      ["roles.medium=1"]):  # expansion roles are not implemented yet
+        with pytest.raises(ConfigError):
+            config.load("werewolf", overrides, players=8)
+    # 8..23 role players (the text's 9..24 people, less the moderator the simulator replaces).
+    for players in (7, 24):
+        with pytest.raises(ConfigError):
+            config.load("werewolf", players=players)
+
+
+def test_config_thresholds_that_deal_no_wolf_are_rejected():
+    # Thresholds starting at 10 players leave an 8-player table without a row: 0 wolves. Such a
+    # setup is not a game (it is won by the humans before night 1), so it must be a config error,
+    # as roles.werewolf = 0 is.
+    with pytest.raises(ConfigError):
+        config.load("werewolf", ["wolves_by_players={10 = 2}"], players=8)
+
+
+def test_shuffle_into_is_a_permutation_of_the_deck():
+    # The deal copies the deck and shuffles it: the multiset of roles is unchanged, the source
+    # untouched, every seat receives exactly one card.
+    rng = np.random.default_rng(7)
+    deck = np.array([V, V, V, V, V, W, W, S], np.int64)
+    target = np.full(8, -9, np.int64)
+    seen = set()
+    for _ in range(500):
+        shuffle_into(target, deck, rng)
+        assert sorted(target.tolist()) == sorted(deck.tolist())
+        seen.add(tuple(target.tolist()))
+    assert deck.tolist() == [V, V, V, V, V, W, W, S]
+    # 8! / (5! 2! 1!) = 168 distinct deals; 500 draws from a uniform deal miss a given one with
+    # probability (167/168)^500 ~ 5%, so we see most of them (expected ~159), and never fewer than 100.
+    assert 100 <= len(seen) <= 168
+
+
+def _chi_square(counts, expected):
+    return sum((c - expected) ** 2 / expected for c in counts)
+
+
+def test_shuffle_into_is_uniform():
+    # Shuffle the 4 distinct cards (0, 1, 2, 3) N = 24000 times: each of the 4! = 24 orders must
+    # appear with probability 1/24, expected 1000 times. Under uniformity Pearson's statistic
+    # X^2 = sum (count - 1000)^2 / 1000 is chi-square with 23 degrees of freedom (mean 23,
+    # sd sqrt(46) ~ 6.8). Bound: the 1 - 1e-6 quantile of chi2(23), 70.55 (scipy.stats.chi2.ppf);
+    # a correct shuffle exceeds it for fewer than one seed in a million, so on this fixed seed it
+    # is a deterministic check with a chance-failure level of 1e-6.
+    bound = 70.55
+    n_draws = 24000
+    rng = np.random.default_rng(20240611)
+    source = np.arange(4, dtype=np.int64)
+    target = np.empty(4, np.int64)
+    index = {p: i for i, p in enumerate(itertools.permutations(range(4)))}
+    counts = [0] * 24
+    for _ in range(n_draws):
+        shuffle_into(target, source, rng)
+        counts[index[tuple(target.tolist())]] += 1
+    assert _chi_square(counts, n_draws / 24) < bound
+
+    # The bound has power: the classic wrong shuffle (swap i with a uniform j among ALL 4 seats)
+    # has 4^4 = 256 equally likely paths onto 24 orders, so some orders get 11/256 and some 8/256
+    # instead of 10.67/256: its statistic on the same number of draws is far above the bound.
+    rng_py = np.random.default_rng(20240611)
+    bad = [0] * 24
+    for _ in range(n_draws):
+        cards = [0, 1, 2, 3]
+        for i in range(3, -1, -1):
+            j = int(rng_py.random() * 4)
+            cards[i], cards[j] = cards[j], cards[i]
+        bad[index[tuple(cards)]] += 1
+    assert _chi_square(bad, n_draws / 24) > 3 * bound
+
+
+def test_shuffle_into_gives_every_seat_the_seer_equally_often():
+    # With the real 8-card deck (5 villagers, 2 wolves, 1 seer) the seer's seat is uniform over
+    # 0..7: 16000 deals, 2000 expected per seat, X^2 ~ chi2(7); bound = its 1 - 1e-6 quantile 40.52.
+    # And each seat is a wolf with probability 2/8: 4000 expected, each within 4.5 sd
+    # (sd = sqrt(16000 * 1/4 * 3/4) ~ 54.8).
+    rng = np.random.default_rng(3)
+    deck = np.array(BASE_8, np.int64)
+    target = np.empty(8, np.int64)
+    seer_at = [0] * 8
+    wolf_at = np.zeros(8)
+    for _ in range(16000):
+        shuffle_into(target, deck, rng)
+        seer_at[int(np.flatnonzero(target == S)[0])] += 1
+        wolf_at += target == W
+    assert _chi_square(seer_at, 2000) < 40.52
+    assert np.all(np.abs(wolf_at - 4000) < 4.5 * math.sqrt(16000 * 0.25 * 0.75))
+
+
+def test_reset_for_deal_knowledge():
+    # Start from a dirty state (as after a previous game): deaths, claims, votes, stale knowledge.
+    pos = Position(BASE_8, deal=False)
+    st, n = pos.st, pos.n
+    st.alive[:] = 0
+    st.named_wolf[:] = 1
+    st.claimed_seer[:] = 1
+    st.votes[:] = 3
+    st.sentence[:] = 2
+    st.known_team[:, :] = WOLF
+    reset_for_deal(st, n)
+    assert st.alive.tolist() == [1] * 8
+    assert st.named_wolf.tolist() == st.claimed_seer.tolist() == st.votes.tolist() == [0] * 8
+    assert st.sentence.tolist() == [0] * 8
+    # Expected knowledge, seat by seat (row = who knows, column = about whom):
+    #   villagers 0, 1, 3, 4, 7 and the seer 6: only their own seat, as human (0);
+    #   wolves 2 and 5: themselves and each other as wolf (1), nobody else.
+    expected = np.full((8, MAX_PLAYERS), UNKNOWN)
+    for seat in (0, 1, 3, 4, 6, 7):
+        expected[seat, seat] = HUMAN
+    for wolf in (2, 5):
+        expected[wolf, 2] = expected[wolf, 5] = WOLF
+    assert np.array_equal(st.known_team, expected)
+
+
+# === counting and victory =======================================================================
+
+def test_living_counts():
+    # BASE_8 has 6 humans (5 villagers + the seer) and 2 wolves. Kill villager 0, the seer 6 and
+    # wolf 5: 4 humans (1, 3, 4, 7) and 1 wolf (2) remain; the seer counts as a human.
+    assert Position(BASE_8).apply(living_counts) == (6, 2)
+    assert Position(BASE_8, dead=(0, 6, 5)).apply(living_counts) == (4, 1)
+    assert is_wolf(W) and not is_wolf(V) and not is_wolf(S)
+
+
+def test_victory_all_wolves_dead():
+    # Both wolves (2, 5) dead, 6 humans alive -> rule 1: the humans win.
+    pos = Position(BASE_8, dead=(2, 5))
+    st = pos.st
+    assert victory(st, 8) == END_WOLVES_DEAD
+    assert winner_of(END_WOLVES_DEAD) == HUMAN
+
+
+def test_victory_humans_down_to_one():
+    # Rule 2: every human but one dead. Alive: villager 7 and both wolves (1 human, 2 wolves).
+    pos = Position(BASE_8, dead=(0, 1, 3, 4, 6))
+    st = pos.st
+    assert victory(st, 8) == END_HUMANS_GONE
+    # Every human dead, wolves 2 and 5 alive (0 humans): also rule 2.
+    pos = Position(BASE_8, dead=(0, 1, 3, 4, 6, 7))
+    st = pos.st
+    assert victory(st, 8) == END_HUMANS_GONE
+    assert winner_of(END_HUMANS_GONE) == WOLF
+
+
+def test_victory_parity():
+    # Rule 3: wolves alive equal humans alive. Alive: villagers 0, 1 and wolves 2, 5 (2 vs 2).
+    pos = Position(BASE_8, dead=(3, 4, 6, 7))
+    st = pos.st
+    assert victory(st, 8) == END_PARITY
+    # 3 wolves against 3 humans (a 3-wolf table of 9 with 3 humans dead): parity too.
+    nine = (W, V, W, V, S, W, V, V, V)
+    assert Position(nine, dead=(6, 7, 8)).apply(victory) == END_PARITY
+    assert winner_of(END_PARITY) == WOLF
+
+
+def test_victory_game_goes_on():
+    # 3 humans (0, 1, 3) against 2 wolves: no rule applies -> -1. So does the fresh deal (6 vs 2),
+    # and 2 humans against 1 wolf (humans outnumber wolves and more than one human lives).
+    assert Position(BASE_8, dead=(4, 6, 7)).apply(victory) == -1
+    assert Position(BASE_8).apply(victory) == -1
+    assert Position(BASE_8, dead=(0, 1, 3, 5, 6)).apply(victory) == -1  # 4, 7 vs wolf 2
+
+
+def test_victory_priority():
+    # Rule 1 before rule 2: the last wolf dies when one human is left (human 7 only, no wolves) ->
+    # the humans win, although "every human but one is dead" also holds.
+    pos = Position(BASE_8, dead=(0, 1, 2, 3, 4, 5, 6))
+    st = pos.st
+    assert victory(st, 8) == END_WOLVES_DEAD
+    # Rule 2 before rule 3: 1 human and 1 wolf is also parity; it counts as "humans down to one".
+    pos = Position(BASE_8, dead=(0, 1, 3, 4, 5, 6))  # villager 7, wolf 2
+    st = pos.st
+    assert victory(st, 8) == END_HUMANS_GONE
+    # Nobody left at all (not reachable in play): no wolves -> rule 1.
+    assert Position(BASE_8, dead=range(8)).apply(victory) == END_WOLVES_DEAD
+
+
+# === night ======================================================================================
+
+def test_pack_leader_is_the_lowest_living_wolf():
+    # Wolves at 2 and 5: seat 2 speaks for the pack; once 2 is dead, seat 5; with none, -1.
+    assert Position(BASE_8).apply(pack_leader) == 2
+    assert Position(BASE_8, dead=(2,)).apply(pack_leader) == 5
+    assert Position(BASE_8, dead=(2, 5)).apply(pack_leader) == -1
+    # Deaths of non-wolves change nothing: villagers 0, 1 dead -> still 2.
+    assert Position(BASE_8, dead=(0, 1)).apply(pack_leader) == 2
+
+
+def test_first_living_with_role():
+    # The seer sits at 6: found while alive, -1 once dead; the first living villager is 0, then 1.
+    assert Position(BASE_8).apply(first_living_with_role, S) == 6
+    assert Position(BASE_8, dead=(6,)).apply(first_living_with_role, S) == -1
+    assert Position(BASE_8, dead=(0,)).apply(first_living_with_role, V) == 1
+
+
+def test_seer_learns_the_team_only():
+    # The seer (6) checks wolf 5: learns WOLF (1); checks villager 0: learns HUMAN (0). Only the
+    # seer's own row, only the checked column changes.
+    pos = Position(BASE_8)
+    st = pos.st
+    before = st.known_team.copy()
+    assert seer_learns(st, 6, 5) == WOLF
+    assert seer_learns(st, 6, 0) == HUMAN
+    after = st.known_team.copy()
+    assert after[6, 5] == WOLF and after[6, 0] == HUMAN
+    after[6, 5] = before[6, 5]
+    after[6, 0] = before[6, 0]
+    assert np.array_equal(after, before)
+    # The team, not the role: a hand-built table with two seers (seats 0 and 6). Seer 6 checking
+    # seer 0 learns HUMAN = 0, not the role code SEER = 2 (role and team codes coincide for
+    # villager/werewolf, so only this case tells them apart).
+    pos2 = Position((S, V, W, V, V, W, S, V))
+    assert seer_learns(pos2.st, 6, 0) == HUMAN
+    assert pos2.st.known_team[6, 0] == HUMAN
+
+
+def test_kill_marks_only_that_seat_dead():
+    pos = Position(BASE_8)
+    kill(pos.st, 3)
+    assert pos.st.alive.tolist() == [1, 1, 1, 0, 1, 1, 1, 1]
+
+
+# === day ========================================================================================
+
+def test_clockwise_distance():
+    # Seats clockwise 0..7. From 5 to 1: 6, 7, 0, 1 -> 4 steps; from 1 to 5: 4 steps; from 7 to 0:
+    # 1 step (wrap); from 0 to 7: 7 steps; a seat to itself: 0.
+    assert clockwise_distance(5, 1, 8) == 4
+    assert clockwise_distance(1, 5, 8) == 4
+    assert clockwise_distance(7, 0, 8) == 1
+    assert clockwise_distance(0, 7, 8) == 7
+    assert clockwise_distance(3, 3, 8) == 0
+    for origin in range(8):
+        assert sorted(clockwise_distance(origin, s, 8) for s in range(8)) == list(range(8))
+
+
+def test_suspect_vote_order_starts_right_of_the_victim_and_skips_the_dead():
+    # Victim 5 (dead) and seat 7 dead: voting starts to the victim's right, 6, then clockwise
+    # 0, 1, 2, 3, 4; 7 is skipped; the victim is not a voter. 6 voters.
+    pos = Position(BASE_8, dead=(5, 7))
+    order = np.full(8, -9, np.int64)
+    k = suspect_vote_order(pos.st, 8, 5, order)
+    assert k == 6
+    assert order[:k].tolist() == [6, 0, 1, 2, 3, 4]
+    assert order[k:].tolist() == [-9, -9]  # nothing written past the voters
+    # Victim 7 (the last seat): its right is seat 0 (wrap): 0, 1, 2, ..., 6.
+    pos = Position(BASE_8, dead=(7,))
+    k = suspect_vote_order(pos.st, 8, 7, order)
+    assert order[:k].tolist() == [0, 1, 2, 3, 4, 5, 6]
+
+
+def test_choose_suspects_clear_result():
+    # Victim 4 (dead). Votes: seat 2 gets 3, seat 6 gets 2, seat 0 gets 1, seat 1 gets 1 (7 voters).
+    # Most votes -> footprint 2; second -> fur 6; no tie decided either place.
+    votes = [1, 1, 3, 0, 0, 0, 2, 0]
+    pos = Position(BASE_8, dead=(4,), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 4) == (2, 6, False)
+
+
+def test_choose_suspects_tie_for_first():
+    # Victim 5. Seats 1 and 7 both have 3 votes. Clockwise from the victim: 7 is 2 seats away, 1 is
+    # 4 seats away -> the nearer, 7, gets the footprint; 1 the fur; tied.
+    votes = [0, 3, 0, 0, 0, 0, 1, 3]
+    pos = Position(BASE_8, dead=(5,), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 5) == (7, 1, True)
+    # Same votes, victim 0 instead (seat 5 alive again, seat 0 dead): 1 is 1 away, 7 is 7 away ->
+    # footprint 1, fur 7.
+    votes = [0, 3, 0, 0, 0, 1, 0, 3]
+    pos = Position(BASE_8, dead=(0,), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 0) == (1, 7, True)
+
+
+def test_choose_suspects_tie_for_second():
+    # Victim 4. Seat 3 has 4 votes (clear first). Seats 0 and 6 have 1 vote each: clockwise from 4,
+    # seat 6 is 2 away and seat 0 is 4 away -> fur goes to 6. A tie decided second place: tied.
+    votes = [1, 0, 0, 4, 0, 0, 1, 0]
+    pos = Position(BASE_8, dead=(4,), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 4) == (3, 6, True)
+    # Three-way tie for first (2, 2, 2 on seats 1, 3, 7; victim 4 -> distances 5, 7, 3): the two
+    # nearest are 7 (3 away) then 1 (5 away).
+    votes = [0, 2, 0, 2, 0, 0, 0, 2]
+    pos = Position(BASE_8, dead=(4,), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 4) == (7, 1, True)
+
+
+def test_choose_suspects_when_only_one_player_got_votes():
+    # Victim 2. Every one of the 7 voters named seat 6. Seat 6 gets the footprint; the fur goes to
+    # the best of the zero-vote players, i.e. the living seat nearest clockwise to the victim:
+    # seat 3 (1 away). That place was decided by a tie among the zero-vote players -> tied.
+    votes = [0, 0, 0, 0, 0, 0, 7, 0]
+    pos = Position(BASE_8, dead=(2,), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 2) == (6, 3, True)
+    # With seat 3 dead too, the nearest living zero-vote seat is 4.
+    pos = Position(BASE_8, dead=(2, 3), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 2) == (6, 4, True)
+    # Three players left (0, 1, 6; victim 7): 0 and 1 voted for 6, 6 voted for 1. Footprint 6
+    # (2 votes), fur 1 (1 vote), and nobody else has 1 vote: no tie.
+    pos = Position(BASE_8, dead=(2, 3, 4, 5, 7), votes=[0, 1, 0, 0, 0, 0, 2, 0])
+    st = pos.st
+    assert choose_suspects(st, 8, 7) == (6, 1, False)
+
+
+def test_choose_suspects_ignores_the_dead():
+    # Stale votes on dead seats (3 on seat 1, dead) never make them suspects. Victim 6; living
+    # 0, 2, 3, 4, 5, 7 with votes 2 on seat 4 and 1 on seat 0: footprint 4, fur 0.
+    votes = [1, 3, 0, 0, 2, 0, 0, 0]
+    pos = Position(BASE_8, dead=(1, 6), votes=votes)
+    st = pos.st
+    assert choose_suspects(st, 8, 6) == (4, 0, False)
+
+
+def test_choose_suspects_equals_ranking_by_votes_then_clockwise_distance():
+    # Property over 3000 random positions: the suspects are the first two living seats when ranked
+    # by (most votes, then nearest clockwise to the victim), and `tied` says whether the second
+    # place's vote count is shared by another living non-first seat or by the first.
+    rng = np.random.default_rng(11)
+    for _ in range(3000):
+        n = int(rng.integers(8, 24))
+        roles = [V] * n
+        victim = int(rng.integers(n))
+        dead = [victim] + [s for s in range(n) if s != victim and rng.random() < 0.4]
+        living = [s for s in range(n) if s not in dead]
+        if len(living) < 3:
+            continue
+        votes = [0] * n
+        for _voter in living:
+            votes[int(rng.choice(living))] += 1
+        pos = Position(roles, dead=dead, votes=votes)
+        ranked = sorted(living, key=lambda s: (-votes[s], clockwise_distance(victim, s, n)))
+        first, second = ranked[0], ranked[1]
+        tied = any(votes[s] == votes[second] for s in ranked if s != second)
+        assert choose_suspects(pos.st, n, victim) == (first, second, tied)
+
+
+def test_beats_is_votes_then_distance():
+    # 3 votes beat 2 whatever the seats; 2 vs 2: from victim 6 (n = 8), seat 7 (1 away) beats 0.
+    assert beats(3, 0, 2, 7, 6, 8) and not beats(2, 7, 3, 0, 6, 8)
+    assert beats(2, 7, 2, 0, 6, 8) and not beats(2, 0, 2, 7, 6, 8)
+
+
+def test_sentence_result_majority():
+    # Suspects 1 (footprint) and 3 (fur). 5 votes to 2 -> 1 hanged; 2 to 5 -> 3 hanged; no tie.
+    pos = Position(BASE_8, dead=(5,))
+    st = pos.st
+    st.sentence[1], st.sentence[3] = 5, 2
+    assert sentence_result(st, 1, 3, 5, 8) == (1, False)
+    st.sentence[1], st.sentence[3] = 2, 5
+    assert sentence_result(st, 1, 3, 5, 8) == (3, False)
+
+
+def test_sentence_result_tie_hangs_the_suspect_nearer_clockwise_to_the_victim():
+    # Victim 5. Suspects 1 (4 seats clockwise from 5) and 7 (2 seats): 3 votes each -> 7 is hanged,
+    # whichever suspect is footprint.
+    pos = Position(BASE_8, dead=(5,))
+    st = pos.st
+    st.sentence[1] = st.sentence[7] = 3
+    assert sentence_result(st, 1, 7, 5, 8) == (7, True)
+    assert sentence_result(st, 7, 1, 5, 8) == (7, True)
+    # Victim 0 instead: 1 is 1 away, 7 is 7 away -> 1 is hanged.
+    assert sentence_result(st, 7, 1, 0, 8) == (1, True)
+
+
+def test_publish_claim():
+    # Seat 4 claims "I am the seer and seat 2 is a werewolf": 2 is publicly named, 4 publicly
+    # claimed the seer; nothing else changes, and claiming again is the same.
+    pos = Position(BASE_8)
+    st = pos.st
+    publish_claim(st, 4, 2)
+    publish_claim(st, 4, 2)
+    assert st.named_wolf.tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
+    assert st.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 0, 0]
+    # A second claimant (the real seer 6 naming 5) adds its marks.
+    publish_claim(st, 6, 5)
+    assert st.named_wolf.tolist() == [0, 0, 1, 0, 0, 1, 0, 0]
+    assert st.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 1, 0]
+
+
+# === legal actions ==============================================================================
+
+def test_legal_living_excludes_the_dead_and_the_excluded_seat():
+    # Dead 1 and 4, excluding 6 (the deciding seat): legal = 0, 2, 3, 5, 7; never "pass" (index 8).
+    pos = Position(BASE_8, dead=(1, 4))
+    pos.st.legal[:] = True  # stale content must be cleared
+    legal = legal_living(pos.st, 8, 6)
+    assert legal.size == 9
+    assert np.flatnonzero(legal).tolist() == [0, 2, 3, 5, 7]
+    # exclude = -1 (the pack's choice): every living seat, wolves included.
+    assert np.flatnonzero(legal_living(pos.st, 8, -1)).tolist() == [0, 2, 3, 5, 6, 7]
+
+
+def test_legal_claim_adds_pass():
+    # Seat 3 talks with 0 dead: it may name 1, 2, 4, 5, 6, 7 (not itself, not the dead) or pass = 8.
+    pos = Position(BASE_8, dead=(0,))
+    legal = legal_claim(pos.st, 8, 3)
+    assert np.flatnonzero(legal).tolist() == [1, 2, 4, 5, 6, 7, 8]
+    assert legal[8] and legal.size - 1 == 8
+
+
+def test_legal_pair_is_exactly_the_two_suspects():
+    # Sentence vote between 2 and 7: only those two, even for a suspect voting (self-vote allowed).
+    pos = Position(BASE_8)
+    pos.st.legal[:] = True
+    assert np.flatnonzero(legal_pair(pos.st, 2, 7)).tolist() == [2, 7]
+
+
+# === the observation ============================================================================
+
+def test_observation_layout():
+    # 9 scalars, then 5 per-seat pieces of MAX_PLAYERS = 23 entries: 9 + 5 * 23 = 124 entries.
+    assert [name for name, _, _ in OBSERVATION.pieces] == [
+        "kind", "me", "my_role", "players", "day", "victim", "suspect_a", "suspect_b", "wolves",
+        "alive", "known_team", "named_wolf", "claimed_seer", "votes"]
+    assert (OBS.alive, OBS.known_team, OBS.named_wolf, OBS.claimed_seer, OBS.votes, OBS.size) == (
+        9, 32, 55, 78, 101, 124)
+
+
+def test_fill_observation_for_a_villager():
+    # Villager 3 in the sentence vote of day 2: victim 5 (dead), suspects 2 (footprint) and 7 (fur),
+    # seat 1 claimed the seer and named 2, votes as given. The seer (6) has checked 3 and 2 and
+    # wolf 2 knows wolf 5: none of that is in 3's row, which knows only itself (human).
+    votes = [0, 0, 4, 0, 0, 0, 0, 3]
+    pos = Position(BASE_8, dead=(5,), votes=votes)
+    st = pos.st
+    seer_learns(st, 6, 3)
+    seer_learns(st, 6, 2)
+    publish_claim(st, 1, 2)
+    obs = fill_observation(st, 8, 3, SENTENCE_VOTE, 2, 5, 2, 7, 2).copy()
+    assert obs[:OBS.alive].tolist() == [SENTENCE_VOTE, 3, V, 8, 2, 5, 2, 7, 2]
+    assert obs[OBS.alive:OBS.alive + 8].tolist() == [1, 1, 1, 1, 1, 0, 1, 1]
+    assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, -1, HUMAN, -1, -1, -1, -1]
+    assert obs[OBS.named_wolf:OBS.named_wolf + 8].tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
+    assert obs[OBS.claimed_seer:OBS.claimed_seer + 8].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]
+    assert obs[OBS.votes:OBS.votes + 8].tolist() == votes
+    # Seats that do not exist (8..22) carry no information: the buffer's fill value -1.
+    for piece in (OBS.alive, OBS.known_team, OBS.named_wolf, OBS.claimed_seer, OBS.votes):
+        assert set(obs[piece + 8:piece + MAX_PLAYERS].tolist()) == {-1}
+
+
+def test_fill_observation_for_the_seer_and_a_wolf():
+    # Same position. The seer 6 at night 3 (victim/suspects -1 at night): its row holds what it
+    # learnt: 3 human, 2 wolf, itself human.
+    pos = Position(BASE_8, dead=(5,))
+    st = pos.st
+    seer_learns(st, 6, 3)
+    seer_learns(st, 6, 2)
+    obs = fill_observation(st, 8, 6, SEER_CHECK, 3, -1, -1, -1, 2).copy()
+    assert obs[:OBS.alive].tolist() == [SEER_CHECK, 6, S, 8, 3, -1, -1, -1, 2]
+    assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, HUMAN, -1, -1, HUMAN, -1]
+    # Wolf 2 choosing the victim: knows itself and wolf 5 (dead, still known as a wolf); nothing
+    # of the seer's checks.
+    obs = fill_observation(st, 8, 2, WOLF_KILL, 3, -1, -1, -1, 2).copy()
+    assert obs[OBS.my_role] == W
+    assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, -1, -1, WOLF, -1, -1]
+    # The claim and suspect-vote kinds carry the kind code and the victim.
+    obs = fill_observation(st, 8, 0, CLAIM, 3, 4, -1, -1, 2)
+    assert (obs[OBS.kind], obs[OBS.victim]) == (CLAIM, 4)
+    obs = fill_observation(st, 8, 0, SUSPECT_VOTE, 3, 4, -1, -1, 2)
+    assert (obs[OBS.kind], obs[OBS.suspect_a], obs[OBS.suspect_b]) == (SUSPECT_VOTE, -1, -1)
+
+
+def test_fill_observation_writes_into_the_state_buffer():
+    # The observation is the state's one buffer (no allocation per decision): the returned array
+    # shares memory with st.obs, and the next fill overwrites it.
+    pos = Position(BASE_8)
+    a = fill_observation(pos.st, 8, 0, SUSPECT_VOTE, 1, 4, -1, -1, 2)
+    assert np.shares_memory(a, pos.st.obs)
+    fill_observation(pos.st, 8, 6, SEER_CHECK, 1, -1, -1, -1, 2)
+    assert a[OBS.me] == 6
