@@ -177,5 +177,12 @@ def trace(config, seed, players, overrides):
         click.echo(line)
 
 
+# Regression checks for CI (simulator/regression_cli.py).
+from simulator.regression_cli import baseline, check  # noqa: E402
+
+main.add_command(baseline)
+main.add_command(check)
+
+
 if __name__ == "__main__":  # pragma: no cover
     main()

@@ -1,0 +1,10 @@
+#!/bin/sh
+# Regenerate the project's own balance baselines (see baselines/README.md and docs/ci.md).
+# Run from anywhere; paths are relative to the repository root.
+set -eu
+cd "$(dirname "$0")/.."
+fairplay baseline \
+    configs/werewolf/base.toml \
+    baselines/setups/werewolf-seer-led-12.toml \
+    configs/werewolf/three-wolves.toml \
+    -n 200000 --seed 0 -o baselines/werewolf.json "$@"
