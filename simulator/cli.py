@@ -130,8 +130,11 @@ def _default_output(cfg, seed) -> Path:
 @click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
               help="Games per chunk (part of a run's identity: results match for equal seeds "
                    "and chunk sizes).")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the HTML balance report to this file.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size, quiet):
+def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
+        report_path, quiet):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
         _fail("--workers must be at least 1")
@@ -163,6 +166,11 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         sys.exit(130)
     click.echo(result.summary().table())
     click.echo(f"\nResult saved to {path}")
+    if report_path is not None:
+        from reports.render import write_run_report
+
+        write_run_report(result, report_path)
+        click.echo(f"Report written to {report_path}")
 
 
 @main.command()
@@ -177,11 +185,12 @@ def trace(config, seed, players, overrides):
         click.echo(line)
 
 
-# Regression checks for CI (simulator/regression_cli.py).
+# Regression checks for CI (simulator/regression_cli.py), reports and sweeps (reports/).
+from reports.commands import report, sweep  # noqa: E402
 from simulator.regression_cli import baseline, check  # noqa: E402
 
-main.add_command(baseline)
-main.add_command(check)
+for command in (report, sweep, baseline, check):
+    main.add_command(command)
 
 
 if __name__ == "__main__":  # pragma: no cover

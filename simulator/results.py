@@ -246,7 +246,7 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
         seat = stats.seat_fairness(t["seat_wins"], np.full(players, games))
         tests.append(stats.Test("seat fairness", seat.statistic, seat.pvalue))
         verdict = stats.favoured_sentence(list(game.teams), t["team_wins"], games,
-                                          target=None if target is None else 1 - target)
+                                          target=targets)
         headline = t["team_wins"][0] / decided if decided else 0.5
     else:
         seat = stats.individual_fairness(t["seat_wins"], games)

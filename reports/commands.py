@@ -1,0 +1,191 @@
+"""The `fairplay report` and `fairplay sweep` commands (registered on the main CLI group).
+
+A user's mistake (an unreadable file, a bad --vary, a config that cannot be read) prints one line
+``fairplay: error: ...`` and exits with 2, like the rest of the CLI; never a traceback.
+"""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from simulator import runner
+
+
+class UserError(click.ClickException):
+    exit_code = 2
+
+    def show(self, file=None):
+        click.echo(f"fairplay: error: {self.message}", err=True)
+
+
+def _fail(message) -> None:
+    raise UserError(str(message)) from None
+
+
+def _command_line() -> str:
+    return "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+
+
+# --- report ------------------------------------------------------------------------------------
+@click.command()
+@click.argument("files", nargs=-1, required=True,
+                type=click.Path(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="HTML file to write [default: next to the first file, .html].")
+@click.option("--labels", metavar="A,B", default="A,B", show_default=True,
+              help="Names of the two setups in a comparison.")
+def report(files, output, labels):
+    """Write the HTML report of a RESULT.json or a sweep file; with two result files, a
+    comparison of B against A.
+
+    \b
+      fairplay report results/base.json -o base.html
+      fairplay report sweep.json -o sweep.html
+      fairplay report A.json B.json -o compare.html
+    """
+    from simulator.compare import CompareError
+    from simulator.results import Result, ResultError
+    from simulator.sweep import Sweep, SweepError, is_sweep_file
+
+    from . import render
+
+    if len(files) > 2:
+        _fail("give one result or sweep file, or two result files to compare")
+    for path in files:
+        if not path.exists():
+            _fail(f"{path}: no such file")
+    try:
+        if len(files) == 1:
+            path = files[0]
+            output = output or path.with_suffix(".html")
+            if is_sweep_file(path):
+                render.write_sweep_report(Sweep.load(path), output)
+            else:
+                render.write_run_report(Result.load(path), output)
+        else:
+            if any(is_sweep_file(p) for p in files):
+                _fail("a comparison takes two result files, not sweep files")
+            names = [x.strip() for x in labels.split(",")]
+            if len(names) != 2 or not all(names) or names[0] == names[1]:
+                _fail(f"--labels wants two different names like A,B; got {labels!r}")
+            a, b = (Result.load(p) for p in files)
+            output = output or files[0].with_name(f"{files[0].stem}-vs-{files[1].stem}.html")
+            render.write_compare_report(a, b, output, labels=tuple(names))
+    except (ResultError, SweepError, CompareError) as exc:
+        _fail(exc)
+    except OSError as exc:
+        _fail(f"{output}: cannot write: {exc.strerror}")
+    click.echo(f"Report written to {output}")
+
+
+# --- sweep -------------------------------------------------------------------------------------
+def _progress(quiet: bool):
+    from simulator.sweep import SweepProgress
+
+    if quiet or not sys.stderr.isatty():
+        return None
+    from tqdm import tqdm
+
+    bar = {}
+
+    def start(total):
+        bar["t"] = tqdm(total=total, unit="games", unit_scale=True, file=sys.stderr)
+
+    return SweepProgress(start=start, advance=lambda n: bar["t"].update(n),
+                         close=lambda: bar["t"].close())
+
+
+def _table(sweep) -> str:
+    from . import measures
+
+    lines = []
+    labels = [sweep.cell_label(cell) for cell in sweep.cells]
+    width = max((len(x) for x in labels), default=0)
+    for cell, label in zip(sweep.cells, labels):
+        if cell.status == "ok":
+            b = measures.balance(cell.result)
+            mark = "covers target" if b["covers_target"] else ""
+            lines.append(f"  {label:<{width}}  {b['who']} {100 * b['rate']:5.1f}% of decided "
+                         f"(95% CI {100 * b['low']:.1f}–{100 * b['high']:.1f}%)  {mark}".rstrip())
+        elif cell.status == "invalid":
+            lines.append(f"  {label:<{width}}  invalid: {cell.error}")
+        else:
+            lines.append(f"  {label:<{width}}  not played")
+    return "\n".join(lines)
+
+
+@click.command()
+@click.argument("config")
+@click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=LEVELS",
+              help="A key and its levels: players=8..12 (inclusive range), "
+                   "strategies.all=random,seer-led (list), rules.extra+=a,b (append to a list). "
+                   "Repeat for a grid of every combination.")
+@click.option("-n", "--games", "n_games", type=int, default=10_000, show_default=True,
+              help="Games per cell.")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Random seed (the same for every cell).")
+@click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Override a key of the base config (repeatable).")
+@click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
+              help="Games per chunk.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Sweep file [default: results/sweep-<game>-seed<seed>.json].")
+@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Also write the sweep's HTML report here.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, report_path, quiet):
+    """Play CONFIG over a grid of variations; every cell is a normal run.
+
+    \b
+      fairplay sweep werewolf --vary players=8..12 --vary roles.werewolf=2..4 \\
+          -n 20000 --seed 1 -o sweep.json --report sweep.html
+    """
+    from simulator import sweep as sweep_module
+    from simulator.config import ConfigError
+
+    from . import render
+
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
+    if n_games < 1:
+        _fail(f"--games must be at least 1, got {n_games}")
+    if chunk_size < 1:
+        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    try:
+        axes = [sweep_module.parse_vary(text) for text in vary]
+        planned, _ = sweep_module.plan(config, axes, n_games, seed, chunk_size, list(overrides),
+                                       _command_line())
+    except (sweep_module.SweepError, ConfigError) as exc:
+        _fail(exc)
+    if all(cell.status == "invalid" for cell in planned.cells):
+        for cell in planned.cells:
+            click.echo(f"  {planned.cell_label(cell)}: {cell.error}", err=True)
+        _fail(f"every one of the {len(planned.cells)} cells is invalid; nothing to play")
+    for cell in planned.cells:
+        if cell.status == "invalid":
+            click.echo(f"fairplay: warning: invalid cell {planned.cell_label(cell)}: {cell.error}",
+                       err=True)
+    game = planned.data["game"]
+    path = output or Path("results") / f"sweep-{game}-seed{seed}.json"
+    try:
+        done = sweep_module.execute(planned, workers, _progress(quiet), checkpoint=path)
+    except sweep_module.SweepInterrupted as stop:
+        played = len(stop.sweep.valid_cells)
+        click.echo(f"\nInterrupted: {played} of {len(stop.sweep.cells)} cells saved to {path}",
+                   err=True)
+        sys.exit(130)
+    done.save(path)
+    click.echo(f"{game}: {len(done.cells)} cells, {n_games:,} games each")
+    click.echo(_table(done))
+    click.echo(f"\nSweep saved to {path}")
+    if report_path is not None:
+        try:
+            render.write_sweep_report(done, report_path)
+        except OSError as exc:
+            _fail(f"{report_path}: cannot write: {exc.strerror}")
+        click.echo(f"Report written to {report_path}")

@@ -1,0 +1,563 @@
+"""Sweeps: one config played over a grid of variations, every cell a normal run.
+
+A sweep varies config keys (``--vary players=8..12 --vary roles.werewolf=2..4``) and plays every
+combination. Each cell is exactly the run ``fairplay run CONFIG --set KEY=VALUE ... -n GAMES --seed
+SEED --chunk-size CHUNK`` would make: the same chunks from the same seeds, so its tallies are
+bit-identical to that run's (the cell stores that command). All cells share the seed: the cells are
+then played with common random numbers, which makes differences between neighbouring cells less
+noisy, and their intervals (computed as if the cells were independent) err on the safe side.
+
+Grammar of one ``--vary``:
+
+* ``key=a..b``      every integer from a to b inclusive (a <= b);
+* ``key=x,y,z``     a list; each item is read as a TOML value (``3``, ``0.4``, ``true``,
+  ``"x"``, ``[1, 2]``), else as a plain string (``seer-led``); commas inside brackets, braces or
+  quotes do not split;
+* ``key=x``         a single level (a ``--set`` that is shown in the grid);
+* ``key+=x,y``      list append: the key holds a list, and each level appends one item to the list
+  the config already has there (absent: an empty list). An item that is itself a TOML array
+  appends all its elements. An empty item (``key+=,x``) is the level "unchanged", the baseline.
+
+A cell whose config is invalid (a player count out of range, an impossible deck) is kept as an
+invalid cell with the one-line error; the other cells still run.
+
+The sweep's result file (JSON, schema ``fairplay.sweep``) holds the grid and every cell's full
+result data (schema ``fairplay.result``), so any cell's report can be rebuilt from it.
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import itertools
+import json
+import math
+import os
+import re
+import shlex
+import signal
+import tempfile
+import time
+import tomllib
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing import get_context
+from pathlib import Path
+from typing import Any, Callable
+
+from simulator import config as config_module
+from simulator import runner
+from simulator.config import ConfigError
+from simulator.games import game_names, get_game
+from simulator.results import SCHEMA as RESULT_SCHEMA
+from simulator.results import SCHEMA_VERSION as RESULT_SCHEMA_VERSION
+from simulator.results import Result, versions
+
+SCHEMA = "fairplay.sweep"
+SCHEMA_VERSION = 1
+
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
+_KEY = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
+MAX_CELLS = 10_000
+
+
+class SweepError(Exception):
+    """A user's mistake in a sweep (bad --vary, unreadable sweep file): one line."""
+
+
+# --- TOML literals -----------------------------------------------------------------------------
+_BARE_KEY = re.compile(r"^[A-Za-z0-9_-]+$")
+
+
+def toml_key(key: str) -> str:
+    return key if _BARE_KEY.match(key) else json.dumps(key, ensure_ascii=False)
+
+
+def toml_value(value: Any) -> str:
+    """A TOML literal for a config value (strings, numbers, booleans, arrays, inline tables)."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "nan"
+        if math.isinf(value):
+            return "inf" if value > 0 else "-inf"
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(toml_value(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{toml_key(k)} = {toml_value(v)}" for k, v in value.items()) + " }"
+    raise TypeError(f"no TOML literal for {value!r}")
+
+
+def label(value: Any) -> str:
+    """A short human label for a level: ``seer-led``, ``3``, ``[a, b]``, ``(unchanged)``."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(label(v) for v in value) + "]"
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{k}={label(v)}" for k, v in value.items()) + "}"
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value)
+
+
+# --- the grid ----------------------------------------------------------------------------------
+UNCHANGED = None  # an append level that leaves the list as it is
+
+
+@dataclass(frozen=True)
+class Axis:
+    """One varied key: its levels, and whether they replace the value or append to a list."""
+
+    key: str
+    op: str  # "set" or "append"
+    values: tuple  # the levels (for "append": the item(s) appended, None = unchanged)
+    text: str  # as the user wrote it
+
+    def level_label(self, value) -> str:
+        if self.op == "append":
+            return "(unchanged)" if value is UNCHANGED else f"+{label(value)}"
+        return label(value)
+
+    def to_json(self) -> dict:
+        return {"key": self.key, "op": self.op, "values": list(self.values), "text": self.text,
+                "labels": [self.level_label(v) for v in self.values]}
+
+    @classmethod
+    def from_json(cls, data: dict) -> "Axis":
+        return cls(data["key"], data["op"], tuple(data["values"]), data["text"])
+
+
+def split_items(text: str) -> list[str]:
+    """Split on commas that are not inside brackets, braces or quotes."""
+    items, depth, quote, current = [], 0, "", []
+    for char in text:
+        if quote:
+            current.append(char)
+            if char == quote:
+                quote = ""
+            continue
+        if char in "\"'":
+            quote = char
+        elif char in "[{":
+            depth += 1
+        elif char in "]}":
+            depth -= 1
+        elif char == "," and depth == 0:
+            items.append("".join(current).strip())
+            current = []
+            continue
+        current.append(char)
+    if quote or depth:
+        raise SweepError(f"unbalanced brackets or quotes in {text!r}")
+    items.append("".join(current).strip())
+    return items
+
+
+def parse_value(text: str) -> Any:
+    """A level as TOML (``3``, ``0.5``, ``true``, ``"x"``, ``[1, 2]``), else a plain string; an
+    array of bare words (``[night-talk, madman]``) is read item by item."""
+    try:
+        return tomllib.loads(f"v = {text}")["v"]
+    except tomllib.TOMLDecodeError:
+        pass
+    stripped = text.strip()
+    if stripped.startswith("[") and stripped.endswith("]"):
+        inner = stripped[1:-1].strip()
+        return [parse_value(item) for item in split_items(inner)] if inner else []
+    return text
+
+
+def parse_vary(text: str) -> Axis:
+    """``players=8..12``, ``strategies.all=random,seer-led``, ``rules.extra+=a,b`` -> an Axis."""
+    if "=" not in text:
+        raise SweepError(f"--vary {text!r}: expected KEY=LEVELS or KEY+=ITEMS, e.g. players=8..12")
+    key, values_text = text.split("=", 1)
+    op = "set"
+    if key.endswith("+"):
+        key, op = key[:-1], "append"
+    key = key.strip()
+    if not _KEY.match(key):
+        raise SweepError(f"--vary {text!r}: {key!r} is not a config key (like roles.werewolf)")
+    match = _RANGE.match(values_text)
+    if match and op == "set":
+        low, high = int(match.group(1)), int(match.group(2))
+        if low > high:
+            raise SweepError(f"--vary {text!r}: the range {low}..{high} is empty (write low..high)")
+        values = tuple(range(low, high + 1))
+    else:
+        items = split_items(values_text)
+        values = []
+        for item in items:
+            if item == "":
+                if op == "set":
+                    raise SweepError(f"--vary {text!r}: an empty level (only KEY+= allows one)")
+                values.append(UNCHANGED)
+            else:
+                values.append(parse_value(item))
+        values = tuple(values)
+    seen = [json.dumps(v, sort_keys=True) for v in values]  # typed: true is not 1
+    duplicates = [v for i, v in enumerate(values) if seen[i] in seen[:i]]
+    if duplicates:
+        raise SweepError(f"--vary {text!r}: level {label(duplicates[0])!r} appears twice")
+    return Axis(key, op, values, text)
+
+
+def check_axes(axes: list[Axis]) -> None:
+    keys = [axis.key for axis in axes]
+    for i, key in enumerate(keys):
+        if key in keys[:i]:
+            raise SweepError(f"--vary: {key} is varied twice; give all its levels in one --vary")
+    size = math.prod(len(axis.values) for axis in axes) if axes else 0
+    if not axes:
+        raise SweepError("a sweep needs at least one --vary KEY=LEVELS")
+    if size > MAX_CELLS:
+        raise SweepError(f"the grid has {size:,} cells; at most {MAX_CELLS:,}")
+
+
+def _get(raw: dict, path: list[str]):
+    node = raw
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def cell_overrides(base_raw: dict, axes: list[Axis], levels: tuple, file: str) -> list[str]:
+    """The ``key=value`` overrides of one cell (list appends resolved against the config)."""
+    raw = copy.deepcopy(base_raw)
+    overrides = []
+    for axis, value in zip(axes, levels):
+        if axis.op == "set":
+            text = f"{axis.key}={toml_value(value)}"
+        else:
+            current = _get(raw, axis.key.split("."))
+            if current is None:
+                current = []
+            if not isinstance(current, list):
+                raise ConfigError(file, axis.key, f"+= appends to a list, but the value is "
+                                                  f"{toml_value(current)}")
+            if value is UNCHANGED:
+                continue
+            added = list(value) if isinstance(value, list) else [value]
+            text = f"{axis.key}={toml_value(current + added)}"
+        overrides.append(text)
+        raw = config_module.apply_overrides(raw, [text], file)
+    return overrides
+
+
+def run_command(spec: str, overrides: list[str], games: int, seed: int, chunk_size: int) -> str:
+    """The `fairplay run` command that plays one cell on its own."""
+    parts = ["fairplay", "run", spec]
+    for text in overrides:
+        parts += ["--set", text]
+    parts += ["-n", str(games), "--seed", str(seed)]
+    if chunk_size != runner.DEFAULT_CHUNK_SIZE:
+        parts += ["--chunk-size", str(chunk_size)]
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+# --- the sweep result --------------------------------------------------------------------------
+@dataclass
+class Cell:
+    index: int
+    levels: tuple
+    overrides: list[str] = field(default_factory=list)
+    status: str = "pending"  # "ok", "invalid", "pending" (not played: an interrupted sweep)
+    error: str = ""
+    result: Result | None = None
+
+    def to_json(self, axes: list[Axis]) -> dict:
+        return {
+            "index": self.index,
+            "values": list(self.levels),
+            "labels": [axis.level_label(v) for axis, v in zip(axes, self.levels)],
+            "overrides": list(self.overrides),
+            "status": self.status,
+            "error": self.error,
+            "result": json.loads(self.result.to_json()) if self.result is not None else None,
+        }
+
+
+class Sweep:
+    """A sweep's grid and cells; saved as one JSON file (schema ``fairplay.sweep``)."""
+
+    def __init__(self, data: dict, axes: list[Axis], cells: list[Cell]):
+        self.data = data  # everything but the axes and cells
+        self.axes = axes
+        self.cells = cells
+
+    @property
+    def game(self):
+        return get_game(self.data["game"])
+
+    @property
+    def valid_cells(self) -> list[Cell]:
+        return [cell for cell in self.cells if cell.status == "ok"]
+
+    @property
+    def complete(self) -> bool:
+        return all(cell.status != "pending" for cell in self.cells)
+
+    def cell_label(self, cell: Cell) -> str:
+        return ", ".join(f"{axis.key}={axis.level_label(v)}"
+                         for axis, v in zip(self.axes, cell.levels))
+
+    def to_json(self) -> str:
+        data = dict(self.data)
+        data["schema"], data["schema_version"] = SCHEMA, SCHEMA_VERSION
+        data["complete"] = self.complete
+        data["axes"] = [axis.to_json() for axis in self.axes]
+        data["cells"] = [cell.to_json(self.axes) for cell in self.cells]
+        return json.dumps(data, indent=1, ensure_ascii=False)
+
+    def save(self, path) -> None:
+        """Write atomically, like a run's result."""
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+        try:
+            with os.fdopen(handle, "w", encoding="utf-8") as out:
+                out.write(self.to_json())
+            mask = os.umask(0)
+            os.umask(mask)
+            os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600: give the usual permissions
+            os.replace(tmp, path)
+        except BaseException:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            raise
+
+    @classmethod
+    def from_data(cls, data: dict, path="<sweep>") -> "Sweep":
+        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
+            raise SweepError(f"{path}: not a fairplay sweep file")
+        if data.get("schema_version") != SCHEMA_VERSION:
+            raise SweepError(f"{path}: sweep schema version {data.get('schema_version')} is not "
+                             f"supported (this fairplay reads {SCHEMA_VERSION})")
+        missing = [k for k in ("game", "axes", "cells", "games", "seed") if k not in data]
+        if missing:
+            raise SweepError(f"{path}: corrupt sweep: missing {', '.join(missing)}")
+        if data["game"] not in game_names():
+            raise SweepError(f"{path}: unknown game {data['game']!r}")
+        try:
+            axes = [Axis.from_json(a) for a in data["axes"]]
+            cells = []
+            for c in data["cells"]:
+                result = None
+                if c.get("result") is not None:
+                    rdata = c["result"]
+                    if rdata.get("schema") != RESULT_SCHEMA or \
+                            rdata.get("schema_version") != RESULT_SCHEMA_VERSION:
+                        raise SweepError(f"{path}: cell {c['index']} holds no readable result")
+                    result = Result(rdata)
+                cells.append(Cell(int(c["index"]), tuple(c["values"]), list(c["overrides"]),
+                                  c["status"], c.get("error", ""), result))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise SweepError(f"{path}: corrupt sweep: {type(exc).__name__}: {exc}") from None
+        rest = {k: v for k, v in data.items() if k not in ("axes", "cells")}
+        return cls(rest, axes, cells)
+
+    @classmethod
+    def load(cls, path) -> "Sweep":
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except OSError as exc:
+            raise SweepError(f"{path}: cannot read: {exc.strerror}") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SweepError(f"{path}: not a sweep file (corrupt JSON: {exc.msg})") from None
+        return cls.from_data(data, path)
+
+
+def is_sweep_file(path) -> bool:
+    """True when `path` is JSON whose schema is ``fairplay.sweep`` (cheap sniff of the start)."""
+    try:
+        with open(path, encoding="utf-8") as handle:
+            head = handle.read(4096)
+    except OSError:
+        return False
+    return bool(re.search(r'"schema"\s*:\s*"fairplay\.sweep"', head))
+
+
+# --- running -----------------------------------------------------------------------------------
+@dataclass
+class SweepProgress:
+    """Callbacks (the CLI wires them to tqdm): total games, games done, a cell finished."""
+
+    start: Callable[[int], None] = lambda total_games: None
+    advance: Callable[[int], None] = lambda games: None
+    cell_done: Callable[[Cell], None] = lambda cell: None
+    close: Callable[[], None] = lambda: None
+
+
+class SweepInterrupted(Exception):
+    """Ctrl-C: carries the sweep with the cells played so far (the rest 'pending')."""
+
+    def __init__(self, sweep: Sweep):
+        super().__init__("interrupted")
+        self.sweep = sweep
+
+
+def plan(spec: str, axes: list[Axis], games: int, seed: int,
+         chunk_size: int = runner.DEFAULT_CHUNK_SIZE, base_overrides=(), command: str = ""):
+    """Resolve every cell's config. Returns (sweep, {cell index: Config}) without playing.
+
+    Raises ConfigError when the base config itself cannot be read, SweepError for a bad grid.
+    """
+    check_axes(axes)
+    if games < 1:
+        raise SweepError("the number of games per cell must be at least 1")
+    if chunk_size < 1:
+        raise SweepError("the chunk size must be at least 1")
+    path = config_module.locate(spec)
+    base_raw = config_module.read_toml(path)
+    source = str(path) if Path(spec).suffix == ".toml" or Path(spec).exists() else \
+        f"{spec} (built-in {path.name})"
+    base_raw = config_module.apply_overrides(base_raw, list(base_overrides), source)
+    game_name = base_raw.get("game")
+    if game_name not in game_names():
+        raise ConfigError(source, "game", f"unknown game {game_name!r}; one of: "
+                                          f"{', '.join(game_names())}")
+    data = {
+        "game": game_name,
+        "config": spec,
+        "source": source,
+        "base_config": base_raw,
+        "overrides": list(base_overrides),
+        "games": int(games),
+        "seed": int(seed),
+        "chunk_size": int(chunk_size),
+        "command": command,
+        "versions": versions(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+        "elapsed_seconds": 0.0,
+    }
+    cells, configs = [], {}
+    for index, levels in enumerate(itertools.product(*(axis.values for axis in axes))):
+        cell = Cell(index, tuple(levels))
+        try:
+            cell.overrides = cell_overrides(base_raw, axes, cell.levels, source)
+            cfg = config_module.load(spec, overrides=list(base_overrides) + cell.overrides)
+            if cfg.game.name != game_name:
+                raise ConfigError(source, "game", "a sweep cannot change the game")
+        except ConfigError as exc:
+            cell.status, cell.error = "invalid", str(exc)
+        except (ValueError, TypeError, KeyError) as exc:  # a game's validation slipped through
+            cell.status, cell.error = "invalid", f"{type(exc).__name__}: {exc}".splitlines()[0]
+        else:
+            cell.result = runner.start(cfg, games, seed, chunk_size, run_command(
+                spec, list(base_overrides) + cell.overrides, games, seed, chunk_size))
+            configs[index] = cfg
+        cells.append(cell)
+    return Sweep(data, list(axes), cells), configs
+
+
+def _worker_init():
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | None = None,
+            checkpoint: Path | None = None) -> Sweep:
+    """Play every planned cell. With one worker each cell is `runner.run` in this process; with
+    more, one process pool plays the chunks of all cells (a pool per cell would pay the workers'
+    start-up once per cell). Chunks and seeds are the same either way, so are the tallies.
+    """
+    progress = progress or SweepProgress()
+    workers = max(1, workers or os.cpu_count() or 1)
+    todo = [cell for cell in sweep.cells if cell.status == "pending" and cell.result is not None]
+    total = sum(cell.result.data["games_requested"] for cell in todo)
+    progress.start(total)
+    started = time.monotonic()
+    cell_started: dict[int, float] = {}
+
+    def finish(cell: Cell):
+        cell.status = "ok"
+        cell.result.data["elapsed_seconds"] = time.monotonic() - cell_started.get(cell.index,
+                                                                                   started)
+        progress.cell_done(cell)
+
+    try:
+        if workers == 1:
+            for cell in todo:
+                cell_started[cell.index] = time.monotonic()
+                runner.execute(cell.result, workers=1,
+                               progress=runner.Progress(advance=progress.advance))
+                finish(cell)
+        else:
+            _execute_pooled(todo, workers, progress, cell_started, finish)
+    except (KeyboardInterrupt, runner.Interrupted):
+        progress.close()
+        for cell in todo:
+            if cell.status == "pending":
+                cell.result = None  # a partly played cell is dropped; the sweep says "pending"
+        sweep.data["elapsed_seconds"] += time.monotonic() - started
+        if checkpoint is not None:
+            sweep.save(checkpoint)
+        raise SweepInterrupted(sweep) from None
+    progress.close()
+    sweep.data["elapsed_seconds"] += time.monotonic() - started
+    return sweep
+
+
+def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
+                    cell_started: dict, finish) -> None:
+    tasks = []
+    remaining = {}
+    for cell in todo:
+        data = cell.result.data
+        total, size = data["games_requested"], data["chunk_size"]
+        chunks = [c for c in range(runner.chunk_count(total, size))
+                  if c not in set(data["chunks_done"])]
+        remaining[cell.index] = len(chunks)
+        tasks += [(cell, c, runner.chunk_games(total, size, c)) for c in chunks]
+    by_index = {cell.index: cell for cell in todo}
+    for cell in todo:
+        if remaining[cell.index] == 0:
+            finish(cell)
+    with ProcessPoolExecutor(max_workers=min(workers, max(1, len(tasks))),
+                             mp_context=get_context("spawn"), initializer=_worker_init) as pool:
+        pending: dict = {}
+        queue = list(tasks)
+        try:
+            while queue or pending:
+                while queue and len(pending) < 2 * workers:
+                    cell, chunk, games = queue.pop(0)
+                    data = cell.result.data
+                    cell_started.setdefault(cell.index, time.monotonic())
+                    future = pool.submit(runner.play_chunk, data["config"], data["source"],
+                                         data["base_dir"], data["seed"], chunk, games)
+                    pending[future] = (cell.index, games)
+                done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
+                for future in done:
+                    index, games = pending.pop(future)
+                    chunk, tallies = future.result()
+                    cell = by_index[index]
+                    cell.result.add_chunk(chunk, tallies)
+                    progress.advance(games)
+                    remaining[index] -= 1
+                    if remaining[index] == 0:
+                        finish(cell)
+        except KeyboardInterrupt:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
+def run_sweep(spec: str, axes: list[Axis], games: int, seed: int = 0, workers: int | None = None,
+              chunk_size: int = runner.DEFAULT_CHUNK_SIZE, base_overrides=(), command: str = "",
+              progress: SweepProgress | None = None, checkpoint: Path | None = None) -> Sweep:
+    """Plan and play a sweep (the Python API's entry point)."""
+    sweep, _ = plan(spec, axes, games, seed, chunk_size, base_overrides, command)
+    return execute(sweep, workers, progress, checkpoint)

@@ -1,0 +1,637 @@
+"""Tests of the run report (reports/): every number is the statistics module's, the page is valid
+HTML, self-contained, and shows what a designer needs (verdict, setup, provisional rules, notes,
+scores only where a game keeps them, reproducibility).
+
+The expected numbers are computed here from the raw JSON of the result file with simulator.stats,
+independently of reports.measures, and compared with both the page's embedded JSON block and the
+text a reader sees in the tables.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import math
+import re
+import tomllib
+from html.parser import HTMLParser
+
+import click
+import html5lib
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from reports import render
+from reports.commands import report, sweep
+from simulator import config, runner, stats
+from simulator import sweep as sw
+from simulator.games.base import Role, TallySpec, standard_tallies
+from simulator.games.werewolf import GAME as WEREWOLF
+from simulator.results import Result
+
+
+@click.group()
+def cli():
+    """The report commands on a group of their own (the real CLI adds them to `main`)."""
+
+
+cli.add_command(report)
+cli.add_command(sweep)
+
+COMMAND = "fairplay run werewolf -n 3000 --seed 11 --chunk-size 1000"
+
+
+# --- fixtures ----------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def result_file(tmp_path_factory):
+    result = runner.run(config.load("werewolf"), 3000, seed=11, workers=1, chunk_size=1000,
+                        command=COMMAND)
+    path = tmp_path_factory.mktemp("run") / "werewolf.json"
+    result.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def run_html(result_file, tmp_path_factory):
+    out = tmp_path_factory.mktemp("html") / "report.html"
+    outcome = CliRunner().invoke(cli, ["report", str(result_file), "-o", str(out)])
+    assert outcome.exit_code == 0, outcome.output
+    return out.read_text(encoding="utf-8")
+
+
+@pytest.fixture(scope="module")
+def raw(result_file):
+    """The result file as plain JSON: the test's own source of truth."""
+    return json.loads(result_file.read_text())
+
+
+@pytest.fixture(scope="module")
+def other_file(tmp_path_factory):
+    result = runner.run(config.load("werewolf", overrides=["roles.werewolf=3"]), 3000, seed=12,
+                        workers=1, chunk_size=1000)
+    path = tmp_path_factory.mktemp("run") / "three.json"
+    result.save(path)
+    return path
+
+
+@pytest.fixture(scope="module")
+def pages(run_html, result_file, other_file, tmp_path_factory):
+    """One page of each kind: run, comparison, sweep."""
+    folder = tmp_path_factory.mktemp("pages")
+    outcome = CliRunner().invoke(cli, ["report", str(result_file), str(other_file),
+                                       "-o", str(folder / "compare.html")])
+    assert outcome.exit_code == 0, outcome.output
+    outcome = CliRunner().invoke(cli, ["sweep", "werewolf", "--vary", "players=8..9",
+                                       "--vary", "roles.werewolf=1..2", "-n", "200",
+                                       "--workers", "1", "-o", str(folder / "s.json"),
+                                       "--report", str(folder / "sweep.html")])
+    assert outcome.exit_code == 0, outcome.output
+    return {"run": run_html,
+            "compare": (folder / "compare.html").read_text(encoding="utf-8"),
+            "sweep": (folder / "sweep.html").read_text(encoding="utf-8")}
+
+
+# --- reading pages -----------------------------------------------------------------------------
+def numbers_of(page: str) -> dict:
+    match = re.search(r'<script type="application/json" id="fairplay-numbers">(.*?)</script>',
+                      page, re.S)
+    assert match, "the page embeds its numbers"
+    return json.loads(match.group(1))
+
+
+class Rows(HTMLParser):
+    """Collects table rows that carry data-group/data-name, and their data-field cells' text."""
+
+    def __init__(self):
+        super().__init__()
+        self.rows: dict[tuple[str, str], dict[str, str]] = {}
+        self._row = None
+        self._field = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "tr" and "data-group" in attrs and "data-name" in attrs:
+            self._row = self.rows.setdefault((attrs["data-group"], attrs["data-name"]), {})
+        elif tag == "td" and self._row is not None and "data-field" in attrs:
+            self._field = attrs["data-field"]
+            self._row[self._field] = ""
+
+    def handle_endtag(self, tag):
+        if tag == "td":
+            self._field = None
+        elif tag == "tr":
+            self._row = None
+
+    def handle_data(self, data):
+        if self._row is not None and self._field is not None:
+            self._row[self._field] += data
+
+
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source",
+        "track", "wbr"}
+
+
+class Balance(HTMLParser):
+    """Every opened element is closed, in order (void elements and self-closed SVG excepted)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[str] = []
+        self.errors: list[str] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag not in VOID:
+            self.stack.append(tag)
+
+    def handle_startendtag(self, tag, attrs):
+        pass
+
+    def handle_endtag(self, tag):
+        if tag in VOID:
+            return
+        if not self.stack or self.stack[-1] != tag:
+            self.errors.append(f"line {self.getpos()[0]}: </{tag}> closes "
+                               f"<{self.stack[-1] if self.stack else 'nothing'}>")
+            if tag in self.stack:
+                while self.stack.pop() != tag:
+                    pass
+        else:
+            self.stack.pop()
+
+
+def html_errors(page: str) -> list[str]:
+    parser = html5lib.HTMLParser(strict=True, namespaceHTMLElements=False)
+    errors = []
+    try:
+        parser.parse(page)
+    except html5lib.html5parser.ParseError as exc:
+        errors.append(f"html5lib: {exc}")
+    balance = Balance()
+    balance.feed(page)
+    balance.close()
+    errors += balance.errors
+    if balance.stack:
+        errors.append(f"unclosed: {balance.stack}")
+    return errors
+
+
+class References(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.external: list[str] = []
+
+    def _check(self, tag, attrs):
+        for name, value in attrs:
+            if name in ("src", "href", "xlink:href", "srcset", "action", "data", "poster") and \
+                    value and re.match(r"\s*(https?:)?//", value, re.I):
+                self.external.append(f"<{tag} {name}={value}>")
+        if tag == "link" or (tag == "script" and dict(attrs).get("src")):
+            self.external.append(f"<{tag}> loads a resource")
+
+    handle_starttag = _check
+    handle_startendtag = _check
+
+
+def external_references(page: str) -> list[str]:
+    refs = References()
+    refs.feed(page)
+    css = " ".join(re.findall(r"<style[^>]*>(.*?)</style>", page, re.S))
+    refs.external += re.findall(r"(?:url\(|@import)\s*['\"]?\s*(?:https?:)?//[^)'\"]*", css)
+    return refs.external
+
+
+# --- every number comes from the statistics module ---------------------------------------------
+def expected_rows(raw: dict) -> dict[tuple[str, str], stats.Rate]:
+    t = raw["tallies"]
+    games = t["games"][0]
+    rows = {}
+    for i, team in enumerate(WEREWOLF.teams):
+        rows[("team", team)] = stats.wilson(t["team_wins"][i], games)
+    for seat, wins in enumerate(t["seat_wins"]):
+        rows[("seat", f"seat {seat}")] = stats.wilson(wins, games)
+    for r, role in enumerate(WEREWOLF.roles):
+        if t["role_games"][r]:
+            rows[("role", role.name)] = stats.wilson(t["role_wins"][r], t["role_games"][r])
+    for s, label in enumerate(raw["strategies"]):
+        rows[("strategy", label)] = stats.wilson(t["slot_wins"][s], t["slot_games"][s])
+    for e, name in enumerate(WEREWOLF.end_conditions):
+        rows[("end", name)] = stats.wilson(t["end_counts"][e], games)
+    return rows
+
+
+def test_embedded_numbers_are_the_statistics_modules(run_html, raw):
+    numbers = numbers_of(run_html)
+    t = raw["tallies"]
+    games = t["games"][0]
+    assert numbers["games"] == games == 3000
+    expected = expected_rows(raw)
+    shown = {(row["group"], row["name"]): row for group in numbers["rates"].values()
+             for row in group}
+    assert set(shown) == set(expected)
+    for key, rate in expected.items():
+        row = shown[key]
+        assert (row["successes"], row["trials"]) == (rate.successes, rate.trials)
+        assert row["rate"] == pytest.approx(rate.value, abs=1e-12)
+        assert row["low"] == pytest.approx(rate.low, abs=1e-12)
+        assert row["high"] == pytest.approx(rate.high, abs=1e-12)
+        halve = stats.games_to_halve(rate.successes, rate.trials)
+        if rate.trials != games:  # seat-games: convert to games at this run's seats per game
+            halve = math.ceil(halve * games / rate.trials)
+        assert row["games_to_halve"] == halve
+
+    # balance: the first team's share of decided games against an even split
+    decided = sum(t["team_wins"])
+    rate = stats.wilson(t["team_wins"][0], decided)
+    assert numbers["balance"]["rate"] == pytest.approx(rate.value)
+    assert numbers["balance"]["low"] == pytest.approx(rate.low)
+    assert numbers["balance"]["covers_target"] == (rate.low <= 0.5 <= rate.high)
+
+    # the tests, Holm-corrected together
+    camp = stats.balance_test(t["team_wins"][0], decided, 0.5)
+    seats = stats.seat_fairness(t["seat_wins"], [games] * len(t["seat_wins"]))
+    adjusted = stats.holm([camp.pvalue, seats.pvalue])
+    tests = {x["name"]: x for x in numbers["tests"]}
+    assert tests["camp balance"]["p"] == pytest.approx(camp.pvalue)
+    assert tests["seat fairness"]["statistic"] == pytest.approx(seats.statistic)
+    assert [tests["camp balance"]["p_holm"], tests["seat fairness"]["p_holm"]] == \
+        pytest.approx(list(adjusted))
+
+    # game length
+    hist = np.array(t["length_hist"], dtype=float)
+    days = np.arange(len(hist))
+    mean, low, high = stats.mean_interval((days * hist).sum(), (days ** 2 * hist).sum(),
+                                          hist.sum())
+    assert numbers["length"]["hist"] == t["length_hist"]
+    assert numbers["length"]["mean"] == pytest.approx(mean)
+    assert (numbers["length"]["low"], numbers["length"]["high"]) == pytest.approx((low, high))
+
+    # events per game
+    for event, total in zip(numbers["events"], t["events"]):
+        assert event["total"] == total
+        assert event["per_game"] == pytest.approx(total / games)
+
+    # the verdict sentence is the statistics module's
+    assert numbers["verdict"]["sentence"] == stats.favoured_sentence(
+        list(WEREWOLF.teams), t["team_wins"], games)
+
+
+def test_visible_tables_show_the_same_numbers(run_html, raw):
+    parser = Rows()
+    parser.feed(run_html)
+    expected = expected_rows(raw)
+    for key, rate in expected.items():
+        cells = parser.rows[key]
+        assert cells["rate"].strip() == f"{100 * rate.value:.1f}%", key
+        assert cells["interval"].strip() == f"{100 * rate.low:.1f}–{100 * rate.high:.1f}%", key
+        assert cells["half_width"].strip() == f"±{100 * rate.half_width:.1f}", key
+
+
+def test_verdict_comes_first_in_plain_words(run_html, raw):
+    body = run_html[run_html.index("<main>"):]
+    first = re.search(r"<section id=\"(\w[\w-]*)\"", body).group(1)
+    assert first == "verdict"
+    verdict = body[:body.index("</section>")]
+    wolves = raw["tallies"]["team_wins"][1] / raw["tallies"]["games"][0]
+    assert wolves > 0.6  # random play: the wolves win most games of the base setup
+    assert "Wolf favoured by" in verdict and "points" in verdict
+    assert "95% interval" in verdict and "games would halve it" in verdict
+
+
+def test_setup_and_reproducibility_blocks(run_html, raw):
+    setup = run_html[run_html.index('<section id="setup">'):]
+    setup = setup[:setup.index("</section>")]
+    for words in ("The Werewolves in Village", "Players", "6 × villager", "2 × werewolf",
+                  "1 × seer", "all = random", "Balance target"):
+        assert words in setup, words
+    assert "roles:</strong> 6 villager, 2 werewolf, 1 seer" in setup  # the setup notes
+    repro = run_html[run_html.index('<section id="reproduce">'):]
+    assert COMMAND in repro
+    for key in ("seed</th><td>11", "1,000 games (3 chunks)", "numba", "scipy", "numpy"):
+        assert key in repro, key
+    config_text = re.search(r"<h3>Config \(resolved\)</h3>\s*<pre>(.*?)</pre>", repro,
+                            re.S).group(1)
+    import html as html_module
+
+    assert tomllib.loads(html_module.unescape(config_text)) == raw["config"]
+
+
+def test_werewolf_has_no_score_section(run_html):
+    assert 'id="scores"' not in run_html
+    assert 'id="provisional' not in run_html  # werewolf declares no provisional rules
+
+
+# --- validity and self-containment -------------------------------------------------------------
+@pytest.mark.parametrize("kind", ["run", "compare", "sweep"])
+def test_pages_are_valid_html(pages, kind):
+    assert html_errors(pages[kind]) == []
+
+
+@pytest.mark.parametrize("kind", ["run", "compare", "sweep"])
+def test_pages_are_self_contained(pages, kind):
+    page = pages[kind]
+    assert external_references(page) == []
+    assert "<img" not in page and "<iframe" not in page
+    assert page.count("<svg") >= 2  # charts are inline
+
+
+def test_chart_ids_are_unique_across_a_page(pages):
+    for page in pages.values():
+        ids = re.findall(r'\bid="([^"]+)"', page)
+        assert len(ids) == len(set(ids))
+        for ref in set(re.findall(r'(?:href="#|url\(#)([^")]+)', page)):
+            assert ref in ids, ref
+
+
+def test_the_checks_catch_broken_pages():
+    assert html_errors("<!DOCTYPE html><html><head><title>x</title></head><body><div><p>x"
+                       "</div></body></html>")
+    assert external_references('<img src="https://example.org/x.png">')
+    assert external_references('<link rel="stylesheet" href="style.css">')
+    assert external_references("<style>body{background:url(//cdn.example/x.png)}</style>")
+
+
+# --- a game with scores, provisional rules and setup notes (the shape of Chenghuang) -----------
+class FakeResult(Result):
+    """A result of a game that is not registered (the report talks to the GameSpec only)."""
+
+    def __init__(self, data, game):
+        self.data = data
+        self.game = game
+        self.tallies = {k: np.asarray(v, dtype=np.int64) for k, v in data["tallies"].items()}
+
+
+def individual_game():
+    """Shaped like Chenghuang: individual scoring, score sums/squares/histograms per seat and per
+    role, and per-role round counts (rounds held, rounds won, round-score sums)."""
+    roles = (Role("judge", "", "names a kind", "武判"),
+             Role("general", "", "lays out more", "柳將軍"))
+    specs = standard_tallies(6) + (
+        TallySpec("seat_score_sum", lambda g, p: (p.players,), "sum of final totals per seat"),
+        TallySpec("seat_score_sq", lambda g, p: (p.players,), "their squares"),
+        TallySpec("seat_score_hist", lambda g, p: (p.players, 40), "final totals per seat"),
+        TallySpec("role_score_sum", lambda g, p: (len(g.roles),), "final totals by role"),
+        TallySpec("role_score_sq", lambda g, p: (len(g.roles),), "their squares"),
+        TallySpec("role_rounds", lambda g, p: (len(g.roles),), "rounds a seat held the role"),
+        TallySpec("role_round_wins", lambda g, p: (len(g.roles),), "rounds with the top score"),
+        TallySpec("role_round_sum", lambda g, p: (len(g.roles),), "round scores by role"),
+        TallySpec("role_round_sq", lambda g, p: (len(g.roles),), "their squares"),
+    )
+    return dataclasses.replace(
+        WEREWOLF, name="overseers", title="Overseers (城隍神與夜冥將軍)", scoring="individual",
+        teams=(), roles=roles, end_conditions=("four rounds played",),
+        events=("thefts", "admits"), length_unit="rounds",
+        provisional=("the captain breaks the final tie", "theft ties go to the captain"),
+        tally_specs=specs)
+
+
+def individual_result(games=1000, players=4, seed=3):
+    rng = np.random.default_rng(seed)
+    scores = rng.integers(0, 40, size=(games, players))
+    roles = rng.integers(0, 2, size=(games, players))
+    winners = scores.argmax(axis=1)
+    hist = np.zeros((players, 40), dtype=np.int64)
+    for seat in range(players):
+        hist[seat] = np.bincount(scores[:, seat], minlength=40)
+    role_games = np.bincount(roles.ravel(), minlength=2)
+    win_roles = roles[np.arange(games), winners]
+    rounds = rng.integers(0, 12, size=(4 * games, players))  # round scores
+    round_roles = rng.integers(0, 2, size=(4 * games, players))
+    top = rounds == rounds.max(axis=1, keepdims=True)
+    tallies = {
+        "games": [games], "team_wins": [], "draws": [0],
+        "seat_wins": np.bincount(winners, minlength=players).tolist(),
+        "role_games": role_games.tolist(),
+        "role_wins": np.bincount(win_roles, minlength=2).tolist(),
+        "slot_games": [games * players] + [0] * 15, "slot_wins": [games] + [0] * 15,
+        "length_hist": [0, 0, 0, 0, games, 0, 0], "end_counts": [games],
+        "events": [int(rng.integers(0, games)), int(rng.integers(0, games))],
+        "seat_score_sum": scores.sum(axis=0).tolist(),
+        "seat_score_sq": (scores ** 2).sum(axis=0).tolist(),
+        "seat_score_hist": hist.tolist(),
+        "role_score_sum": [int(scores[roles == r].sum()) for r in range(2)],
+        "role_score_sq": [int((scores[roles == r] ** 2).sum()) for r in range(2)],
+        "role_rounds": [int((round_roles == r).sum()) for r in range(2)],
+        "role_round_wins": [int(top[round_roles == r].sum()) for r in range(2)],
+        "role_round_sum": [int(rounds[round_roles == r].sum()) for r in range(2)],
+        "role_round_sq": [int((rounds[round_roles == r] ** 2).sum()) for r in range(2)],
+    }
+    data = {"schema": "fairplay.result", "schema_version": 1, "game": "overseers",
+            "config": {"game": "overseers", "players": players, "strategies": {"all": "random"}},
+            "source": "overseers.toml", "base_dir": ".",
+            "setup_notes": {"deck": "the 5-player column adds up to 30 cards, not the printed 32; "
+                                    "the per-kind counts are used"},
+            "strategies": ["random"], "slot_table": [[0, 0]] * players, "seed": seed,
+            "games_requested": games, "chunk_size": games, "chunks_done": [0], "complete": True,
+            "versions": {"fairplay": "test"}, "command": "fairplay run overseers.toml",
+            "created": "", "elapsed_seconds": 0.0, "tallies": tallies}
+    samples = {"scores": scores, "roles": roles, "rounds": rounds, "round_roles": round_roles,
+               "top": top}
+    return FakeResult(data, individual_game()), samples
+
+
+def test_individual_game_with_scores_provisional_rules_and_notes(tmp_path):
+    result, x = individual_result()
+    path = render.write_run_report(result, tmp_path / "r.html")
+    page = path.read_text(encoding="utf-8")
+    assert html_errors(page) == [] and external_references(page) == []
+    numbers = numbers_of(page)
+
+    # provisional rules are flagged under the verdict and listed in the setup; notes shown
+    assert page.index('id="verdict"') < page.index('id="provisional-flag"') < \
+        page.index('id="setup"') < page.index('id="provisional"')
+    assert "uses 2 rules that the source text does not settle" in re.sub(r"\s+", " ", page)
+    provisional = page[page.index('id="provisional"'):]
+    assert "the captain breaks the final tie" in provisional[:provisional.index("</div>")]
+    assert "adds up to 30 cards, not the printed 32" in page
+    assert "Provisional rules</th><td><strong>2</strong>" in page
+
+    # no team section; seat verdict from the individual fairness test
+    assert 'id="teams"' not in page
+    seat_test = stats.individual_fairness(result.data["tallies"]["seat_wins"], 1000)
+    test = next(t for t in numbers["tests"] if t["name"] == "seat fairness")
+    assert test["p"] == pytest.approx(seat_test.pvalue)
+
+    # scores: the distribution by seat, with means from the sums and squares
+    assert 'id="scores"' in page
+    sections = {s["tally"]: s for s in numbers["scores"]}
+    assert set(sections) == {"seat_score_hist", "role_score_sum"}
+    dist = sections["seat_score_hist"]
+    assert dist["kind"] == "distribution" and dist["by"] == "seat"
+    assert dist["means_from"] == "seat_score_sum, seat_score_sq"
+    assert [s["counts"] for s in dist["series"]] == result.data["tallies"]["seat_score_hist"]
+    for seat, row in enumerate(dist["means"]):
+        values = x["scores"][:, seat].astype(float)
+        mean, low, high = stats.mean_interval(values.sum(), (values ** 2).sum(), len(values))
+        assert row["n"] == 1000
+        assert (row["mean"], row["low"], row["high"]) == pytest.approx((mean, low, high))
+        assert row["sd"] == pytest.approx(values.std(ddof=1))
+    by_role = sections["role_score_sum"]
+    assert by_role["kind"] == "means" and by_role["by"] == "role"
+    for r, row in enumerate(by_role["means"]):
+        values = x["scores"][x["roles"] == r].astype(float)
+        assert row["n"] == len(values)  # the role's seat-games
+        assert row["mean"] == pytest.approx(values.mean())
+    charts = re.findall(r'data-chart="(\w+)"', page[page.index('id="scores"'):
+                                                     page.index('id="game-measures"')])
+    assert charts == ["distribution", "means", "means"]
+
+    # the game's own other tallies: round wins as rates, round scores as means over rounds
+    other = {s["tally"]: s for s in numbers["other_measures"]}
+    assert set(other) == {"role_round_wins", "role_round_sum"}
+    for r, row in enumerate(other["role_round_wins"]["rates"]):
+        rate = stats.wilson(int(x["top"][x["round_roles"] == r].sum()),
+                            int((x["round_roles"] == r).sum()))
+        assert (row["rate"], row["low"], row["high"]) == pytest.approx(
+            (rate.value, rate.low, rate.high))
+    for r, row in enumerate(other["role_round_sum"]["means"]):
+        values = x["rounds"][x["round_roles"] == r].astype(float)
+        assert row["n"] == len(values)  # over the role's rounds, not its games
+        assert row["mean"] == pytest.approx(values.mean())
+
+
+# --- the command -------------------------------------------------------------------------------
+def test_write_run_report_api(result_file, tmp_path):
+    out = render.write_run_report(Result.load(result_file), tmp_path / "sub" / "r.html")
+    assert out.exists() and out.read_text().startswith("<!DOCTYPE html>")
+
+
+def test_report_default_output_is_next_to_the_result(result_file, tmp_path):
+    copy = tmp_path / "mine.json"
+    copy.write_text(result_file.read_text())
+    outcome = CliRunner().invoke(cli, ["report", str(copy)])
+    assert outcome.exit_code == 0, outcome.output
+    assert (tmp_path / "mine.html").exists()
+
+
+@pytest.mark.parametrize("content, words", [
+    (None, "no such file"),
+    ("{not json", "corrupt JSON"),
+    ('{"schema": "something else"}', "not a fairplay result file"),
+])
+def test_report_errors_are_one_line_exit_2(tmp_path, content, words):
+    path = tmp_path / "x.json"
+    if content is not None:
+        path.write_text(content)
+    outcome = CliRunner().invoke(cli, ["report", str(path)])
+    assert outcome.exit_code == 2
+    assert words in outcome.output
+    assert "Traceback" not in outcome.output
+    assert len(outcome.output.strip().splitlines()) == 1
+
+
+def test_report_refuses_three_files_and_a_sweep_in_a_comparison(tmp_path, result_file):
+    outcome = CliRunner().invoke(cli, ["report", str(result_file)] * 3)
+    assert outcome.exit_code == 2
+    sweep_file = tmp_path / "s.json"
+    sweep_file.write_text(json.dumps({"schema": "fairplay.sweep"}))
+    outcome = CliRunner().invoke(cli, ["report", str(result_file), str(sweep_file)])
+    assert outcome.exit_code == 2 and "not sweep files" in outcome.output
+
+
+def test_sweep_json_schema_is_readable_by_report(pages):
+    numbers = numbers_of(pages["sweep"])
+    assert numbers["kind"] == "sweep" and len(numbers["cells"]) == 4
+    assert 'data-chart="heatmap"' in pages["sweep"]
+    assert sw.SCHEMA == "fairplay.sweep"
+
+
+# --- comparisons -------------------------------------------------------------------------------
+def test_comparison_numbers_are_two_proportions_with_holm(pages, result_file, other_file):
+    numbers = numbers_of(pages["compare"])
+    a = json.loads(result_file.read_text())["tallies"]
+    b = json.loads(other_file.read_text())["tallies"]
+    games_a, games_b = a["games"][0], b["games"][0]
+    expected = {}
+    for i, team in enumerate(WEREWOLF.teams):
+        expected[("team", team)] = (a["team_wins"][i], games_a, b["team_wins"][i], games_b)
+    for seat in range(len(a["seat_wins"])):
+        expected[("seat", f"seat {seat}")] = (a["seat_wins"][seat], games_a,
+                                              b["seat_wins"][seat], games_b)
+    for r, role in enumerate(WEREWOLF.roles):
+        expected[("role", role.name)] = (a["role_wins"][r], a["role_games"][r],
+                                         b["role_wins"][r], b["role_games"][r])
+    expected[("strategy", "random")] = (a["slot_wins"][0], a["slot_games"][0],
+                                        b["slot_wins"][0], b["slot_games"][0])
+    for e, name in enumerate(WEREWOLF.end_conditions):
+        expected[("end", name)] = (a["end_counts"][e], games_a, b["end_counts"][e], games_b)
+    shown = {(d["group"], d["name"]): d for d in numbers["differences"]}
+    assert list(shown) == list(expected)  # the same rows, in the report's order
+    pvalues = []
+    for key, counts in expected.items():
+        diff, low, high, p = stats.two_proportions(*counts)
+        row = shown[key]
+        assert (row["diff"], row["low"], row["high"], row["p"]) == \
+            pytest.approx((diff, low, high, p)), key
+        pvalues.append(p)
+    # the mean game length (Welch) is the family's last member
+    sums = []
+    for t in (a, b):
+        hist = np.array(t["length_hist"], dtype=float)
+        days = np.arange(len(hist))
+        sums += [(days * hist).sum(), (days ** 2 * hist).sum(), hist.sum()]
+    ldiff, llow, lhigh, lp = stats.two_means(*sums)
+    assert numbers["length"]["diff"] == pytest.approx(ldiff)
+    assert (numbers["length"]["low"], numbers["length"]["high"]) == pytest.approx((llow, lhigh))
+    adjusted = stats.holm(pvalues + [lp])
+    assert [shown[k]["p_holm"] for k in expected] == pytest.approx(list(adjusted[:-1]))
+    assert numbers["length"]["adjusted"] == pytest.approx(adjusted[-1])
+    for key, row in shown.items():
+        assert row["significant"] == (row["p_holm"] < 0.05)
+
+    # visible table cells
+    parser = Rows()
+    parser.feed(pages["compare"])
+    for key, row in shown.items():
+        cells = parser.rows[key]
+        assert cells["diff"].strip() == f"{100 * row['diff']:+.1f}"
+        assert cells["interval"].strip() == f"{100 * row['low']:+.1f} to {100 * row['high']:+.1f}"
+
+
+def test_comparison_says_what_changed_in_words(pages):
+    numbers = numbers_of(pages["compare"])
+    human = next(d for d in numbers["differences"] if d["name"] == "human")
+    assert human["diff"] < 0  # a third werewolf costs the humans
+    lead = numbers["lead"]
+    assert lead.startswith("Adding 1 werewolf (roles.werewolf auto → 3, 2 → 3 dealt) moves the "
+                           "human win rate by ")
+    assert f"{100 * human['diff']:+.1f} points (95% CI " in lead
+    assert "significant after Holm correction" in lead
+    assert lead in pages["compare"]
+    assert numbers["changes"] == [{"key": "roles.werewolf", "a": "auto", "b": "3"}]
+    values = {v["role"]: v for v in numbers["role_values"]}
+    assert set(values) == {"villager", "werewolf"}
+    assert values["werewolf"]["diff"] > 0 and values["villager"]["diff"] < 0
+
+
+def test_comparison_labels_and_mismatched_games(result_file, other_file, tmp_path):
+    out = tmp_path / "c.html"
+    outcome = CliRunner().invoke(cli, ["report", str(result_file), str(other_file), "-o",
+                                       str(out), "--labels", "two wolves,three wolves"])
+    assert outcome.exit_code == 0, outcome.output
+    page = out.read_text()
+    assert "<th>two wolves</th><th>three wolves</th>" in page
+    outcome = CliRunner().invoke(cli, ["report", str(result_file), str(other_file),
+                                       "--labels", "same,same"])
+    assert outcome.exit_code == 2
+    from simulator.compare import CompareError, compare
+
+    individual, _ = individual_result()
+    with pytest.raises(CompareError, match="cannot compare"):
+        compare(Result.load(result_file), individual)
+
+
+def test_partial_and_empty_results_still_give_a_valid_report(tmp_path):
+    empty = runner.start(config.load("werewolf", overrides=['description="<b>x & y</b>"']), 1000,
+                         seed=1)
+    page = render.write_run_report(empty, tmp_path / "e.html").read_text()
+    assert html_errors(page) == [] and external_references(page) == []
+    assert "Partial result" in page and "No games played" in page
+    assert "&lt;b&gt;x &amp; y&lt;/b&gt;" in page  # config text is escaped, never markup
+    drawn = runner.start(config.load("werewolf"), 10, seed=1)
+    for name, value in (("games", 10), ("draws", 10)):
+        drawn.tallies[name][0] = value
+    drawn.tallies["length_hist"][3] = 10
+    page = render.write_run_report(drawn, tmp_path / "d.html").read_text()
+    assert html_errors(page) == []
+    assert "No game has been won yet" in page
