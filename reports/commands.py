@@ -13,17 +13,9 @@ from pathlib import Path
 import click
 
 from simulator import runner
+from simulator.cli_support import fail as _fail
+from simulator.cli_support import progress_bar
 
-
-class UserError(click.ClickException):
-    exit_code = 2
-
-    def show(self, file=None):
-        click.echo(f"fairplay: error: {self.message}", err=True)
-
-
-def _fail(message) -> None:
-    raise UserError(str(message)) from None
 
 
 def _command_line() -> str:
@@ -86,17 +78,7 @@ def report(files, output, labels):
 def _progress(quiet: bool):
     from simulator.sweep import SweepProgress
 
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    bar = {}
-
-    def start(total):
-        bar["t"] = tqdm(total=total, unit="games", unit_scale=True, file=sys.stderr)
-
-    return SweepProgress(start=start, advance=lambda n: bar["t"].update(n),
-                         close=lambda: bar["t"].close())
+    return progress_bar(quiet, SweepProgress)
 
 
 def _table(sweep) -> str:

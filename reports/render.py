@@ -15,8 +15,6 @@ from __future__ import annotations
 import datetime as _dt
 import json
 import math
-import os
-import tempfile
 from importlib import metadata
 from pathlib import Path
 
@@ -24,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from simulator import stats
+from simulator.fileio import write_atomically
 from simulator.compare import (Comparison, change_phrase, compare, difference_clause,
                                difference_sentence)
 from simulator.results import Result
@@ -100,26 +99,8 @@ def _page(template: str, numbers: dict, **context) -> str:
         generated=_dt.datetime.now(_dt.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"), **context)
 
 
-def _file_mode() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return 0o666 & ~mask
-
-
 def _write(text: str, path) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(text)
-        os.chmod(tmp, _file_mode())  # mkstemp makes 0600; a report is for sharing
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
-    return path
+    return write_atomically(path, text)
 
 
 def _chart(kind: str, svg: str, caption: str) -> dict:

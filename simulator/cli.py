@@ -14,18 +14,9 @@ import click
 
 from simulator import runner
 from simulator.config import ConfigError
+from simulator.cli_support import fail as _fail
+from simulator.cli_support import progress_bar
 from simulator.results import ResultError
-
-
-class UserError(click.ClickException):
-    exit_code = 2
-
-    def show(self, file=None):
-        click.echo(f"fairplay: error: {self.message}", err=True)
-
-
-def _fail(exc) -> None:
-    raise UserError(str(exc)) from None
 
 
 def _load_config(spec, overrides, players):
@@ -35,20 +26,6 @@ def _load_config(spec, overrides, players):
         return config.load(spec, overrides, players)
     except ConfigError as exc:
         _fail(exc)
-
-
-def _tqdm_progress(quiet: bool) -> runner.Progress | None:
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    bar = {}
-
-    def start(done, total):
-        bar["t"] = tqdm(total=total, initial=done, unit="games", unit_scale=True, file=sys.stderr)
-
-    return runner.Progress(start=start, advance=lambda n: bar["t"].update(n),
-                           close=lambda: bar["t"].close())
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -138,7 +115,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
         _fail("--workers must be at least 1")
-    progress = _tqdm_progress(quiet)
+    progress = progress_bar(quiet, runner.Progress)
     try:
         if resume_path is not None:
             if config is not None:

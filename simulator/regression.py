@@ -36,7 +36,6 @@ import math
 import os
 import re
 import signal
-import tempfile
 import time
 import xml.etree.ElementTree as ET
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -48,6 +47,7 @@ import numpy as np
 
 from simulator import config as config_module
 from simulator import runner, stats
+from simulator.fileio import write_atomically
 from simulator.games import game_names, get_game
 from simulator.results import SCHEMA as RESULT_SCHEMA
 from simulator.results import Result, versions
@@ -445,18 +445,7 @@ def make_baseline(specs, output, games: int = DEFAULT_GAMES, seed: int = 0,
 
 def save(data: dict, path) -> None:
     """Write atomically: a crash mid-write never leaves a half-written baselines file."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as out:
-            out.write(_dumps(data))
-            out.write("\n")
-        os.replace(tmp, path)
-    except BaseException:
-        if os.path.exists(tmp):
-            os.unlink(tmp)
-        raise
+    write_atomically(path, _dumps(data) + "\n")
 
 
 def _dumps(data: dict) -> str:

@@ -14,35 +14,14 @@ from pathlib import Path
 import click
 
 from simulator import regression, runner
+from simulator.cli_support import fail as _fail
+from simulator.cli_support import progress_bar
 from simulator.config import ConfigError
 from simulator.results import ResultError
 
 
-class UserError(click.ClickException):
-    """A user's mistake: one line on stderr, exit 2 (as in simulator.cli)."""
-
-    exit_code = 2
-
-    def show(self, file=None):
-        click.echo(f"fairplay: error: {self.message}", err=True)
-
-
-def _fail(exc) -> None:
-    raise UserError(str(exc)) from None
-
-
 def _progress(quiet: bool) -> runner.Progress | None:
-    if quiet or not sys.stderr.isatty():
-        return None
-    from tqdm import tqdm
-
-    bar = {}
-
-    def start(done, total):
-        bar["t"] = tqdm(total=total, initial=done, unit="games", unit_scale=True, file=sys.stderr)
-
-    return runner.Progress(start=start, advance=lambda n: bar["t"].update(n),
-                           close=lambda: bar["t"].close())
+    return progress_bar(quiet, runner.Progress)
 
 
 def _command_line() -> str:

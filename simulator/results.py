@@ -11,7 +11,6 @@ import datetime as _dt
 import json
 import os
 import platform
-import tempfile
 from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
@@ -19,6 +18,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import stats
+from simulator.fileio import write_atomically
 from simulator.games import game_names, get_game
 
 SCHEMA = "fairplay.result"
@@ -96,17 +96,7 @@ class Result:
 
     def save(self, path) -> None:
         """Write atomically: a crash mid-write never leaves a half-written result."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(self.to_json())
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_atomically(path, self.to_json())
 
     @classmethod
     def load(cls, path) -> "Result":

@@ -36,7 +36,6 @@ import os
 import re
 import shlex
 import signal
-import tempfile
 import time
 import tomllib
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
@@ -47,6 +46,7 @@ from typing import Any, Callable
 
 from simulator import config as config_module
 from simulator import runner
+from simulator.fileio import write_atomically
 from simulator.config import ConfigError
 from simulator.games import game_names, get_game
 from simulator.results import SCHEMA as RESULT_SCHEMA
@@ -322,20 +322,7 @@ class Sweep:
 
     def save(self, path) -> None:
         """Write atomically, like a run's result."""
-        path = Path(path)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
-        try:
-            with os.fdopen(handle, "w", encoding="utf-8") as out:
-                out.write(self.to_json())
-            mask = os.umask(0)
-            os.umask(mask)
-            os.chmod(tmp, 0o666 & ~mask)  # mkstemp makes 0600: give the usual permissions
-            os.replace(tmp, path)
-        except BaseException:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise
+        write_atomically(path, self.to_json())
 
     @classmethod
     def from_data(cls, data: dict, path="<sweep>") -> "Sweep":

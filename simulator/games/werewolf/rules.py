@@ -5,7 +5,6 @@ Seats are numbered clockwise 0..n-1. "The player to the right of X" is the next 
 hand-built positions in tests/test_werewolf_rules.py; docs/rules/werewolf.md maps rules to tests.
 """
 
-import numpy as np
 from numba import njit
 
 from .declaration import (
