@@ -35,12 +35,8 @@ import json
 import math
 import os
 import re
-import signal
-import time
 import xml.etree.ElementTree as ET
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 
 import numpy as np
@@ -310,16 +306,6 @@ def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
 
 
 # --- running many setups in one pool -----------------------------------------------------------
-def _worker_init():
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
-def _timed_chunk(index, raw, source, base_dir, seed, chunk, games):
-    started = time.perf_counter()
-    chunk, tallies = runner.play_chunk(raw, source, base_dir, seed, chunk, games)
-    return index, chunk, tallies, time.perf_counter() - started
-
-
 def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHUNK_SIZE,
                workers: int | None = None, progress: runner.Progress | None = None,
                command: str = "") -> list[Result]:
@@ -332,41 +318,16 @@ def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHU
     """
     progress = progress or runner.Progress()
     results = [runner.start(cfg, games, seed, chunk_size, command) for cfg in cfgs]
-    jobs = []
-    for index, result in enumerate(results):
-        data = result.data
-        args = (data["config"], data["source"], data["base_dir"], seed)
-        for chunk in range(runner.chunk_count(games, chunk_size)):
-            jobs.append((index, *args, chunk, runner.chunk_games(games, chunk_size, chunk)))
-    workers = max(1, workers or os.cpu_count() or 1)
+    jobs = [(result, chunk) for result in results for chunk in runner.missing_chunks(result)]
     progress.start(0, games * len(results))
 
-    def merge(index, chunk, tallies, seconds):
-        results[index].add_chunk(chunk, tallies)
-        results[index].data["elapsed_seconds"] += seconds
+    def merge(result, chunk, tallies, seconds):
+        result.add_chunk(chunk, tallies)
+        result.data["elapsed_seconds"] += seconds
         progress.advance(runner.chunk_games(games, chunk_size, chunk))
 
     try:
-        if workers == 1 or len(jobs) <= 1:
-            for job in jobs:
-                merge(*_timed_chunk(*job))
-        else:
-            with ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
-                                     mp_context=get_context("spawn"),
-                                     initializer=_worker_init) as pool:
-                queue, pending = list(jobs), set()
-                try:
-                    while queue or pending:
-                        while queue and len(pending) < 2 * workers:
-                            pending.add(pool.submit(_timed_chunk, *queue.pop(0)))
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            merge(*future.result())
-                except BaseException:
-                    for future in pending:
-                        future.cancel()
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+        runner.play_jobs(jobs, workers, merge)
     finally:
         progress.close()
     return results

@@ -110,6 +110,62 @@ def start(cfg: config_module.Config, games: int, seed: int, chunk_size: int = DE
     return Result(data)
 
 
+def missing_chunks(result: Result) -> list[int]:
+    """The chunks of a run that are not in its tallies yet."""
+    data = result.data
+    done = set(data["chunks_done"])
+    return [c for c in range(chunk_count(data["games_requested"], data["chunk_size"]))
+            if c not in done]
+
+
+def _timed_chunk(job, raw, source, base_dir, seed, chunk, games):
+    started = time.perf_counter()
+    chunk, tallies = play_chunk(raw, source, base_dir, seed, chunk, games)
+    return job, chunk, tallies, time.perf_counter() - started
+
+
+def play_jobs(jobs: list[tuple[Result, int]], workers: int | None,
+              on_done: Callable[[Result, int, dict, float], None]) -> None:
+    """Play chunks of one or several runs, in this process or in one pool of worker processes.
+
+    `jobs` lists (result, chunk) pairs; `on_done(result, chunk, tallies, seconds)` is called in
+    this process as each finishes, in any order (sums of integers do not care). At most two
+    chunks per worker are in flight, so memory does not grow with the run. Ctrl-C stops the pool
+    and re-raises KeyboardInterrupt; the caller saves what `on_done` merged.
+    """
+    workers = max(1, workers or os.cpu_count() or 1)
+
+    def arguments(index):
+        result, chunk = jobs[index]
+        data = result.data
+        games = chunk_games(data["games_requested"], data["chunk_size"], chunk)
+        return (index, data["config"], data["source"], data["base_dir"], data["seed"], chunk,
+                games)
+
+    def deliver(index, chunk, tallies, seconds):
+        on_done(jobs[index][0], chunk, tallies, seconds)
+
+    if workers == 1 or len(jobs) <= 1:
+        for index in range(len(jobs)):
+            deliver(*_timed_chunk(*arguments(index)))
+        return
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn"),
+                             initializer=_worker_init) as pool:
+        queue, pending = list(range(len(jobs))), set()
+        try:
+            while queue or pending:
+                while queue and len(pending) < 2 * workers:
+                    pending.add(pool.submit(_timed_chunk, *arguments(queue.pop(0))))
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    deliver(*future.result())
+        except BaseException:
+            for future in pending:
+                future.cancel()
+            pool.shutdown(wait=False, cancel_futures=True)
+            raise
+
+
 def execute(result: Result, workers: int | None = None, checkpoint: Path | None = None,
             progress: Progress | None = None) -> Result:
     """Play the chunks `result` still lacks, merging them in; save checkpoints to `checkpoint`.
@@ -118,15 +174,12 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     """
     progress = progress or Progress()
     data = result.data
-    total, size, seed = data["games_requested"], data["chunk_size"], data["seed"]
-    todo = [c for c in range(chunk_count(total, size)) if c not in set(data["chunks_done"])]
-    workers = max(1, workers or os.cpu_count() or 1)
-    args = (data["config"], data["source"], data["base_dir"], seed)
+    total, size = data["games_requested"], data["chunk_size"]
     progress.start(result.games_played, total)
     last_save = time.monotonic()
     started = time.monotonic()
 
-    def merge(chunk, tallies):
+    def merge(result, chunk, tallies, seconds):
         nonlocal last_save
         result.add_chunk(chunk, tallies)
         progress.advance(chunk_games(total, size, chunk))
@@ -135,29 +188,7 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
             last_save = time.monotonic()
 
     try:
-        if workers == 1 or len(todo) <= 1:
-            for chunk in todo:
-                merge(*play_chunk(*args, chunk, chunk_games(total, size, chunk)))
-        else:
-            with ProcessPoolExecutor(max_workers=min(workers, len(todo)),
-                                     mp_context=get_context("spawn"),
-                                     initializer=_worker_init) as pool:
-                pending = set()
-                queue = list(todo)
-                try:
-                    while queue or pending:
-                        while queue and len(pending) < 2 * workers:
-                            chunk = queue.pop(0)
-                            pending.add(pool.submit(play_chunk, *args, chunk,
-                                                    chunk_games(total, size, chunk)))
-                        done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                        for future in done:
-                            merge(*future.result())
-                except KeyboardInterrupt:
-                    for future in pending:
-                        future.cancel()
-                    pool.shutdown(wait=False, cancel_futures=True)
-                    raise
+        play_jobs([(result, chunk) for chunk in missing_chunks(result)], workers, merge)
     except KeyboardInterrupt:
         progress.close()
         result.data["elapsed_seconds"] += time.monotonic() - started

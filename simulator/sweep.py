@@ -35,12 +35,9 @@ import math
 import os
 import re
 import shlex
-import signal
 import time
 import tomllib
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
-from multiprocessing import get_context
 from pathlib import Path
 from typing import Any, Callable
 
@@ -450,10 +447,6 @@ def plan(spec: str, axes: list[Axis], games: int, seed: int,
     return Sweep(data, list(axes), cells), configs
 
 
-def _worker_init():
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | None = None,
             checkpoint: Path | None = None) -> Sweep:
     """Play every planned cell. With one worker each cell is `runner.run` in this process; with
@@ -499,47 +492,25 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
 
 def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
                     cell_started: dict, finish) -> None:
-    tasks = []
-    remaining = {}
+    """One pool plays the chunks of every cell; a cell is finished when its last chunk is in."""
+    jobs = [(cell.result, chunk) for cell in todo for chunk in runner.missing_chunks(cell.result)]
+    cell_of = {id(cell.result): cell for cell in todo}
+    remaining = {cell.index: len(runner.missing_chunks(cell.result)) for cell in todo}
     for cell in todo:
-        data = cell.result.data
-        total, size = data["games_requested"], data["chunk_size"]
-        chunks = [c for c in range(runner.chunk_count(total, size))
-                  if c not in set(data["chunks_done"])]
-        remaining[cell.index] = len(chunks)
-        tasks += [(cell, c, runner.chunk_games(total, size, c)) for c in chunks]
-    by_index = {cell.index: cell for cell in todo}
-    for cell in todo:
+        cell_started[cell.index] = time.monotonic()
         if remaining[cell.index] == 0:
             finish(cell)
-    with ProcessPoolExecutor(max_workers=min(workers, max(1, len(tasks))),
-                             mp_context=get_context("spawn"), initializer=_worker_init) as pool:
-        pending: dict = {}
-        queue = list(tasks)
-        try:
-            while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    cell, chunk, games = queue.pop(0)
-                    data = cell.result.data
-                    cell_started.setdefault(cell.index, time.monotonic())
-                    future = pool.submit(runner.play_chunk, data["config"], data["source"],
-                                         data["base_dir"], data["seed"], chunk, games)
-                    pending[future] = (cell.index, games)
-                done, _ = wait(set(pending), return_when=FIRST_COMPLETED)
-                for future in done:
-                    index, games = pending.pop(future)
-                    chunk, tallies = future.result()
-                    cell = by_index[index]
-                    cell.result.add_chunk(chunk, tallies)
-                    progress.advance(games)
-                    remaining[index] -= 1
-                    if remaining[index] == 0:
-                        finish(cell)
-        except KeyboardInterrupt:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+
+    def merge(result, chunk, tallies, seconds):
+        cell = cell_of[id(result)]
+        result.add_chunk(chunk, tallies)
+        data = result.data
+        progress.advance(runner.chunk_games(data["games_requested"], data["chunk_size"], chunk))
+        remaining[cell.index] -= 1
+        if remaining[cell.index] == 0:
+            finish(cell)
+
+    runner.play_jobs(jobs, workers, merge)
 
 
 def run_sweep(spec: str, axes: list[Axis], games: int, seed: int = 0, workers: int | None = None,

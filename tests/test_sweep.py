@@ -108,7 +108,7 @@ def test_pooled_cells_equal_sequential_cells(monkeypatch):
     in for the processes here (a spawned worker would compile the kernel anew)."""
     axes = [sw.parse_vary("players=8..10")]
     sequential = sw.run_sweep("werewolf", axes, games=900, seed=2, workers=1, chunk_size=200)
-    monkeypatch.setattr(sw, "ProcessPoolExecutor",
+    monkeypatch.setattr(runner, "ProcessPoolExecutor",
                         lambda max_workers, mp_context, initializer:
                         ThreadPoolExecutor(max_workers))
     pooled = sw.run_sweep("werewolf", axes, games=900, seed=2, workers=3, chunk_size=200)
