@@ -9,6 +9,7 @@ dropped, and at most a few chunks per worker are in flight at any time.
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
 import time
@@ -24,6 +25,9 @@ from simulator import config as config_module
 from simulator.results import Result, new_result_data
 
 DEFAULT_CHUNK_SIZE = 20_000
+# Workers are forked where the platform can (they start at once, with the compiled kernels
+# already loaded); elsewhere they are spawned and load the kernels from the cache themselves.
+POOL_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 CHECKPOINT_EVERY_SECONDS = 10.0
 
 
@@ -149,7 +153,13 @@ def play_jobs(jobs: list[tuple[Result, int]], workers: int | None,
         for index in range(len(jobs)):
             deliver(*_timed_chunk(*arguments(index)))
         return
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)), mp_context=get_context("spawn"),
+    if POOL_START_METHOD == "fork":
+        # Load each kernel once here (a zero-game chunk); forked workers inherit it compiled.
+        for index in {id(result): i for i, (result, _) in enumerate(jobs)}.values():
+            _, raw, source, base_dir, seed, _, _ = arguments(index)
+            play_chunk(raw, source, base_dir, seed, 0, 0)
+    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
+                             mp_context=get_context(POOL_START_METHOD),
                              initializer=_worker_init) as pool:
         queue, pending = list(range(len(jobs))), set()
         try:
