@@ -173,6 +173,7 @@ def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, t
     slot_flags = borrowed(slot_flags)
     tallies = borrow_tallies(tallies)
     rng = borrowed_rng(rng)
+    trace = borrowed(trace)
     k = 0
     for _ in range(n_games):
         shuffle_into(st.role, deck, rng)
