@@ -18,6 +18,7 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 
 from simulator import config, runner
@@ -63,6 +64,21 @@ def peak_memory_mib(games: int) -> float:
     return int(out.stdout.strip().splitlines()[-1]) / 1024  # ru_maxrss is in KiB on Linux
 
 
+def startup_seconds(repeats: int = 5) -> list[float]:
+    """Wall time of `fairplay run werewolf -n 1` with a warm cache: everything a run does before
+    its games start (imports, config, loading the compiled kernel), plus one game."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = ["fairplay", "run", "werewolf", "-n", "1", "--workers", "1", "-q", "-o",
+                   os.path.join(folder, "result.json")]
+        subprocess.run(command, check=True, capture_output=True)  # fill the cache if needed
+        times = []
+        for _ in range(repeats):
+            start = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            times.append(time.perf_counter() - start)
+    return times
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="smaller counts")
@@ -86,6 +102,9 @@ def main():
         mib = peak_memory_mib(count)
         figures[f"peak_mib_{count}"] = mib
         print(f"peak memory, {count:>12,} games: {mib:8.1f} MiB")
+    startup = statistics.median(startup_seconds())
+    figures["startup_seconds"] = startup
+    print(f"start-up of `fairplay run werewolf` with a warm cache: {startup:.2f} s (median)")
     low, high = memory_counts
     ratio = figures[f"peak_mib_{high}"] / figures[f"peak_mib_{low}"]
     print(f"ratio {high:,} / {low:,} games: {ratio:.3f}")
