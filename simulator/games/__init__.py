@@ -7,6 +7,7 @@ import importlib
 
 _PACKAGES = {
     "werewolf": "simulator.games.werewolf",
+    "chenghuang": "simulator.games.chenghuang",
 }
 
 

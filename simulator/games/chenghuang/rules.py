@@ -1,0 +1,568 @@
+"""The rules of Chenghuang as small pure functions (the forward model).
+
+Seats are numbered clockwise 0..n-1; "passes clockwise" is from seat s to seat (s + 1) mod n.
+Holdings are counts per card kind (cards of a kind are interchangeable). Each function is compiled
+with `borrowing` (Numba, no reference counting: see state.py) and tested on hand-built positions
+in tests/test_chenghuang_rules.py and tests/test_chenghuang_phases.py; docs/rules/chenghuang.md
+maps every rule to its test.
+"""
+
+from .declaration import (
+    FACE_DOWN, FAN_STEAL, FILIAL, HAND, HORSE_FACE, IMPLEMENTS, KILLING, LIU, LOYALTY, MARTIAL,
+    N_KINDS, OX_HEAD, SET_LEN, T_EACH, T_FAN_AMOUNT, T_FAN_MODE, T_IMPLEMENTS, T_JUDGE, T_OX, T_SET,
+    T_XIE, THEFT, XIE,
+)
+from .state import M_JUDGE_KIND, borrowing
+
+
+# --- chance ---------------------------------------------------------------------------------------
+@borrowing
+def uniform(count, rng):
+    """A uniform integer in [0, count) from one double (see strategies/common.py)."""
+    return int(rng.random() * count)
+
+
+@borrowing
+def shuffle(values, rng):
+    """Fisher–Yates, in place."""
+    for i in range(values.size - 1, 0, -1):
+        j = uniform(i + 1, rng)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp
+
+
+@borrowing
+def draw_from(counts, rng):
+    """Remove one card uniformly at random from a count vector; returns its kind (-1 if empty)."""
+    total = 0
+    for k in range(counts.size):
+        total += counts[k]
+    if total == 0:
+        return -1
+    pick = uniform(total, rng)
+    for k in range(counts.size):
+        if pick < counts[k]:
+            counts[k] -= 1
+            return k
+        pick -= counts[k]
+    return -1
+
+
+# --- scoring --------------------------------------------------------------------------------------
+@borrowing
+def kind_points(table, t0, kind, count):
+    """Printed points of `count` cards of a kind: per-card points plus the set table.
+
+    With the official table a 4th and later 忠信 / 孝行 adds nothing (the set row is flat from 3).
+    """
+    c = count if count < SET_LEN else SET_LEN - 1
+    return table[t0 + T_EACH + kind] * count + table[t0 + T_SET + kind * SET_LEN + c]
+
+
+@borrowing
+def kind_score(table, t0, kind, count, role, judge_kind):
+    """Points of `count` cards of one kind for a player holding `role`.
+
+    武判: every card of the named kind scores T_JUDGE (set kinds too: 3 忠信 score 15).
+    牛頭: 殺生 points are multiplied by T_OX. 謝將軍: +T_XIE per 忠信 and per 孝行 card.
+    """
+    if role == MARTIAL and kind == judge_kind:
+        points = table[t0 + T_JUDGE] * count
+    else:
+        points = kind_points(table, t0, kind, count)
+    if role == OX_HEAD and kind == KILLING:
+        points *= table[t0 + T_OX]
+    elif role == XIE and (kind == LOYALTY or kind == FILIAL):
+        points += table[t0 + T_XIE] * count
+    return points
+
+
+@borrowing
+def showdown_score(table, t0, counts, c0, role, judge_kind):
+    """A player's score as compared at the showdown: every kind, the S abilities and 刑具爺's +3;
+    not 范將軍's penalty (it comes later, at scoring)."""
+    total = 0
+    for k in range(N_KINDS):
+        total += kind_score(table, t0, k, counts[c0 + k], role, judge_kind)
+    if role == IMPLEMENTS:
+        total += table[t0 + T_IMPLEMENTS]
+    return total
+
+
+@borrowing
+def most_valuable_pair(table, counts, role, judge_kind):
+    """The two cards whose removal lowers the score the most, evaluated exactly over all pairs
+    (set kinds make single-card values misleading). Returns (kind a, kind b), a <= b; among equal
+    pairs the lowest kind codes. With one card: (kind, -1); with none: (-1, -1)."""
+    held = 0
+    for k in range(N_KINDS):
+        held += counts[k]
+    if held == 0:
+        return -1, -1
+    if held == 1:
+        for k in range(N_KINDS):
+            if counts[k] > 0:
+                return k, -1
+    best_a = -1
+    best_b = -1
+    best = 0
+    for a in range(N_KINDS):
+        if counts[a] == 0:
+            continue
+        counts[a] -= 1
+        for b in range(a, N_KINDS):
+            if counts[b] == 0:
+                continue
+            counts[b] -= 1
+            left = showdown_score(table, 0, counts, 0, role, judge_kind)
+            counts[b] += 1
+            if best_a < 0 or left < best:
+                best = left
+                best_a = a
+                best_b = b
+        counts[a] += 1
+    return best_a, best_b
+
+
+@borrowing
+def fan_adjust(table, scores, held, n, fan, target):
+    """范將軍 at the start of scoring. minus-one: the target loses T_FAN_AMOUNT per card it holds;
+    steal: up to T_FAN_AMOUNT points of the target's round move to 范將軍. Returns points moved."""
+    amount = table[T_FAN_AMOUNT]
+    if table[T_FAN_MODE] == FAN_STEAL:
+        taken = min(amount, max(scores[target], 0))
+        scores[target] -= taken
+        scores[fan] += taken
+        return taken
+    cards = 0
+    for k in range(N_KINDS):
+        cards += held[target, k]
+    scores[target] -= amount * cards
+    return amount * cards
+
+
+@borrowing
+def floor_scores(scores, n):
+    """A round score is never below 0."""
+    for s in range(n):
+        if scores[s] < 0:
+            scores[s] = 0
+
+
+# --- ties and leaders -----------------------------------------------------------------------------
+@borrowing
+def extremes(values, n, tied, highest):
+    """Mark in `tied` the seats with the highest (or lowest) value; returns (how many, value)."""
+    best = values[0]
+    for s in range(1, n):
+        if (values[s] > best) if highest else (values[s] < best):
+            best = values[s]
+    count = 0
+    for s in range(n):
+        if values[s] == best:
+            tied[s] = 1
+            count += 1
+        else:
+            tied[s] = 0
+    return count, best
+
+
+@borrowing
+def first_marked(tied, n):
+    for s in range(n):
+        if tied[s]:
+            return s
+    return -1
+
+
+@borrowing
+def next_captain_candidates(round_scores, n, tied):
+    """Next round's captain: the lowest score of this round (ties: the captain picks)."""
+    return extremes(round_scores, n, tied, False)
+
+
+@borrowing
+def is_highest(showdown, n, seat):
+    """The showdown test: a tie for the top score counts as highest."""
+    for s in range(n):
+        if showdown[s] > showdown[seat]:
+            return False
+    return True
+
+
+# --- deal and draft -------------------------------------------------------------------------------
+@borrowing
+def deal_roles(st, n, rng):
+    """Shuffle the role pool and deal one face up to each player; the rest are out."""
+    shuffle(st.pool, rng)
+    for s in range(n):
+        st.role[s] = st.pool[s]
+
+
+@borrowing
+def deal_packs(st, n, rng):
+    """Shuffle the deck and deal 6 cards to each player (its first pack); the rest is set aside."""
+    shuffle(st.deck, rng)
+    for s in range(n):
+        for k in range(N_KINDS):
+            st.packs[s, k] = 0
+            st.held[s, k] = 0
+        for i in range(HAND):
+            st.packs[s, st.deck[s * HAND + i]] += 1
+
+
+@borrowing
+def pack_in_hand(seat, pick, n):
+    """At pick `pick` (0-based) seat s holds the pack first dealt to seat s - pick: every pick the
+    packs move one seat clockwise."""
+    return (seat - pick) % n
+
+
+@borrowing
+def draft_pick(st, seat, pack, kind):
+    st.packs[pack, kind] -= 1
+    st.held[seat, kind] += 1
+
+
+@borrowing
+def discard(st, seat, kind):
+    """The face-down discard after the draft: only the discarding seat knows it."""
+    st.held[seat, kind] -= 1
+    st.pile[kind] += 1
+    st.pile_known[seat, kind] += 1
+
+
+@borrowing
+def recount(st, n, seat):
+    """Recount what can be known of `seat`'s layout (pub_count, peek_count) from its slots; every
+    rule that changes a layout calls it, so the counts always agree with the slots. (Looks are
+    rare, so the per-viewer counts are only redone for a seat that has or had a looked-at card.)"""
+    any_seen = 0
+    for k in range(N_KINDS):
+        st.pub_count[seat, k] = 0
+    for i in range(st.n_slots[seat]):
+        if st.slot_up[seat, i] == 1 or st.slot_public[seat, i] == 1:
+            st.pub_count[seat, st.slot_kind[seat, i]] += 1
+        else:
+            any_seen |= st.slot_seen[seat, i]
+    if any_seen == 0 and st.peeked[seat] == 0:
+        return
+    for v in range(n):
+        for k in range(N_KINDS):
+            st.peek_count[v, seat, k] = 0
+    for i in range(st.n_slots[seat]):
+        if st.slot_up[seat, i] == 0 and st.slot_public[seat, i] == 0:
+            seen = st.slot_seen[seat, i]
+            for v in range(n):
+                if ((seen >> v) & 1) == 1:
+                    st.peek_count[v, seat, st.slot_kind[seat, i]] += 1
+    st.peeked[seat] = 1 if any_seen != 0 else 0
+
+
+@borrowing
+def face_down_count(role):
+    """柳將軍 lays out 3 face down (2 up); everyone else 2 face down (3 up)."""
+    return 3 if role == LIU else 2
+
+
+@borrowing
+def lay_out(st, n, seat, down):
+    """Lay out the held cards: `down[k]` of kind k face down, the rest face up."""
+    i = 0
+    for k in range(N_KINDS):
+        for c in range(st.held[seat, k]):
+            st.slot_kind[seat, i] = k
+            st.slot_up[seat, i] = 1 if c >= down[k] else 0
+            st.slot_public[seat, i] = 0
+            st.slot_seen[seat, i] = 0
+            i += 1
+    st.n_slots[seat] = i
+    recount(st, n, seat)
+
+
+@borrowing
+def add_slot(st, seat, kind, up, public, seen):
+    i = st.n_slots[seat]
+    st.slot_kind[seat, i] = kind
+    st.slot_up[seat, i] = up
+    st.slot_public[seat, i] = public
+    st.slot_seen[seat, i] = seen
+    st.n_slots[seat] = i + 1
+    st.held[seat, kind] += 1
+
+
+@borrowing
+def remove_slot(st, seat, i):
+    """Take card i off a layout (before the reveal); returns its kind."""
+    kind = st.slot_kind[seat, i]
+    last = st.n_slots[seat] - 1
+    st.slot_kind[seat, i] = st.slot_kind[seat, last]
+    st.slot_up[seat, i] = st.slot_up[seat, last]
+    st.slot_public[seat, i] = st.slot_public[seat, last]
+    st.slot_seen[seat, i] = st.slot_seen[seat, last]
+    st.n_slots[seat] = last
+    st.held[seat, kind] -= 1
+    return kind
+
+
+@borrowing
+def knows_slot(st, viewer, seat, i):
+    """Does `viewer` know the kind of card i of `seat`'s layout (before the reveal)?"""
+    if viewer == seat or st.slot_up[seat, i] == 1 or st.slot_public[seat, i] == 1:
+        return True
+    return ((st.slot_seen[seat, i] >> viewer) & 1) == 1
+
+
+# --- abilities, in order 1..4 ---------------------------------------------------------------------
+@borrowing
+def judge_names(st, n, seat, kind):
+    """武判 (1) names a kind and turns all its cards of that kind sideways, face-down ones too: from
+    now on their number and places are public."""
+    st.meta[M_JUDGE_KIND] = kind
+    for i in range(st.n_slots[seat]):
+        if st.slot_kind[seat, i] == kind:
+            st.slot_public[seat, i] = 1
+    recount(st, n, seat)
+
+
+@borrowing
+def gan_draw(st, drawn, rng):
+    """甘將軍 (2) draws 2 cards at random from the discard pile into `drawn` (counts by kind).
+    Returns how many it drew (fewer if the pile is short)."""
+    for k in range(N_KINDS):
+        drawn[k] = 0
+    got = 0
+    for _ in range(2):
+        kind = draw_from(st.pile, rng)
+        if kind < 0:
+            break
+        drawn[kind] += 1
+        got += 1
+    return got
+
+
+@borrowing
+def gan_keep(st, n, seat, drawn, kind):
+    """甘將軍 adds the chosen drawn card to its layout face down and returns the other to the pile.
+    Returns the returned kind (-1 if it drew one card only). Its pile knowledge: it cannot tell
+    which copy of a kind it drew, so a drawn kind lowers what it knew there, and the returned card
+    is known to be in the pile."""
+    drawn[kind] -= 1
+    add_slot(st, seat, kind, 0, 0, 0)
+    recount(st, n, seat)
+    back = -1
+    for k in range(N_KINDS):
+        if drawn[k] > 0:
+            back = k
+    for k in range(N_KINDS):
+        taken = drawn[k] + (1 if k == kind else 0)
+        st.pile_known[seat, k] = max(st.pile_known[seat, k] - taken, 0)
+    if back >= 0:
+        drawn[back] -= 1
+        st.pile[back] += 1
+        st.pile_known[seat, back] += 1
+    return back
+
+
+@borrowing
+def peekable(st, viewer, seat):
+    """Face-down cards of `seat` whose kind `viewer` does not know."""
+    count = 0
+    for i in range(st.n_slots[seat]):
+        if not knows_slot(st, viewer, seat, i):
+            count += 1
+    return count
+
+
+@borrowing
+def peek(st, n, viewer, seat, rng):
+    """刑具爺 (3) looks at a face-down card of `seat` it has not seen (uniform among those);
+    returns its kind."""
+    pick = uniform(peekable(st, viewer, seat), rng)
+    for i in range(st.n_slots[seat]):
+        if not knows_slot(st, viewer, seat, i):
+            if pick == 0:
+                st.slot_seen[seat, i] |= 1 << viewer
+                st.peek_count[viewer, seat, st.slot_kind[seat, i]] += 1
+                st.peeked[seat] = 1
+                return st.slot_kind[seat, i]
+            pick -= 1
+    return -1
+
+
+@borrowing
+def find_slot(st, seat, kind, up, skip):
+    """The first card of `seat`'s layout with that kind and face (1 up, 0 down), not slot `skip`."""
+    for i in range(st.n_slots[seat]):
+        if i != skip and st.slot_kind[seat, i] == kind and st.slot_up[seat, i] == up:
+            return i
+    return -1
+
+
+@borrowing
+def source_slot(st, seat, source):
+    """The layout slot a 文判 source action names (0-5 face up, 6-11 face down)."""
+    if source < FACE_DOWN:
+        return find_slot(st, seat, source, 1, -1)
+    return find_slot(st, seat, source - FACE_DOWN, 0, -1)
+
+
+@borrowing
+def scribe(st, n, seat, source, target):
+    """文判 (4) slides one of its cards face down under another card: from now on it is a card of
+    the copied kind (its own points and function no longer count). A copy of a face-up card is
+    public; a copy of an own face-down card is known to 文判 and to whoever saw that card.
+    Returns the copied kind."""
+    i = source_slot(st, seat, source)
+    old = st.slot_kind[seat, i]
+    if target < FACE_DOWN:
+        kind = target
+        public = 1
+        seen = 0
+    else:
+        kind = target - FACE_DOWN
+        j = find_slot(st, seat, kind, 0, i)
+        public = st.slot_public[seat, j]
+        seen = st.slot_seen[seat, j]
+    st.slot_kind[seat, i] = kind
+    st.slot_up[seat, i] = 0
+    st.slot_public[seat, i] = public
+    st.slot_seen[seat, i] = seen
+    st.held[seat, old] -= 1
+    st.held[seat, kind] += 1
+    recount(st, n, seat)
+    return kind
+
+
+# --- vote, admit, showdown ------------------------------------------------------------------------
+@borrowing
+def admit_discard(st, n, seat, kind):
+    """The accused who admits discards a card face down (a face-down one of that kind if it has
+    one). Seats that knew that card know it went to the pile."""
+    i = find_slot(st, seat, kind, 0, -1)
+    if i < 0:
+        i = find_slot(st, seat, kind, 1, -1)
+    for v in range(n):
+        if knows_slot(st, v, seat, i):
+            st.pile_known[v, kind] += 1
+    remove_slot(st, seat, i)
+    recount(st, n, seat)
+    st.pile[kind] += 1
+
+
+@borrowing
+def showdown_scores(st, table, n):
+    judge_kind = st.meta[M_JUDGE_KIND]
+    for s in range(n):
+        st.showdown[s] = showdown_score(table, 0, st.held[s], 0, st.role[s], judge_kind)
+
+
+@borrowing
+def public_discard(st, n, seat, kind):
+    """A card goes from a holding to the pile in view of everyone (after the reveal)."""
+    st.held[seat, kind] -= 1
+    st.pile[kind] += 1
+    for v in range(n):
+        st.pile_known[v, kind] += 1
+
+
+@borrowing
+def lose_most_valuable(st, table, n, seat):
+    """The accused who denied and really was the highest discards its 2 most valuable cards.
+    Returns the two kinds (-1 where it had no card)."""
+    a, b = most_valuable_pair(table, st.held[seat], st.role[seat], st.meta[M_JUDGE_KIND])
+    if a >= 0:
+        public_discard(st, n, seat, a)
+    if b >= 0:
+        public_discard(st, n, seat, b)
+    return a, b
+
+
+@borrowing
+def take_from_pile(st, n, seat, kind):
+    """The wrongly accused looks through the pile and takes one card (it now knows the pile)."""
+    st.pile[kind] -= 1
+    st.held[seat, kind] += 1
+    for v in range(n):
+        st.pile_known[v, kind] = max(st.pile_known[v, kind] - 1, 0)
+    for k in range(N_KINDS):
+        st.pile_known[seat, k] = st.pile[k]
+
+
+# --- theft ----------------------------------------------------------------------------------------
+@borrowing
+def horse_face_takes(st, n, seat):
+    """馬面 takes every 竊盜 from the discard pile (in view of everyone). Returns how many."""
+    got = st.pile[THEFT]
+    st.pile[THEFT] = 0
+    st.held[seat, THEFT] += got
+    for v in range(n):
+        st.pile_known[v, THEFT] = 0
+    return got
+
+
+@borrowing
+def thief_candidates(st, n, tied):
+    """The players with the most 竊盜. Returns (how many, their 竊盜 count); count 0 = no theft."""
+    best = 0
+    for s in range(n):
+        best = max(best, st.held[s, THEFT])
+    count = 0
+    for s in range(n):
+        if best > 0 and st.held[s, THEFT] == best:
+            tied[s] = 1
+            count += 1
+        else:
+            tied[s] = 0
+    return count, best
+
+
+@borrowing
+def can_be_robbed(st, thief, seat):
+    """Any other player holding a card, never 馬面."""
+    if seat == thief or st.role[seat] == HORSE_FACE:
+        return False
+    for k in range(N_KINDS):
+        if st.held[seat, k] > 0:
+            return True
+    return False
+
+
+@borrowing
+def steal(st, thief, victim, kind):
+    st.held[victim, kind] -= 1
+    st.held[thief, kind] += 1
+
+
+# --- scoring --------------------------------------------------------------------------------------
+@borrowing
+def round_scores(st, table, n, fan, fan_target):
+    """Scoring: every seat's showdown score of what it holds now, then 范將軍 (fan >= 0), then the
+    floor at 0; the round's points are added to the totals. Returns the points 范將軍 moved."""
+    judge_kind = st.meta[M_JUDGE_KIND]
+    for s in range(n):
+        st.round_score[s] = showdown_score(table, 0, st.held[s], 0, st.role[s], judge_kind)
+    moved = 0
+    if fan >= 0 and fan_target >= 0:
+        moved = fan_adjust(table, st.round_score, st.held, n, fan, fan_target)
+    floor_scores(st.round_score, n)
+    for s in range(n):
+        st.totals[s] += st.round_score[s]
+    return moved
+
+
+@borrowing
+def seat_with_role(st, n, role):
+    for s in range(n):
+        if st.role[s] == role:
+            return s
+    return -1
+
+
+@borrowing
+def cards_held(st, seat):
+    total = 0
+    for k in range(N_KINDS):
+        total += st.held[seat, k]
+    return total

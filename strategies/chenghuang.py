@@ -1,0 +1,724 @@
+"""Scripted strategies for 城隍神與夜冥將軍 (Chenghuang).
+
+Each strategy is an @njit function with the platform's one signature
+(kind, obs, legal, params, rng) -> action; it reads the observation through the named offsets in
+`OBS` and scores holdings with the game's own scoring function over the scoring table carried in
+the observation, never the game state.
+
+* ``random``   – uniform over the legal actions.
+* ``greedy``   – drafts and plays for its own highest round score and ignores the vote: it always
+  denies, votes for the highest score it can see, hides cards at random.
+* ``balanced`` – drafts for value the same way, but keeps what the others can see of it low (its
+  most valuable cards go face down; 文判 copies a face-down card when that is as good), estimates
+  every player's round score from what its seat has seen, votes for the most likely leader and,
+  when accused, admits if that is expected to cost less than denying, weighing its estimated
+  chance of really being the highest (shaded by `risk`).
+"""
+
+import math
+
+from numba import njit
+
+from simulator.games.base import STRATEGY_SIGNATURE, StrategyInfo
+from simulator.games.chenghuang.declaration import (
+    ADMIT, ADMIT_DISCARD, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FACE_DOWN, FAN_TARGET,
+    GAN_KEEP, HAND, HIDE, IMPLEMENTS, JUDGE, MARTIAL, N_KINDS, OBS, PEEK, SCRIBE_SOURCE,
+    SCRIBE_TARGET, SET_LEN, T_IMPLEMENTS, T_JUDGE, T_SET, THEFT_GIVE, THEFT_TARGET, TIE_BREAK,
+    TIE_VOTE, VOTE,
+)
+from simulator.games.chenghuang.rules import kind_score, showdown_score
+
+from .common import uniform_legal
+
+NEG = -(1 << 60)
+
+# The strategies and their helpers never allocate, so they are compiled without reference counting
+# (every array they touch is a borrowed view owned by the kernel): a call then costs no
+# incref/decref of the observation, the legal mask and the parameters.
+helper = njit(cache=True, _nrt=False)
+STRATEGY = njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
+
+
+# --- scoring what a seat holds, from the observation ----------------------------------------------
+@helper
+def score_at(obs, c0, role):
+    """Showdown score of the count vector at obs[c0:c0+6] for a player holding `role`, with the
+    kind 武判 named this round (or, before it names one, the best kind for it)."""
+    judge = obs[OBS.judge_kind]
+    if role == MARTIAL and judge < 0:
+        # naming kind j replaces its printed points by T_JUDGE per card: take the best j
+        total = 0
+        best = 0
+        for k in range(N_KINDS):
+            count = obs[c0 + k]
+            printed = kind_score(obs, OBS.table, k, count, role, -1)
+            total += printed
+            best = max(best, obs[OBS.table + T_JUDGE] * count - printed)
+        return total + best
+    return showdown_score(obs, OBS.table, obs, c0, role, judge)
+
+
+@helper
+def my_score_with(obs, add, remove):
+    """My score if I gained a card of kind `add` and lost one of kind `remove` (-1: none)."""
+    if add >= 0:
+        obs[OBS.mine + add] += 1
+    if remove >= 0:
+        obs[OBS.mine + remove] -= 1
+    score = score_at(obs, OBS.mine, obs[OBS.my_role])
+    if add >= 0:
+        obs[OBS.mine + add] -= 1
+    if remove >= 0:
+        obs[OBS.mine + remove] += 1
+    return score
+
+
+@helper
+def my_gain(obs, add, remove):
+    """How much my score changes if I gain a card of kind `add` and lose one of kind `remove`
+    (-1: none). Only the kinds involved are rescored, except for a 武判 that has not named its
+    kind yet (its best kind can change)."""
+    role = obs[OBS.my_role]
+    judge = obs[OBS.judge_kind]
+    if role == MARTIAL and judge < 0:
+        return my_score_with(obs, add, remove) - my_score_with(obs, -1, -1)
+    if add == remove:
+        return 0
+    change = 0
+    if add >= 0:
+        c = obs[OBS.mine + add]
+        change += (kind_score(obs, OBS.table, add, c + 1, role, judge)
+                   - kind_score(obs, OBS.table, add, c, role, judge))
+    if remove >= 0:
+        c = obs[OBS.mine + remove]
+        change += (kind_score(obs, OBS.table, remove, c - 1, role, judge)
+                   - kind_score(obs, OBS.table, remove, c, role, judge))
+    return change
+
+
+@helper
+def seat_score_with(obs, seat, add, remove):
+    """The score of `seat`'s cards that I know, with one card added / removed (-1: none)."""
+    c0 = OBS.known + seat * N_KINDS
+    if add >= 0:
+        obs[c0 + add] += 1
+    if remove >= 0:
+        obs[c0 + remove] -= 1
+    score = score_at(obs, c0, obs[OBS.roles + seat])
+    if add >= 0:
+        obs[c0 + add] -= 1
+    if remove >= 0:
+        obs[c0 + remove] += 1
+    return score
+
+
+@helper
+def draft_kind_value(obs, kind, role, c):
+    """Points `c` cards of a kind are worth to me while drafting (武判 may name any kind later)."""
+    value = kind_score(obs, OBS.table, kind, c, role, -1)
+    if role == MARTIAL:
+        value = max(value, kind_score(obs, OBS.table, kind, c, role, kind))
+    return value
+
+
+@helper
+def draft_value(obs, kind, hope):
+    """What keeping one more card of `kind` is worth: its immediate gain, blended with weight
+    `hope` with the best average gain per card if the next picks brought more of the kind (how a
+    set kind is valued before the set is complete)."""
+    role = obs[OBS.my_role]
+    c = obs[OBS.mine + kind]
+    picks_left = HAND - obs[OBS.pick] + 1
+    now = draft_kind_value(obs, kind, role, c)
+    gain = draft_kind_value(obs, kind, role, c + 1) - now
+    if not is_set_kind(obs, kind):
+        return float(gain)  # points per card: every card adds the same
+    rate = float(gain)
+    for t in range(2, min(picks_left, SET_LEN) + 1):
+        rate = max(rate, (draft_kind_value(obs, kind, role, c + t) - now) / t)
+    return (1.0 - hope) * gain + hope * rate
+
+
+@helper
+def is_set_kind(obs, kind):
+    """Does the kind score by a set table (not just points per card)?"""
+    for c in range(SET_LEN):
+        if obs[OBS.table + T_SET + kind * SET_LEN + c] != 0:
+            return True
+    return False
+
+
+@helper
+def best_draft(obs, legal, hope):
+    best = -1
+    best_value = -1e18
+    for k in range(N_KINDS):
+        if legal[k]:
+            value = draft_value(obs, k, hope)
+            if value > best_value:
+                best_value = value
+                best = k
+    return best
+
+
+@helper
+def cheapest_card(obs, legal):
+    """The legal kind whose loss lowers my score the least (ties: the lowest kind)."""
+    best = -1
+    best_score = NEG
+    for k in range(N_KINDS):
+        if legal[k]:
+            score = my_gain(obs, -1, k)
+            if score > best_score:
+                best_score = score
+                best = k
+    return best
+
+
+@helper
+def dearest_card(obs, legal):
+    """The legal kind whose loss lowers my score the most."""
+    best = -1
+    best_score = -NEG
+    for k in range(N_KINDS):
+        if legal[k]:
+            score = my_gain(obs, -1, k)
+            if score < best_score:
+                best_score = score
+                best = k
+    return best
+
+
+@helper
+def best_gain(obs, legal):
+    """The legal kind that raises my score the most (gain a card of it)."""
+    best = -1
+    best_score = NEG
+    for k in range(N_KINDS):
+        if legal[k]:
+            score = my_gain(obs, k, -1)
+            if score > best_score:
+                best_score = score
+                best = k
+    return best
+
+
+@helper
+def best_judge(obs):
+    best = 0
+    best_score = NEG
+    for j in range(N_KINDS):
+        score = showdown_score(obs, OBS.table, obs, OBS.mine, MARTIAL, j)
+        if score > best_score:
+            best_score = score
+            best = j
+    return best
+
+
+@helper
+def scribe_gain(obs, source, target_kind):
+    """How my score changes if I move the card of `source` and copy a card of `target_kind`."""
+    return my_gain(obs, target_kind, source % FACE_DOWN)
+
+
+@helper
+def visible_elsewhere(obs, kind, source):
+    """Could a card of `kind` be copied as a face-up card? (seen on another seat, or face up on my
+    layout other than the moved card)."""
+    me = obs[OBS.me]
+    for s in range(obs[OBS.players]):
+        if s != me and obs[OBS.known + s * N_KINDS + kind] > 0:
+            return True
+    mine_up = obs[OBS.my_up + kind] - (1 if source == kind else 0)
+    return mine_up > 0
+
+
+@helper
+def best_scribe_source(obs, legal, prefer_hidden):
+    """The source whose best copy scores the most (ties: a face-down source if prefer_hidden)."""
+    best = -1
+    best_score = NEG
+    for a in range(2 * N_KINDS):
+        if not legal[a]:
+            continue
+        for b in range(N_KINDS):
+            down_left = obs[OBS.my_down + b] - (1 if a == FACE_DOWN + b else 0)
+            if not (visible_elsewhere(obs, b, a) or down_left > 0):
+                continue
+            score = scribe_gain(obs, a, b)
+            better = score > best_score or (score == best_score and prefer_hidden
+                                            and a >= FACE_DOWN and best < FACE_DOWN)
+            if better:
+                best_score = score
+                best = a
+    return best if best >= 0 else first_legal(legal)
+
+
+@helper
+def first_legal(legal):
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+@helper
+def best_scribe_target(obs, legal, prefer_hidden):
+    source = obs[OBS.source]
+    best = -1
+    best_score = NEG
+    for b in range(2 * N_KINDS):
+        if not legal[b]:
+            continue
+        score = scribe_gain(obs, source, b % FACE_DOWN)
+        better = score > best_score or (score == best_score and prefer_hidden
+                                        and b >= FACE_DOWN and best < FACE_DOWN)
+        if better:
+            best_score = score
+            best = b
+    return best
+
+
+@helper
+def theft_choice(obs, legal):
+    """The victim whose cheapest card (the one it will give) is worth most to me; ties: the
+    victim with the highest total."""
+    me = obs[OBS.me]
+    best = -1
+    best_gain_ = NEG
+    best_total = NEG
+    mine_now = my_score_with(obs, -1, -1)
+    for v in range(obs[OBS.players]):
+        if not legal[v]:
+            continue
+        give = predicted_gift(obs, v, me)
+        gain = my_score_with(obs, give, -1) - mine_now
+        total = obs[OBS.totals + v]
+        if gain > best_gain_ or (gain == best_gain_ and total > best_total):
+            best_gain_ = gain
+            best_total = total
+            best = v
+    return best
+
+
+@helper
+def predicted_gift(obs, victim, thief):
+    """The card a victim gives: the least loss to itself, then the least gain to the thief."""
+    best = -1
+    best_left = NEG
+    best_gift = -NEG
+    for k in range(N_KINDS):
+        if obs[OBS.known + victim * N_KINDS + k] == 0:
+            continue
+        left = seat_score_with(obs, victim, -1, k)
+        gift = seat_score_with(obs, thief, k, -1)
+        if left > best_left or (left == best_left and gift < best_gift):
+            best_left = left
+            best_gift = gift
+            best = k
+    return best
+
+
+@helper
+def give_choice(obs, legal):
+    me = obs[OBS.me]
+    thief = obs[OBS.thief]
+    best = -1
+    best_left = NEG
+    best_gift = -NEG
+    for k in range(N_KINDS):
+        if not legal[k]:
+            continue
+        left = my_score_with(obs, -1, k)
+        gift = seat_score_with(obs, thief, k, -1) if thief >= 0 and thief != me else 0
+        if left > best_left or (left == best_left and gift < best_gift):
+            best_left = left
+            best_gift = gift
+            best = k
+    return best
+
+
+@helper
+def fan_choice(obs, legal):
+    """The other player with the highest standing (total plus this round's known score)."""
+    best = -1
+    best_value = NEG
+    for s in range(obs[OBS.players]):
+        if legal[s]:
+            value = obs[OBS.totals + s] + seat_score_with(obs, s, -1, -1)
+            if value > best_value:
+                best_value = value
+                best = s
+    return best
+
+
+@helper
+def visible_leader(obs, legal):
+    """The legal seat whose known cards score the most."""
+    best = -1
+    best_value = NEG
+    for s in range(obs[OBS.players]):
+        if legal[s]:
+            value = seat_score_with(obs, s, -1, -1)
+            if value > best_value:
+                best_value = value
+                best = s
+    return best
+
+
+@helper
+def own_tie(obs, legal, rng):
+    """Captain's tie-break outside the vote: itself when it is tied, otherwise at random."""
+    me = obs[OBS.me]
+    if legal[me]:
+        return me
+    return uniform_legal(legal, rng)
+
+
+# --- estimates from what the seat has seen (balanced) ---------------------------------------------
+@helper
+def unseen_of(obs, kind):
+    """Cards of a kind whose place I do not know: the deck less what I know on the table and in
+    the pile (the set-aside cards are among them)."""
+    left = obs[OBS.deck + kind] - obs[OBS.pile_known + kind]
+    for s in range(obs[OBS.players]):
+        left -= obs[OBS.known + s * N_KINDS + kind]
+    return max(left, 0)
+
+
+@helper
+def unseen_counts(obs):
+    """The unseen cards of each kind, as a tuple (no allocation)."""
+    return (unseen_of(obs, 0), unseen_of(obs, 1), unseen_of(obs, 2), unseen_of(obs, 3),
+            unseen_of(obs, 4), unseen_of(obs, 5))
+
+
+@helper
+def choose(n, k):
+    """The binomial coefficient as a float (0 outside 0 <= k <= n)."""
+    if k < 0 or k > n:
+        return 0.0
+    result = 1.0
+    for i in range(k):
+        result = result * (n - i) / (i + 1)
+    return result
+
+
+@helper
+def estimate(obs, seat, unseen):
+    """(mean, variance) of `seat`'s showdown score: its known cards plus its unknown cards drawn
+    from the cards I have not seen. Kind by kind, the number of unknown cards of that kind is
+    hypergeometric, so a set's synergy is counted (two unknown 忠信 are worth 10, not 2 + 2). The
+    mean is exact; the variance takes the kinds as independent except for their linear parts,
+    whose covariance (the unknown cards are a fixed number) is counted exactly."""
+    c0 = OBS.known + seat * N_KINDS
+    role = obs[OBS.roles + seat]
+    judge = obs[OBS.judge_kind]
+    hidden = obs[OBS.unknown + seat]
+    total = 0
+    for k in range(N_KINDS):
+        total += unseen[k]
+    if hidden == 0 or total == 0 or (role == MARTIAL and judge < 0):
+        base = score_at(obs, c0, role)
+        if hidden == 0 or total == 0:
+            return float(base), 0.0
+    else:
+        base = 0  # the kinds' points are added below, one kind at a time
+        if role == IMPLEMENTS:
+            base = obs[OBS.table + T_IMPLEMENTS]
+    hidden = min(hidden, total)
+    mean = float(base)
+    var = 0.0
+    independent_linear = 0.0
+    lin1 = 0.0
+    lin2 = 0.0
+    for k in range(N_KINDS):
+        u = unseen[k]
+        c = obs[c0 + k]
+        now = kind_score(obs, OBS.table, k, c, role, judge)
+        if not (role == MARTIAL and judge < 0):
+            mean += now
+        if u == 0:
+            continue
+        # P(x of the hidden cards are of this kind), hypergeometric: by the ratio recurrence from
+        # P(0), or directly when some must be of this kind (P(0) = 0)
+        p = 1.0
+        for i in range(hidden):
+            p *= max(total - u - i, 0) / (total - i)
+        direct = p == 0.0
+        m1 = 0.0
+        m2 = 0.0
+        for x in range(0, min(u, hidden)):
+            if direct:
+                p = choose(u, x + 1) * choose(total - u, hidden - x - 1) / choose(total, hidden)
+            else:
+                p = p * (u - x) * (hidden - x) / ((x + 1) * (total - u - hidden + x + 1))
+            g = kind_score(obs, OBS.table, k, c + x + 1, role, judge) - now
+            m1 += p * g
+            m2 += p * g * g
+        mean += m1
+        var += max(m2 - m1 * m1, 0.0)
+        # the linear part of this kind (points per card on average), for the covariance below
+        share = u / total
+        per_card = m1 / (hidden * share)
+        var_x = hidden * share * (1.0 - share) * (total - hidden) / max(total - 1, 1)
+        independent_linear += per_card * per_card * var_x
+        lin1 += share * per_card
+        lin2 += share * per_card * per_card
+    # The kinds are not independent: the unknown cards number exactly `hidden`. Swap the linear
+    # part's variance summed kind by kind for its exact value under that constraint.
+    exact_linear = hidden * (lin2 - lin1 * lin1) * (total - hidden) / max(total - 1, 1)
+    return mean, max(var - independent_linear + exact_linear, 0.0)
+
+
+@helper
+def expected_score(obs, seat, unseen):
+    """The mean of `estimate` alone, faster: a kind scored per card adds its points times the
+    expected number of its cards among the unknown ones; only set kinds need the distribution."""
+    c0 = OBS.known + seat * N_KINDS
+    role = obs[OBS.roles + seat]
+    judge = obs[OBS.judge_kind]
+    if role == MARTIAL and judge < 0:
+        return estimate(obs, seat, unseen)[0]
+    hidden = obs[OBS.unknown + seat]
+    total = 0
+    for k in range(N_KINDS):
+        total += unseen[k]
+    hidden = min(hidden, total)
+    mean = float(obs[OBS.table + T_IMPLEMENTS]) if role == IMPLEMENTS else 0.0
+    for k in range(N_KINDS):
+        c = obs[c0 + k]
+        now = kind_score(obs, OBS.table, k, c, role, judge)
+        mean += now
+        u = unseen[k]
+        if u == 0 or hidden == 0:
+            continue
+        if is_set_kind(obs, k) and not (role == MARTIAL and judge == k):
+            p = 1.0
+            for i in range(hidden):
+                p *= max(total - u - i, 0) / (total - i)
+            direct = p == 0.0
+            for x in range(0, min(u, hidden)):
+                if direct:
+                    p = (choose(u, x + 1) * choose(total - u, hidden - x - 1)
+                         / choose(total, hidden))
+                else:
+                    p = p * (u - x) * (hidden - x) / ((x + 1) * (total - u - hidden + x + 1))
+                mean += p * (kind_score(obs, OBS.table, k, c + x + 1, role, judge) - now)
+        else:
+            slope = kind_score(obs, OBS.table, k, c + 1, role, judge) - now
+            mean += slope * hidden * u / total
+    return mean
+
+
+@helper
+def chance_not_above(mine, mean, var):
+    """P(a score with this mean and variance is <= mine), normal approximation."""
+    if var <= 0.0:
+        return 1.0 if mean <= mine else 0.0
+    z = (mine + 0.5 - mean) / math.sqrt(var)
+    return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
+
+
+@helper
+def chance_highest(obs, unseen):
+    """My estimated chance of really having the top showdown score (a tie counts)."""
+    me = obs[OBS.me]
+    mine = my_score_with(obs, -1, -1)
+    p = 1.0
+    for s in range(obs[OBS.players]):
+        if s != me:
+            mean, var = estimate(obs, s, unseen)
+            p *= chance_not_above(mine, mean, var)
+    return p
+
+
+@helper
+def pair_losses(obs):
+    """(cheapest, dearest): the least and the most my score drops when two of my cards go,
+    evaluated exactly over all pairs."""
+    mine = my_score_with(obs, -1, -1)
+    cheapest = -NEG
+    dearest = NEG
+    for a in range(N_KINDS):
+        if obs[OBS.mine + a] == 0:
+            continue
+        obs[OBS.mine + a] -= 1
+        for b in range(a, N_KINDS):
+            if obs[OBS.mine + b] == 0:
+                continue
+            left = my_score_with(obs, -1, b)
+            cheapest = min(cheapest, mine - left)
+            dearest = max(dearest, mine - left)
+        obs[OBS.mine + a] += 1
+    if dearest == NEG:
+        return 0, 0
+    return cheapest, dearest
+
+
+@helper
+def compensation_hope(obs, unseen):
+    """What a card from the pile would add to my score: the best kind I know is there, or what an
+    unseen card adds on average, whichever is more."""
+    mine = my_score_with(obs, -1, -1)
+    best = 0.0
+    total = 0
+    average = 0.0
+    for k in range(N_KINDS):
+        gain = my_score_with(obs, k, -1) - mine
+        if obs[OBS.pile_known + k] > 0:
+            best = max(best, float(gain))
+        total += unseen[k]
+        average += unseen[k] * gain
+    if total > 0:
+        best = max(best, average / total)
+    return best
+
+
+@helper
+def admits(obs, risk):
+    """Admit when it costs less than denying is expected to: admitting loses my two cheapest
+    cards; denying loses my two dearest if I really am the highest (chance p) and otherwise wins a
+    card from the pile. `risk` shades p: 0.5 takes it as estimated, 0 doubles it, 1 ignores it."""
+    unseen = unseen_counts(obs)
+    p = min(chance_highest(obs, unseen) * 2.0 * (1.0 - risk), 1.0)
+    cheapest, dearest = pair_losses(obs)
+    gain = compensation_hope(obs, unseen)
+    return p * dearest - (1.0 - p) * gain > cheapest
+
+
+@helper
+def likely_leader(obs, legal, spread):
+    """The legal seat with the highest estimated score (plus `spread` standard deviations)."""
+    unseen = unseen_counts(obs)
+    best = -1
+    best_value = -1e18
+    for s in range(obs[OBS.players]):
+        if legal[s]:
+            if spread == 0.0:
+                value = expected_score(obs, s, unseen)
+            else:
+                mean, var = estimate(obs, s, unseen)
+                value = mean + spread * math.sqrt(var)
+            if value > best_value:
+                best_value = value
+                best = s
+    return best
+
+
+@helper
+def visible_leader_not_me(obs, legal):
+    me = obs[OBS.me]
+    if legal[me]:
+        legal[me] = False
+        choice = visible_leader(obs, legal)
+        legal[me] = True
+        if choice >= 0:
+            return choice
+        return me
+    return visible_leader(obs, legal)
+
+
+@helper
+def likely_leader_not_me(obs, legal):
+    me = obs[OBS.me]
+    if legal[me]:
+        legal[me] = False
+        choice = likely_leader(obs, legal, 0.0)
+        legal[me] = True
+        if choice >= 0:
+            return choice
+        return me
+    return likely_leader(obs, legal, 0.0)
+
+
+# --- the strategies -------------------------------------------------------------------------------
+@STRATEGY
+def random_play(kind, obs, legal, params, rng):
+    """Uniform over the legal actions."""
+    return uniform_legal(legal, rng)
+
+
+@helper
+def value_play(kind, obs, legal, hope, rng):
+    """The decisions greedy and balanced make alike (drafting and cards for value)."""
+    if kind == DRAFT:
+        return best_draft(obs, legal, hope)
+    if kind == DISCARD or kind == ADMIT_DISCARD:
+        return cheapest_card(obs, legal)
+    if kind == JUDGE:
+        return best_judge(obs)
+    if kind == GAN_KEEP or kind == COMPENSATION:
+        return best_gain(obs, legal)
+    if kind == THEFT_TARGET:
+        return theft_choice(obs, legal)
+    if kind == THEFT_GIVE:
+        return give_choice(obs, legal)
+    if kind == FAN_TARGET:
+        return fan_choice(obs, legal)
+    return uniform_legal(legal, rng)
+
+
+@STRATEGY
+def greedy(kind, obs, legal, params, rng):
+    """For its own highest round score: drafts for value, keeps its best cards, names / keeps /
+    copies / steals what scores most, gives away its cheapest card; always denies, votes for the
+    highest score it can see, hides cards at random."""
+    if kind == HIDE or kind == PEEK:
+        return uniform_legal(legal, rng)
+    if kind == SCRIBE_SOURCE:
+        return best_scribe_source(obs, legal, False)
+    if kind == SCRIBE_TARGET:
+        return best_scribe_target(obs, legal, False)
+    if kind == VOTE:
+        return visible_leader(obs, legal)
+    if kind == ADMIT:
+        return DENY
+    if kind == TIE_BREAK:
+        if obs[OBS.tie] == TIE_VOTE:
+            return visible_leader_not_me(obs, legal)
+        return own_tie(obs, legal, rng)
+    return value_play(kind, obs, legal, params[0], rng)
+
+
+@STRATEGY
+def balanced(kind, obs, legal, params, rng):
+    """Drafts for value but keeps what the others see of it low; reads the table for the vote.
+
+    params: hope (weight of set potential while drafting), risk (0.5: admit when that is expected
+    to cost less than denying, by its estimated chance of really being the highest; lower admits
+    more, 1 always denies)."""
+    if kind == HIDE:
+        return dearest_card(obs, legal)  # the most valuable cards go face down
+    if kind == PEEK:
+        return likely_leader(obs, legal, 1.0)
+    if kind == SCRIBE_SOURCE:
+        return best_scribe_source(obs, legal, True)
+    if kind == SCRIBE_TARGET:
+        return best_scribe_target(obs, legal, True)
+    if kind == VOTE:
+        return likely_leader(obs, legal, 0.0)
+    if kind == ADMIT:
+        return CONFESS if admits(obs, params[1]) else DENY
+    if kind == TIE_BREAK:
+        if obs[OBS.tie] == TIE_VOTE:
+            return likely_leader_not_me(obs, legal)
+        return own_tie(obs, legal, rng)
+    return value_play(kind, obs, legal, params[0], rng)
+
+
+def builtin():
+    return {
+        "random": StrategyInfo("random", random_play, "uniform over the legal actions"),
+        "greedy": StrategyInfo(
+            "greedy", greedy,
+            "plays for its own highest round score and ignores the vote: drafts for value (`hope` "
+            "weighs set potential), always denies, votes for the highest visible score",
+            params={"hope": 0.5}),
+        "balanced": StrategyInfo(
+            "balanced", balanced,
+            "drafts for value but lays its best cards face down; estimates every score from what "
+            "it has seen, votes for the likely leader, admits when that is expected to cost less "
+            "than denying (`risk` shades its chance of really being the highest)",
+            params={"hope": 0.5, "risk": 0.5}),
+    }

@@ -1,0 +1,136 @@
+"""The Chenghuang kernel end to end: conservation of games, scores and cards, determinism, seat
+fairness under random play, mixed strategy tables, the variants and the trace."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from simulator.games.chenghuang import decode_trace, simulate
+from simulator.games.chenghuang.declaration import (
+    END_CAPTAIN_TIE, EVENTS, FAN, N_ROLES, SCORE_CLIP, TR_DISCARD, TR_PICK,
+    TR_ROUND, TR_ROUND_SCORE, TR_VOTE, TR_WINNER,
+)
+from simulator.games.chenghuang.params import ChenghuangParams
+from simulator.stats import individual_fairness, simultaneous_rates
+
+EV = {name: i for i, name in enumerate(EVENTS)}
+FIVE = ChenghuangParams(players=5)
+SIX = ChenghuangParams(players=6, deck=(5, 6, 7, 7, 7, 4), role_pool=tuple(range(N_ROLES)),
+                       pool_name="advanced")
+
+
+def conservation(t, params, games):
+    n, rounds = params.players, params.rounds
+    ev = t.events
+    assert t.games[0] == games
+    assert t.team_wins.size == 0 and t.draws[0] == 0
+    assert t.seat_wins.sum() == games                       # exactly one winner per game
+    assert t.role_games.sum() == games * n and t.role_wins.sum() == games
+    assert t.slot_games.sum() == games * n and t.slot_wins.sum() == games
+    assert t.length_hist[rounds] == games and t.length_hist.sum() == games
+    assert t.end_counts.sum() == games
+    assert t.end_counts[END_CAPTAIN_TIE] == ev[EV["final_ties"]]
+    assert ev[EV["rounds"]] == games * rounds == ev[EV["accusations"]]
+    assert ev[EV["admits"]] + ev[EV["denies"]] == ev[EV["accusations"]]
+    assert ev[EV["deny_correct"]] + ev[EV["deny_wrong"]] == ev[EV["denies"]]
+    assert ev[EV["accused_highest"]] == ev[EV["admits_highest"]] + ev[EV["deny_wrong"]]
+    assert ev[EV["thefts"]] + ev[EV["rounds_without_theft"]] <= games * rounds
+    assert 0 <= ev[EV["captain_round_top"]] <= games * rounds
+    assert ev[EV["final_captain_wins"]] <= games
+    # every game's points are accounted: per seat, per final role, per round role
+    assert (t.seat_score_hist.sum(axis=1) == games).all()
+    assert t.role_score_hist.sum() == games * n
+    assert t.seat_score_sum.sum() == t.role_score_sum.sum() == t.role_round_sum.sum()
+    assert t.seat_score_sq.sum() == t.role_score_sq.sum()
+    assert t.role_rounds.sum() == games * rounds * n
+    assert t.role_round_wins.sum() >= games * rounds        # ties give several top scorers
+    clipped = np.minimum(np.arange(SCORE_CLIP + 1), SCORE_CLIP)
+    assert (t.seat_score_hist @ clipped <= t.seat_score_sum).all()
+
+
+@pytest.mark.parametrize("strategy", ["random", "greedy", "balanced"])
+def test_conservation_five_players(strategy):
+    t, _ = simulate(FIVE, [strategy] * 5, 2000, seed=1)
+    conservation(t, FIVE, 2000)
+
+
+def test_conservation_six_players_advanced_roles():
+    t, _ = simulate(SIX, ["balanced", "random", "greedy"] * 2, 2000, seed=2)
+    conservation(t, SIX, 2000)
+    assert t.role_rounds.min() > 0                           # every role is dealt
+    assert t.events[EV["fan_penalties"]] == t.role_rounds[FAN]  # 范將軍 acts every round it is out
+    assert t.events[EV["horse_face_takes"]] > 0
+
+
+def test_variants_overseers_and_three_players():
+    overseers = ChenghuangParams(players=5, rounds=3, fan_variant="steal-four", fan_amount=4,
+                                 role_pool=tuple(range(N_ROLES)), pool_name="advanced")
+    t, _ = simulate(overseers, ["random"] * 5, 1000, seed=3)
+    conservation(t, overseers, 1000)
+    three = ChenghuangParams(players=3, deck=(3, 4, 5, 5, 5, 3))
+    t, _ = simulate(three, ["greedy", "balanced", "random"], 1000, seed=4)
+    conservation(t, three, 1000)
+
+
+def test_same_seed_same_result():
+    a, _ = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "random"], 500, seed=9)
+    b, _ = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "random"], 500, seed=9)
+    c, _ = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "random"], 500, seed=10)
+    assert all((x == y).all() for x, y in zip(a, b))
+    assert not all((x == y).all() for x, y in zip(a, c))
+
+
+def test_random_play_is_fair_across_seats():
+    # Seats are symmetric (the first captain is random), so under random play every seat wins
+    # 1/5 of the games: each 99% simultaneous Wilson interval (Bonferroni over the 5 seats) must
+    # hold 0.2, and the chi-square test must not reject equal shares.
+    games = 20000
+    t, _ = simulate(FIVE, ["random"] * 5, games, seed=2024)
+    for rate in simultaneous_rates(t.seat_wins, np.full(5, games), confidence=0.99):
+        assert rate.low <= 0.2 <= rate.high, rate
+    assert not individual_fairness(t.seat_wins, games).significant(0.01)
+
+
+def test_mixed_table_slot_wins_are_consistent():
+    seats = ["greedy", "balanced", "greedy", "balanced", "balanced"]
+    games = 3000
+    t, _ = simulate(FIVE, seats, games, seed=5)
+    conservation(t, FIVE, games)
+    # slot 0 = greedy (seats 0, 2), slot 1 = balanced (seats 1, 3, 4)
+    assert t.slot_games[0] == 2 * games and t.slot_games[1] == 3 * games
+    assert t.slot_wins[0] == t.seat_wins[0] + t.seat_wins[2]
+    assert t.slot_wins[1] == t.seat_wins[1] + t.seat_wins[3] + t.seat_wins[4]
+    assert t.slot_games[2:].sum() == 0
+
+
+def test_scripted_strategies_beat_random():
+    games = 4000
+    t, _ = simulate(FIVE, ["greedy", "random", "random", "random", "random"], games, seed=6)
+    assert t.seat_wins[0] / games > 0.3   # well above 1/5
+    mean_greedy = t.seat_score_sum[0] / games
+    mean_random = t.seat_score_sum[1:].mean() / games
+    assert mean_greedy > mean_random + 10
+
+
+def test_trace_rows_tell_the_whole_game():
+    t, rows = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "greedy"], 1, seed=8,
+                       trace_rows=5000)
+    codes = rows[:, 1]
+    assert (codes == TR_ROUND).sum() == 4
+    assert (codes == TR_PICK).sum() == 4 * 30 and (codes == TR_DISCARD).sum() == 4 * 5
+    assert (codes == TR_VOTE).sum() == 4 * 5 and (codes == TR_WINNER).sum() == 1
+    scores = rows[codes == TR_ROUND_SCORE]
+    totals = np.zeros(5, np.int64)
+    for _, _, seat, _, score, total in scores:
+        totals[seat] += score
+        assert totals[seat] == total                          # totals add up round by round
+    winner = rows[codes == TR_WINNER][0]
+    assert winner[4] == totals.max() == totals[winner[2]]
+    assert t.seat_wins[winner[2]] == 1
+    lines = decode_trace(rows, FIVE)
+    text = "\n".join(lines)
+    for words in ("== round 1 ==", "is dealt", "draft pick 6", "discards", "lays", "votes for",
+                  "accused:", "everyone reveals", "scores", "winner: seat"):
+        assert words in text
+    assert lines[-1].startswith("winner: seat")

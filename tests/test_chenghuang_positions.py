@@ -1,0 +1,101 @@
+"""Hand-built Chenghuang positions and scripted strategies shared by the Chenghuang tests.
+
+The module's own tests check the helpers: a hand-built state has exactly the arrays the kernel
+allocates, so a rule tested on one behaves as in the kernel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from simulator.games.base import MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE
+from simulator.games.chenghuang.declaration import KINDS, N_KINDS, N_ROLES
+from simulator.games.chenghuang.observation import init_observation
+from simulator.games.chenghuang.params import ChenghuangParams
+from simulator.games.chenghuang.rules import lay_out, recount
+from simulator.games.chenghuang.state import M_CAPTAIN, M_REVEALED, M_ROUND, M_VOTED, empty_state
+
+PARAMS = ChenghuangParams(players=5)
+TABLE = PARAMS.table()
+
+
+def cards(**named) -> np.ndarray:
+    """A count vector by kind name: cards(loyalty=3, killing=1)."""
+    vector = np.zeros(N_KINDS, dtype=np.int64)
+    for name, count in named.items():
+        vector[KINDS.index(name)] = count
+    return vector
+
+
+def position(roles, params=PARAMS, captain=0):
+    """A fresh state for len(roles) players in round 1 with the given roles, nothing dealt."""
+    n = len(roles)
+    st = empty_state(n, params.deck_size, len(params.role_pool))
+    st.role[:] = roles
+    st.meta[M_ROUND] = 1
+    st.meta[M_CAPTAIN] = captain
+    st.meta[M_VOTED] = 0
+    st.meta[M_REVEALED] = 0
+    init_observation(st.obs, params.table(), np.asarray(params.deck, dtype=np.int64), n,
+                     params.rounds)
+    return st
+
+
+def lay(st, seat, up=None, down=None):
+    """Lay out a seat's cards by hand: `up` and `down` are count vectors."""
+    up = np.zeros(N_KINDS, np.int64) if up is None else up
+    down = np.zeros(N_KINDS, np.int64) if down is None else down
+    st.held[seat] = up + down
+    lay_out(st, st.role.size, seat, down)
+
+
+def relayout(st, seat):
+    recount(st, st.role.size, seat)
+
+
+# --- scripted strategies ------------------------------------------------------------------------
+@njit(STRATEGY_SIGNATURE, cache=True)
+def prefer(kind, obs, legal, params, rng):
+    """Play params[kind % 8] when it is legal, else the first legal action. A test sets the
+    preferred action per decision kind in the slot's params (kinds 8-15 share the entries of
+    kinds 0-7: a test of the vote and after does not meet the draft, and vice versa)."""
+    wanted = int(params[kind % 8])
+    if 0 <= wanted < legal.size and legal[wanted]:
+        return wanted
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+def slots(n, per_seat_params):
+    """(strategies, slot_table, slot_params) giving seat s slot s, playing `prefer` with
+    per_seat_params[s] (a dict decision kind -> action)."""
+    strategies = tuple([prefer] * MAX_STRATEGY_SLOTS)
+    slot_table = np.repeat(np.arange(n, dtype=np.int64)[:, None], N_ROLES, axis=1)
+    slot_params = np.full((MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), -1.0)
+    for seat, wanted in enumerate(per_seat_params):
+        for kind, action in wanted.items():
+            slot_params[seat, kind % 8] = action
+    return strategies, slot_table, slot_params
+
+
+def test_empty_state_matches_the_kernel_state():
+    from simulator.games.chenghuang.state import new_state
+
+    kernel_state, owners = new_state(5, 30, 5)
+    mine = empty_state(5, 30, 5)
+    for name in kernel_state._fields:
+        ours = getattr(mine, name)
+        theirs = getattr(kernel_state, name)
+        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, name
+    del owners
+
+
+def test_cards_and_lay():
+    st = position([0, 1, 2])
+    lay(st, 1, up=cards(killing=2, theft=1), down=cards(loyalty=2))
+    assert list(st.held[1]) == [2, 0, 0, 2, 0, 1]
+    assert st.n_slots[1] == 5 and st.slot_up[1, :5].sum() == 3
+    assert list(st.pub_count[1]) == [2, 0, 0, 0, 0, 1]

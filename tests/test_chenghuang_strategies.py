@@ -1,0 +1,184 @@
+"""Chenghuang strategies on hand-built observations: each plays the way its summary says."""
+
+from __future__ import annotations
+
+import itertools
+
+import numpy as np
+import pytest
+
+from simulator.games.chenghuang.declaration import (
+    ADMIT, BENEVOLENCE, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FAN_TARGET, FILIAL,
+    GAN_KEEP, HIDE, IMPLEMENTS, JUDGE, KILLING, LIU, LOYALTY, MARTIAL, N_ACTIONS, N_KINDS, OBS,
+    THEFT, THEFT_GIVE, THEFT_TARGET, TREACHERY, VOTE, XIE, GAN,
+)
+from simulator.games.chenghuang.rules import showdown_score
+from strategies.chenghuang import (
+    balanced, builtin, estimate, expected_score, greedy, random_play,
+)
+
+from test_chenghuang_positions import TABLE, cards, position
+
+PARAMS = np.array([0.5, 0.5, 0, 0, 0, 0, 0, 0], dtype=np.float64)
+
+
+def observation(roles, me, mine, known=None, unknown=None, judge=-1, pick=0, pile_known=None,
+                totals=None, thief=-1):
+    st = position(roles)
+    obs = st.obs
+    n = len(roles)
+    obs[OBS.me] = me
+    obs[OBS.my_role] = roles[me]
+    obs[OBS.roles:OBS.roles + n] = roles
+    obs[OBS.judge_kind] = judge
+    obs[OBS.pick] = pick
+    obs[OBS.thief] = thief
+    obs[OBS.mine:OBS.mine + N_KINDS] = mine
+    obs[OBS.known:OBS.known + 6 * N_KINDS] = 0
+    obs[OBS.unknown:OBS.unknown + 6] = 0
+    obs[OBS.pile_known:OBS.pile_known + N_KINDS] = 0 if pile_known is None else pile_known
+    obs[OBS.totals:OBS.totals + n] = 0 if totals is None else totals
+    for seat in range(n):
+        vector = mine if seat == me else (known[seat] if known else cards())
+        obs[OBS.known + seat * N_KINDS:OBS.known + (seat + 1) * N_KINDS] = vector
+        if unknown:
+            obs[OBS.unknown + seat] = unknown[seat]
+    return obs
+
+
+def mask(*actions):
+    legal = np.zeros(N_ACTIONS, np.bool_)
+    legal[list(actions)] = True
+    return legal
+
+
+def play(strategy, kind, obs, legal, seed=0, params=PARAMS):
+    return strategy(kind, obs, legal, params, np.random.default_rng(seed))
+
+
+def test_builtin_strategies_and_params():
+    strategies = builtin()
+    assert set(strategies) == {"random", "greedy", "balanced"}
+    assert dict(strategies["balanced"].params) == {"hope": 0.5, "risk": 0.5}
+    assert strategies["greedy"].function is greedy
+
+
+def test_random_is_uniform_over_legal_actions():
+    obs = observation([LIU, GAN, XIE], 0, cards(killing=1))
+    legal = mask(KILLING, LOYALTY, THEFT)
+    rng = np.random.default_rng(1)
+    picks = [random_play(DRAFT, obs, legal, PARAMS, rng) for _ in range(3000)]
+    counts = np.bincount(picks, minlength=N_ACTIONS)
+    assert counts[[KILLING, LOYALTY, THEFT]].sum() == 3000     # never an illegal action
+    assert all(abs(counts[a] - 1000) < 5 * (3000 * 2 / 9) ** 0.5 for a in (KILLING, LOYALTY, THEFT))
+
+
+def test_draft_for_value_and_set_potential():
+    # nothing kept yet: 殺生 (6) beats 仁愛 (4)
+    obs = observation([LIU, GAN, XIE], 0, cards(), pick=1)
+    assert play(greedy, DRAFT, obs, mask(KILLING, BENEVOLENCE)) == KILLING
+    # with one 孝行 kept, a second is worth 0.5 x 6 (now) + 0.5 x 10.5 (21 over two more) = 8.25
+    obs = observation([LIU, GAN, XIE], 0, cards(filial=1), pick=2)
+    assert play(greedy, DRAFT, obs, mask(KILLING, FILIAL)) == FILIAL
+    # with no hope for sets (hope 0), the immediate 6 of 殺生 wins
+    assert play(greedy, DRAFT, obs, mask(KILLING, FILIAL),
+                params=np.array([0.0, 0.5, 0, 0, 0, 0, 0, 0])) == KILLING
+    # at the last real pick there is no time for a set: a lone 孝行 (0) loses to 奸惡 (3)
+    obs = observation([LIU, GAN, XIE], 0, cards(killing=3), pick=6)
+    assert play(balanced, DRAFT, obs, mask(TREACHERY, FILIAL)) == TREACHERY
+
+
+def test_discard_and_admit_discard_the_cheapest_card():
+    mine = cards(loyalty=3, killing=1, treachery=1, filial=1)  # the lone 孝行 scores 0
+    obs = observation([LIU, GAN, XIE], 0, mine)
+    assert play(greedy, DISCARD, obs, mask(LOYALTY, KILLING, TREACHERY, FILIAL)) == FILIAL
+
+
+def test_balanced_hides_its_most_valuable_cards():
+    mine = cards(loyalty=3, killing=1, treachery=1)
+    obs = observation([LIU, GAN, XIE], 0, mine)
+    # one 忠信 is worth 8 of the set (18 -> 10); 殺生 6; 奸惡 3
+    assert play(balanced, HIDE, obs, mask(LOYALTY, KILLING, TREACHERY)) == LOYALTY
+
+
+def test_judge_names_the_kind_that_scores_most():
+    # 3 孝行 score 21 printed, 15 named; 4 竊盜 score 8 printed, 20 named (+12): 竊盜
+    obs = observation([MARTIAL, GAN, XIE], 0, cards(filial=3, theft=4))
+    assert play(greedy, JUDGE, obs, mask(*range(N_KINDS))) == THEFT
+    assert play(balanced, JUDGE, obs, mask(*range(N_KINDS))) == THEFT
+
+
+def test_gan_and_compensation_take_the_best_card():
+    obs = observation([LIU, GAN, XIE], 1, cards(loyalty=2, killing=1))
+    # a third 忠信 adds 8, a 殺生 6
+    assert play(greedy, GAN_KEEP, obs, mask(KILLING, LOYALTY)) == LOYALTY
+    assert play(balanced, COMPENSATION, obs, mask(KILLING, LOYALTY, THEFT)) == LOYALTY
+
+
+def test_greedy_always_denies_and_balanced_weighs_its_chances():
+    roles = [LIU, GAN, XIE]
+    mine = cards(loyalty=3, killing=2)  # 30
+    # the others show little and hide nothing: I am surely the highest -> balanced admits
+    low = observation(roles, 0, mine, known=[None, cards(theft=2), cards(benevolence=1)],
+                      unknown=[0, 0, 0])
+    assert play(greedy, ADMIT, low, mask(DENY, CONFESS)) == DENY
+    assert play(balanced, ADMIT, low, mask(DENY, CONFESS)) == CONFESS
+    # someone shows more than I hold: I am surely not the highest -> deny
+    high = observation(roles, 0, mine, known=[None, cards(filial=3, killing=2), cards()],
+                       unknown=[0, 0, 0])
+    assert play(balanced, ADMIT, high, mask(DENY, CONFESS)) == DENY
+    # risk 1 always denies
+    assert play(balanced, ADMIT, low, mask(DENY, CONFESS),
+                params=np.array([0.5, 1.0, 0, 0, 0, 0, 0, 0])) == DENY
+
+
+def test_votes_go_to_the_leader():
+    roles = [LIU, GAN, XIE, IMPLEMENTS]
+    # seat 1 shows 12, seat 2 shows 16, seat 3 shows 10 but hides 3 cards
+    known = [None, cards(killing=2), cards(benevolence=4), cards(treachery=2, theft=2)]
+    obs = observation(roles, 0, cards(loyalty=1), known=known, unknown=[0, 0, 0, 3])
+    obs[OBS.deck:OBS.deck + N_KINDS] = cards(killing=4, benevolence=6, treachery=6, loyalty=6,
+                                             filial=4, theft=4)
+    legal = mask(1, 2, 3)
+    # greedy counts only what it sees: seat 2 (16)
+    assert play(greedy, VOTE, obs, legal) == 2
+    # balanced adds the expected worth of seat 3's three hidden cards (and its +3): seat 3
+    assert play(balanced, VOTE, obs, legal) == 3
+
+
+def test_estimate_has_the_exact_mean():
+    roles = [LIU, XIE, LIU]
+    known = cards(loyalty=1, killing=1)
+    obs = observation(roles, 0, cards(), known=[None, known, cards()], unknown=[0, 3, 0])
+    unseen = (1, 2, 0, 3, 2, 1)
+    mean, var = estimate(obs, 1, unseen)
+    pool = [k for k, u in enumerate(unseen) for _ in range(u)]
+    scores = []
+    for combo in itertools.combinations(range(len(pool)), 3):
+        held = known.copy()
+        for i in combo:
+            held[pool[i]] += 1
+        scores.append(showdown_score(TABLE, 0, held, 0, XIE, -1))
+    assert mean == pytest.approx(np.mean(scores))
+    assert expected_score(obs, 1, unseen) == pytest.approx(mean)
+    assert np.var(scores) / 2 < var < np.var(scores) * 2
+
+
+def test_theft_takes_the_most_it_can_and_the_victim_gives_the_least():
+    roles = [LIU, GAN, XIE]
+    known = [None, cards(loyalty=2, theft=1), cards(killing=2)]
+    obs = observation(roles, 0, cards(loyalty=2, theft=1), known=known, thief=0)
+    # seat 1 would give its 竊盜 (losing 2 beats losing 8 of the 忠信 pair): +2 for me;
+    # seat 2 can only give a 殺生: +6 for me
+    assert play(greedy, THEFT_TARGET, obs, mask(1, 2)) == 2
+    obs = observation(roles, 1, cards(loyalty=2, theft=1), known=[cards(killing=1), None,
+                                                                  cards()], thief=0)
+    assert play(balanced, THEFT_GIVE, obs, mask(LOYALTY, THEFT)) == THEFT
+
+
+def test_fan_targets_the_other_leader():
+    roles = [8, GAN, XIE]  # 范將軍 first
+    obs = observation(roles, 0, cards(), known=[None, cards(killing=1), cards(benevolence=1)],
+                      totals=[50, 60, 70])
+    # standings: seat 1 60 + 6 = 66, seat 2 70 + 4 = 74
+    assert play(greedy, FAN_TARGET, obs, mask(1, 2)) == 2
