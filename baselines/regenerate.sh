@@ -8,3 +8,8 @@ fairplay baseline \
     baselines/setups/werewolf-seer-led-12.toml \
     configs/werewolf/three-wolves.toml \
     -n 200000 --seed 0 -o baselines/werewolf.json "$@"
+fairplay baseline \
+    configs/chenghuang/default.toml \
+    configs/chenghuang/mixed.toml \
+    configs/chenghuang/overseers.toml \
+    -n 60000 --seed 0 -o baselines/chenghuang.json "$@"
