@@ -159,21 +159,12 @@ def tally_game(st, n, end, day, slot_table, tallies):
     return winner
 
 
-@njit(cache=True)
-def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, tallies, trace):
-    """Play `n_games` complete games and add their outcomes into `tallies`."""
-    # Everything the hot loop touches is a reference-free view (see kernel_support).
-    deck = borrowed(setup.deck)
+@njit(cache=True, _nrt=False)
+def play_games(setup, deck, strategies, slot_table, slot_params, slot_flags, n_games, rng,
+               tallies, trace, st, order):
+    """The game loop; every array it touches is a borrowed view, so it needs no reference
+    counting and is compiled without it."""
     n = deck.size
-    st, owners = new_state(n)
-    order_owner = np.empty(n, np.int64)
-    order = borrowed(order_owner)
-    slot_table = borrowed(slot_table)
-    slot_params = borrowed(slot_params)
-    slot_flags = borrowed(slot_flags)
-    tallies = borrow_tallies(tallies)
-    rng = borrowed_rng(rng)
-    trace = borrowed(trace)
     k = 0
     for _ in range(n_games):
         shuffle_into(st.role, deck, rng)
@@ -192,5 +183,19 @@ def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, t
                              victim, order, rng, tallies, trace, k)
         winner = tally_game(st, n, end, day, slot_table, tallies)
         k = record(trace, k, day, TR_WINNER, -1, -1, winner, end)
+    return k
+
+
+@njit(cache=True)
+def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, tallies, trace):
+    """Play `n_games` complete games and add their outcomes into `tallies`."""
+    # Everything the hot loop touches is a reference-free view (see kernel_support).
+    deck = borrowed(setup.deck)
+    n = deck.size
+    st, owners = new_state(n)
+    order_owner = np.empty(n, np.int64)
+    k = play_games(setup, deck, strategies, borrowed(slot_table), borrowed(slot_params),
+                   borrowed(slot_flags), n_games, borrowed_rng(rng), borrow_tallies(tallies),
+                   borrowed(trace), st, borrowed(order_owner))
     keep_alive((owners, order_owner))
     return k
