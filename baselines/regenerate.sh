@@ -12,4 +12,4 @@ fairplay baseline \
     configs/chenghuang/default.toml \
     configs/chenghuang/mixed.toml \
     configs/chenghuang/overseers.toml \
-    -n 60000 --seed 0 -o baselines/chenghuang.json "$@"
+    -n 100000 --seed 0 -o baselines/chenghuang.json "$@"
