@@ -11,7 +11,7 @@ from collections import namedtuple
 
 from numba import njit
 
-from simulator.games.kernel_support import borrowed, borrowed_rng, keep_alive
+from simulator.games.kernel_support import borrowed, borrowed_rng, keep_alive, record
 
 from .declaration import (
     ABILITY_ORDER, ADMIT, ADMIT_DISCARD, CIVIL, COMPENSATION, CONFESS, DISCARD, DRAFT,
@@ -52,21 +52,6 @@ Setup = ChenghuangSetup
 
 # How a captain was chosen (trace).
 CAPTAIN_RANDOM, CAPTAIN_LOWEST = range(2)
-
-
-@borrowing
-def record(trace, k, step, code, actor, target, value, extra):
-    """kernel_support.record, compiled without reference counting (it is called ~300 times a
-    game): append one trace row if the buffer has room; returns the new row count."""
-    if k < trace.shape[0]:
-        trace[k, 0] = step
-        trace[k, 1] = code
-        trace[k, 2] = actor
-        trace[k, 3] = target
-        trace[k, 4] = value
-        trace[k, 5] = extra
-        return k + 1
-    return k
 
 
 @borrowing
