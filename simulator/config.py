@@ -11,6 +11,7 @@ from __future__ import annotations
 import copy
 import importlib.resources
 import importlib.util
+import re
 import sys
 import tomllib
 from dataclasses import dataclass, field
@@ -21,7 +22,7 @@ import numpy as np
 
 from simulator.games import game_names, get_game
 from simulator.games.base import (
-    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE, GameSpec, StrategyInfo,
+    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, GameSpec, StrategyInfo, strategy,
 )
 
 COMMON_KEYS = ("game", "extends", "players", "strategies", "description", "balance_target")
@@ -200,7 +201,6 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
     signature (and cached next to the file), so it runs as fast as a built-in one. The module may
     define PARAMS = {"name": default, ...} and FLAGS (see simulator.games.base).
     """
-    from numba import njit
     from numba.core.registry import CPUDispatcher
 
     file_part, _, function_name = ref.rpartition(":")
@@ -228,21 +228,39 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
     if function is None:
         ctx.error(key, f"{path} has no function {function_name!r}")
     try:
-        if isinstance(function, CPUDispatcher):
-            function.compile(STRATEGY_SIGNATURE.args)
-            compiled = function
-        else:
-            compiled = njit(STRATEGY_SIGNATURE, cache=True)(function)
+        # An @njit function is recompiled from its Python source, like a plain one, so that it
+        # gets the strategy compilation (see simulator.games.base.strategy).
+        compiled = strategy(function.py_func if isinstance(function, CPUDispatcher) else function)
     except Exception as exc:
-        first = str(exc).strip().splitlines()
-        detail = next((line for line in first if line.strip()), type(exc).__name__)
-        ctx.error(key, f"strategy {ref} does not compile: {detail}")
+        ctx.error(key, f"strategy {ref} does not compile: {compile_error_summary(exc)}")
     params = getattr(module, "PARAMS", {})
     flags = int(getattr(module, "FLAGS", 0))
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
     info = StrategyInfo(ref, compiled, summary, params=dict(params), flags=flags)
     _USER_STRATEGIES[cache_key] = info
     return info
+
+
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_WHERE = re.compile(r'^File "([^"]+)", line (\d+)')
+# Lines of a Numba error that only say where in the pipeline it happened.
+_PIPELINE_NOISE = ("Failed in ", "During:", "File ", "There are ", "- Of which", "Overload",
+                   "With argument", "No match", "raised from", "Rejected as", "^",
+                   "<source elided>", ">>>")
+
+
+def compile_error_summary(exc: Exception) -> str:
+    """One line saying what is wrong in a (Numba) compile error and where, e.g. "Cannot modify
+    readonly array of type ... (my.py, line 2)", without colour codes and pipeline stages."""
+    lines = [_ANSI.sub("", line).strip() for line in str(exc).splitlines()]
+    lines = [line for line in lines if line]
+    specific = [lines[i + 1] for i, line in enumerate(lines[:-1])
+                if line.startswith("Rejected as the implementation raised a specific error")]
+    useful = specific or [line for line in lines if not line.startswith(_PIPELINE_NOISE)]
+    detail = (useful or lines or [type(exc).__name__])[0]
+    detail = re.sub(r"^Numba\w*Error: ", "", detail)
+    where = next((m for m in map(_WHERE.match, lines) if m), None)
+    return f"{detail} ({where[1]}, line {where[2]})" if where else detail
 
 
 # One compiled strategy per (file, function, modification time), so that seats sharing a user

@@ -87,6 +87,17 @@ def test_strategy_file_does_not_compile(write):
                           "does not compile")
 
 
+def test_strategy_file_that_writes_into_its_observation(write):
+    # The observation, legal mask and parameters are the kernel's own buffers, read-only.
+    write("scribble.py", "def scribble(kind, obs, legal, params, rng):\n"
+                         "    obs[0] = 7\n    return 0\n")
+    path = write("c.toml",
+                 'extends = "werewolf/base.toml"\n[strategies]\nall = "scribble.py:scribble"\n')
+    result = run_cli("run", str(path), "-n", "10")
+    assert_one_line_error(result, "strategies.all", "does not compile")
+    assert "readonly" in result.output
+
+
 def test_strategy_file_with_syntax_error(write):
     write("bad.py", "def broken(:\n")
     path = write("c.toml", 'extends = "werewolf/base.toml"\n[strategies]\nall = "bad.py:broken"\n')

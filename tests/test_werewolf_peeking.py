@@ -23,11 +23,14 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit, types
+from numba import carray, njit, types
 
 from simulator import config
 from simulator.games import kernel_support
-from simulator.games.base import FLAG_TALKS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE, TRACE_WIDTH
+from simulator.games.kernel_support import _address_as_pointer
+from simulator.games.base import (
+    FLAG_TALKS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE, TRACE_WIDTH, strategy,
+)
 from simulator.games.werewolf import kernel as kernel_module
 from simulator.games.werewolf.declaration import (
     CLAIM, HUMAN, MAX_PLAYERS, OBS, ROLE_TEAM, SEER, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE,
@@ -74,9 +77,9 @@ def test_strategy_signature_is_exactly_kind_obs_legal_params_rng():
     args = STRATEGY_SIGNATURE.args
     assert len(args) == 5
     assert args[0] == types.int64
-    assert args[1] == types.int64[::1]
-    assert args[2] == types.boolean[::1]
-    assert args[3] == types.float64[::1]
+    assert args[1] == types.Array(types.int64, 1, "C", readonly=True)
+    assert args[2] == types.Array(types.boolean, 1, "C", readonly=True)
+    assert args[3] == types.Array(types.float64, 1, "C", readonly=True)
     assert isinstance(args[4], types.NumPyRandomGeneratorType)
     assert STRATEGY_SIGNATURE.return_type == types.int64
     # Every built-in werewolf strategy is compiled with that one signature and no other.
@@ -84,10 +87,55 @@ def test_strategy_signature_is_exactly_kind_obs_legal_params_rng():
         assert info.function.signatures == [args], info.name
 
 
+def _writes_obs(kind, obs, legal, params, rng):
+    obs[0] = 1
+    return 0
+
+
+def _writes_legal(kind, obs, legal, params, rng):
+    legal[0] = False
+    return 0
+
+
+def _writes_params(kind, obs, legal, params, rng):
+    params[0] = 0.5
+    return 0
+
+
+def _writes_an_obs_slice(kind, obs, legal, params, rng):
+    obs[3:5] = 1
+    return 0
+
+
+@pytest.mark.parametrize("scribbler", [_writes_obs, _writes_legal, _writes_params,
+                                       _writes_an_obs_slice])
+def test_strategies_get_read_only_buffers(scribbler):
+    # The kernel hands a strategy its own observation and legal-mask buffers (no copy per
+    # decision), so a strategy that writes into any of its arrays must not compile.
+    from numba.core.errors import TypingError
+
+    with pytest.raises(TypingError, match="readonly"):
+        strategy(scribbler)
+
+
+def test_strategies_compile_without_reference_counting_unless_they_allocate():
+    # Reference counting at a non-inlinable call is pure overhead when nothing is allocated; a
+    # strategy that does allocate still compiles, with the ordinary runtime.
+    import numpy as np
+
+    def allocates(kind, obs, legal, params, rng):
+        scratch = np.zeros(legal.size, np.int64)
+        return scratch[0]
+
+    assert builtin()["random"].function.targetoptions.get("_nrt") is False
+    assert strategy(allocates).targetoptions.get("_nrt", True) is not False
+
+
 def test_every_call_into_a_strategy_passes_only_the_observation_buffers():
-    # Read the kernel's source (and its shared helpers'): every call `strategies[...](...)` passes five arguments, the 2nd
-    # and 3rd being the observation buffer fill_observation fills and the copy of the legal mask
-    # (st.obs, st.offered), and never the state `st` itself or one of its secret arrays.
+    # Read the kernel's source (and its shared helpers'): every call `strategies[...](...)` passes
+    # five arguments, the 2nd and 3rd being the observation buffer fill_observation fills and the
+    # legal mask (st.obs, st.legal; read-only to the strategy, see test_strategies_get_read_only_
+    # buffers), and never the state `st` itself or one of its secret arrays.
     calls = []
     for module in (kernel_module, kernel_support):
         tree = ast.parse(Path(inspect.getsourcefile(module)).read_text())
@@ -98,11 +146,11 @@ def test_every_call_into_a_strategy_passes_only_the_observation_buffers():
     for call in calls:
         assert len(call.args) == 5 and not call.keywords
         assert ast.unparse(call.args[1]) in ("st.obs", "obs")
-        assert ast.unparse(call.args[2]) in ("st.offered", "legal")  # the copy of st.legal
+        assert ast.unparse(call.args[2]) in ("st.legal", "legal")
         for arg in call.args:
             names = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
             attrs = {n.attr for n in ast.walk(arg) if isinstance(n, ast.Attribute)}
-            assert ast.unparse(arg) in ("st.obs", "st.offered") or "st" not in names
+            assert ast.unparse(arg) in ("st.obs", "st.legal") or "st" not in names
             assert not attrs & {"role", "known_team", "sentence", "alive", "votes"}
 
 
@@ -278,10 +326,10 @@ def test_builtin_strategies_decide_the_same_in_indistinguishable_worlds():
 
 # === 3. end to end through the kernel ===========================================================
 
-# The recording strategy writes into its own parameter row (the kernel passes it the row
-# slot_params[slot], a view of the array the test owns, so the row can be wider than the usual 8
-# parameters). Layout: [0] number of records, then records of REC entries from offset HEADER:
-# action, kind, the OBS.size observation entries, the legal mask padded to MAX_PLAYERS + 1 with -1.
+# The recording strategy writes what it was given into a buffer the test owns. Its parameters are
+# read-only (like its observation and legal mask), so params[2] holds the buffer's address.
+# Layout: [0] number of records, then records of REC entries from offset HEADER: action, kind, the
+# OBS.size observation entries, the legal mask padded to MAX_PLAYERS + 1 with -1.
 HEADER = 8
 LEGAL_MAX = MAX_PLAYERS + 1
 REC = 2 + OBS.size + LEGAL_MAX
@@ -317,16 +365,17 @@ def probe(kind, obs, legal, params, rng):
     for i in range(legal.size):
         h = (h * 131 + (2 if legal[i] else 1)) % PRIME
     action = _pick(legal, h)
-    r = int(params[0])
+    record = carray(_address_as_pointer(int(params[2])), ROW, np.float64)
+    r = int(record[0])
     if r < MAX_RECORDS:
         base = HEADER + r * REC
-        params[base] = action
-        params[base + 1] = kind
+        record[base] = action
+        record[base + 1] = kind
         for i in range(obs.size):
-            params[base + 2 + i] = obs[i]
+            record[base + 2 + i] = obs[i]
         for i in range(LEGAL_MAX):
-            params[base + 2 + obs.size + i] = (1.0 if legal[i] else 0.0) if i < legal.size else -1.0
-    params[0] = r + 1
+            record[base + 2 + obs.size + i] = (1.0 if legal[i] else 0.0) if i < legal.size else -1.0
+    record[0] = r + 1
     return action
 
 
@@ -375,8 +424,10 @@ def play_recorded(deal, watched, seed=1, others=public_only, talk=True):
     functions = (others, probe) + (others,) * (MAX_STRATEGY_SLOTS - 2)
     slot_table = np.zeros((n, 3), np.int64)
     slot_table[watched, :] = 1
-    slot_params = np.zeros((MAX_STRATEGY_SLOTS, ROW), np.float64)
+    recording = np.zeros(ROW, np.float64)
+    slot_params = np.zeros((MAX_STRATEGY_SLOTS, 8), np.float64)
     slot_params[:, 1] = seed
+    slot_params[1, 2] = recording.ctypes.data  # below 2**53: exact in a float64
     slot_flags = np.full(MAX_STRATEGY_SLOTS, FLAG_TALKS if talk else 0, np.int64)
     tallies = cfg.game.new_tallies(cfg.params)
     trace = np.zeros((4000, TRACE_WIDTH), np.int64)
@@ -386,7 +437,7 @@ def play_recorded(deal, watched, seed=1, others=public_only, talk=True):
     trace = trace[:rows]
     dealt = [int(r[4]) for r in trace if r[1] == TR_DEAL]
     assert dealt == list(deal), "deck_for reproduces the kernel's deal"
-    row = slot_params[1]
+    row = recording
     count = int(row[0])
     assert count <= MAX_RECORDS
     records = []

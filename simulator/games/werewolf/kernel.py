@@ -41,9 +41,8 @@ Setup = namedtuple("Setup", ["deck", "wolves"])
 def decide(strategies, slot_table, slot_params, st, seat, kind, rng):
     """Ask the seat's strategy (by its seat and current role) for an action."""
     slot = slot_table[seat, st.role[seat]]
-    for a in range(st.legal.size):
-        st.offered[a] = st.legal[a]
-    action = strategies[slot](kind, st.obs, st.offered, slot_params[slot], rng)
+    # The strategy receives the kernel's own buffers: they are read-only in its signature.
+    action = strategies[slot](kind, st.obs, st.legal, slot_params[slot], rng)
     return checked_action(action, st.legal)
 
 
