@@ -217,7 +217,8 @@ def test_reset_for_deal_knowledge():
         expected[seat, seat] = HUMAN
     for wolf in (2, 5):
         expected[wolf, 2] = expected[wolf, 5] = WOLF
-    assert np.array_equal(st.known_team, expected)
+    # Only the columns of seats at the table are reset: the rest of a row is never read.
+    assert np.array_equal(st.known_team[:, :n], expected[:, :n])
 
 
 # === counting and victory =======================================================================
@@ -581,3 +582,22 @@ def test_fill_observation_writes_into_the_state_buffer():
     assert np.shares_memory(a, pos.st.obs)
     fill_observation(pos.st, 8, 6, SEER_CHECK, 1, -1, -1, -1, 2)
     assert a[OBS.me] == 6
+
+
+def test_public_record_lives_in_the_observation():
+    # The rules write the public record (deaths, claims, open votes) straight into the observation
+    # buffer, once for everybody; a decision writes only the deciding seat's own part.
+    pos = Position(BASE_8)
+    st = pos.st
+    for piece, array in ((OBS.alive, st.alive), (OBS.named_wolf, st.named_wolf),
+                         (OBS.claimed_seer, st.claimed_seer), (OBS.votes, st.votes)):
+        assert np.shares_memory(array, st.obs)
+        assert array.size == 8
+    kill(st, 3)
+    publish_claim(st, 6, 2)
+    st.votes[5] += 1
+    assert st.obs[OBS.alive + 3] == 0 and st.obs[OBS.named_wolf + 2] == 1
+    assert st.obs[OBS.claimed_seer + 6] == 1 and st.obs[OBS.votes + 5] == 1
+    # The secret sentence votes are not in it.
+    assert not np.shares_memory(st.sentence, st.obs)
+

@@ -99,12 +99,15 @@ def daytime(setup, strategies, slot_table, slot_params, slot_flags, st, n, day, 
                     tallies.events[EV_TRUE_CLAIM] += 1
                 k = record(trace, k, day, TR_CLAIM, seat, target, 0, 0)
 
-    # Suspect vote: open, one after another, clockwise from the victim's right.
+    # Suspect vote: open, one after another, clockwise from the victim's right. Legal: every
+    # living seat but the voter's own (the mask is built once and the voter's seat masked out).
+    legal_living(st, n, -1)
     for i in range(voters):
         seat = order[i]
         fill_observation(st, n, seat, SUSPECT_VOTE, day, victim, -1, -1, setup.wolves)
-        legal_living(st, n, seat)
+        st.legal[seat] = False
         target = decide(strategies, slot_table, slot_params, st, seat, SUSPECT_VOTE, rng)
+        st.legal[seat] = True
         st.votes[target] += 1
         k = record(trace, k, day, TR_SUSPECT_VOTE, seat, target, 0, 0)
     footprint, fur, tied = choose_suspects(st, n, victim)
@@ -115,10 +118,10 @@ def daytime(setup, strategies, slot_table, slot_params, slot_flags, st, n, day, 
     # Sentence vote: secret and simultaneous, so nobody's observation shows another's ballot.
     st.sentence[footprint] = 0
     st.sentence[fur] = 0
+    legal_pair(st, footprint, fur)
     for i in range(voters):
         seat = order[i]
         fill_observation(st, n, seat, SENTENCE_VOTE, day, victim, footprint, fur, setup.wolves)
-        legal_pair(st, footprint, fur)
         target = decide(strategies, slot_table, slot_params, st, seat, SENTENCE_VOTE, rng)
         st.sentence[target] += 1
         k = record(trace, k, day, TR_SENTENCE_VOTE, seat, target, 0, 0)

@@ -12,6 +12,9 @@ from .declaration import OBS
 
 @njit(cache=True, inline="always")
 def fill_observation(st, n, me, kind, day, victim, suspect_a, suspect_b, wolves):
+    """The observation of seat `me` for a decision. The public pieces (alive, named_wolf,
+    claimed_seer, votes) are already in the buffer: the state's public arrays are views of it.
+    Only the decision and what `me` privately knows are written here."""
     obs = st.obs
     obs[OBS.kind] = kind
     obs[OBS.me] = me
@@ -23,11 +26,7 @@ def fill_observation(st, n, me, kind, day, victim, suspect_a, suspect_b, wolves)
     obs[OBS.suspect_b] = suspect_b
     obs[OBS.wolves] = wolves
     for j in range(n):
-        obs[OBS.alive + j] = st.alive[j]
         obs[OBS.known_team + j] = st.known_team[me, j]
-        obs[OBS.named_wolf + j] = st.named_wolf[j]
-        obs[OBS.claimed_seer + j] = st.claimed_seer[j]
-        obs[OBS.votes + j] = st.votes[j]
     return obs
 
 

@@ -8,7 +8,7 @@ hand-built positions in tests/test_werewolf_rules.py; docs/rules/werewolf.md map
 from numba import njit
 
 from .declaration import (
-    END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, HUMAN, MAX_PLAYERS, ROLE_TEAM, UNKNOWN, WOLF,
+    END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, HUMAN, ROLE_TEAM, UNKNOWN, WOLF,
 )
 
 
@@ -47,7 +47,7 @@ def reset_for_deal(st, n):
         st.claimed_seer[i] = 0
         st.votes[i] = 0
         st.sentence[i] = 0
-        for j in range(MAX_PLAYERS):
+        for j in range(n):  # the rest of the row (seats beyond n) is never read
             st.known_team[i, j] = UNKNOWN
     for i in range(n):
         st.known_team[i, i] = ROLE_TEAM[st.role[i]]
