@@ -5,6 +5,8 @@ Each strategy is compiled by `simulator.games.base.strategy` with the platform's
 `OBS`, never the game state.
 """
 
+from numba import njit
+
 from simulator.games.base import FLAG_TALKS, StrategyInfo, strategy
 from simulator.games.werewolf.declaration import (
     CLAIM, OBS, SEER, SEER_CHECK, UNKNOWN, WOLF, WOLF_KILL,
@@ -13,10 +15,9 @@ from simulator.games.werewolf.declaration import (
 from .common import uniform_legal, uniform_where, uniform_where_not
 
 
-@strategy
-def random_play(kind, obs, legal, params, rng):
-    """Uniform over legal actions; the pack kills uniformly among players it knows are not wolves.
-    Never claims anything (it is not asked: no FLAG_TALKS)."""
+@njit(cache=True, inline="always")
+def play_at_random(kind, obs, legal, rng):
+    """`random`'s choice, inlined into every strategy that falls back on it."""
     if kind == WOLF_KILL:
         target = uniform_where_not(legal, obs, OBS.known_team, WOLF, rng)
         if target >= 0:
@@ -27,13 +28,20 @@ def random_play(kind, obs, legal, params, rng):
 
 
 @strategy
+def random_play(kind, obs, legal, params, rng):
+    """Uniform over legal actions; the pack kills uniformly among players it knows are not wolves.
+    Never claims anything (it is not asked: no FLAG_TALKS)."""
+    return play_at_random(kind, obs, legal, rng)
+
+
+@strategy
 def seer_led(kind, obs, legal, params, rng):
     """The seer checks a random unchecked living player and publicly names every wolf found;
     humans vote for a publicly named wolf (with probability `trust`), otherwise at random.
     Werewolves play `random`."""
     me = obs[OBS.me]
     if obs[OBS.known_team + me] == WOLF or kind == WOLF_KILL:
-        return random_play(kind, obs, legal, params, rng)
+        return play_at_random(kind, obs, legal, rng)
     if kind == SEER_CHECK:
         target = uniform_where(legal, obs, OBS.known_team, UNKNOWN, rng)
         return target if target >= 0 else uniform_legal(legal, rng)
