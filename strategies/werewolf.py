@@ -8,6 +8,7 @@ Each strategy is compiled by `simulator.games.base.strategy` with the platform's
 from numba import njit
 
 from simulator.games.base import FLAG_TALKS, StrategyInfo, strategy
+from simulator.games.kernel_support import random_double
 from simulator.games.werewolf.declaration import (
     CLAIM, OBS, SEER, SEER_CHECK, UNKNOWN, WOLF, WOLF_KILL,
 )
@@ -54,7 +55,7 @@ def seer_led(kind, obs, legal, params, rng):
         return legal.size - 1  # pass
     # suspect and sentence votes
     trust = params[0]
-    if trust >= 1.0 or rng.random() < trust:
+    if trust >= 1.0 or random_double(rng) < trust:
         target = uniform_where(legal, obs, OBS.named_wolf, 1, rng)
         if target >= 0:
             return target

@@ -6,6 +6,7 @@ strategy's whole body. The kernel owns its observation and legal-mask buffers fo
 so it hands strategies *borrowed* views of them (same memory, no reference count).
 """
 
+from llvmlite import ir
 from numba import carray, config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
@@ -44,6 +45,35 @@ def borrowed_rng(typingctx, rng):
     return sig, codegen
 
 
+@intrinsic
+def _next_double(typingctx, rng):
+    """The generator's next uniform double: a direct call of its bit generator's next_double."""
+    if not isinstance(rng, types.NumPyRandomGeneratorType):
+        return None
+    sig = types.float64(rng)
+
+    def codegen(context, builder, signature, args):
+        generator = cgutils.create_struct_proxy(signature.args[0])(context, builder, value=args[0])
+        bits = cgutils.create_struct_proxy(types.NumPyRandomBitGeneratorType("bit_generator"))(
+            context, builder, value=generator.bit_generator)
+        address = context.get_value_type(types.uintp)
+        function = ir.FunctionType(ir.DoubleType(), (address,)).as_pointer()
+        return builder.call(builder.inttoptr(bits.fnptr_next_double, function), (bits.state,))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def random_double(rng):
+    """Exactly `rng.random()` (the same number from the same stream), at a quarter of the cost.
+
+    Numba compiles `Generator.random()` as a separate function that receives the whole generator
+    by value and then calls the bit generator; in a game that draws a number for nearly every
+    decision, those two calls were about a tenth of the run time. This makes the one call.
+    """
+    return _next_double(rng)
+
+
 if config.DISABLE_JIT:
     # Interpreted (NUMBA_DISABLE_JIT=1, used to measure the JIT's speed-up): plain arrays are
     # already reference-safe, so a view is the array itself.
@@ -52,6 +82,9 @@ if config.DISABLE_JIT:
 
     def borrowed_rng(rng):  # noqa: F811
         return rng
+
+    def random_double(rng):  # noqa: F811
+        return rng.random()
 
 
 @njit(cache=True)

@@ -7,6 +7,8 @@ hand-built positions in tests/test_werewolf_rules.py; docs/rules/werewolf.md map
 
 from numba import njit
 
+from simulator.games.kernel_support import random_double
+
 from .declaration import (
     END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, HUMAN, ROLE_TEAM, UNKNOWN, WOLF,
 )
@@ -32,7 +34,7 @@ def shuffle_into(target, source, rng):
     for i in range(n):
         target[i] = source[i]
     for i in range(n - 1, 0, -1):
-        j = int(rng.random() * (i + 1))
+        j = int(random_double(rng) * (i + 1))
         tmp = target[i]
         target[i] = target[j]
         target[j] = tmp
@@ -154,7 +156,9 @@ def suspect_vote_order(st, n, reference, order):
     """
     k = 0
     for step in range(1, n + 1):
-        seat = (reference + step) % n
+        seat = reference + step  # (reference + step) mod n, without a division per seat
+        if seat >= n:
+            seat -= n
         if st.alive[seat]:
             order[k] = seat
             k += 1
