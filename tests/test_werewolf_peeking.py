@@ -127,8 +127,11 @@ def test_strategies_compile_without_reference_counting_unless_they_allocate():
         scratch = np.zeros(legal.size, np.int64)
         return scratch[0]
 
-    assert builtin()["random"].function.targetoptions.get("_nrt") is False
-    assert strategy(allocates).targetoptions.get("_nrt", True) is not False
+    for info in builtin().values():
+        assert info.function.targetoptions.get("_nrt") is False, info.name
+    compiled = strategy(allocates)
+    legal = np.ones(4, np.bool_)
+    assert compiled(0, np.zeros(3, np.int64), legal, np.zeros(8), np.random.default_rng(0)) == 0
 
 
 def test_every_call_into_a_strategy_passes_only_the_observation_buffers():
