@@ -21,7 +21,7 @@ import numpy as np
 
 from simulator.games import game_names, get_game
 from simulator.games.base import (
-    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE, GameSpec, StrategyInfo,
+    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, GameSpec, StrategyInfo, strategy,
 )
 
 COMMON_KEYS = ("game", "extends", "players", "strategies", "description", "balance_target")
@@ -200,7 +200,6 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
     signature (and cached next to the file), so it runs as fast as a built-in one. The module may
     define PARAMS = {"name": default, ...} and FLAGS (see simulator.games.base).
     """
-    from numba import njit
     from numba.core.registry import CPUDispatcher
 
     file_part, _, function_name = ref.rpartition(":")
@@ -228,11 +227,9 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
     if function is None:
         ctx.error(key, f"{path} has no function {function_name!r}")
     try:
-        if isinstance(function, CPUDispatcher):
-            function.compile(STRATEGY_SIGNATURE.args)
-            compiled = function
-        else:
-            compiled = njit(STRATEGY_SIGNATURE, cache=True)(function)
+        # An @njit function is recompiled from its Python source, like a plain one, so that it
+        # gets the strategy compilation (see simulator.games.base.strategy).
+        compiled = strategy(function.py_func if isinstance(function, CPUDispatcher) else function)
     except Exception as exc:
         first = str(exc).strip().splitlines()
         detail = next((line for line in first if line.strip()), type(exc).__name__)

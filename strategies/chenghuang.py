@@ -19,7 +19,7 @@ import math
 
 from numba import njit
 
-from simulator.games.base import STRATEGY_SIGNATURE, StrategyInfo
+from simulator.games.base import StrategyInfo, strategy
 from simulator.games.chenghuang.declaration import (
     ADMIT, ADMIT_DISCARD, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FACE_DOWN, FAN_TARGET,
     GAN_KEEP, HAND, HIDE, IMPLEMENTS, JUDGE, MARTIAL, N_KINDS, OBS, PEEK, SCRIBE_SOURCE,
@@ -36,41 +36,51 @@ NEG = -(1 << 60)
 # (every array they touch is a borrowed view owned by the kernel): a call then costs no
 # incref/decref of the observation, the legal mask and the parameters.
 helper = njit(cache=True, _nrt=False)
-STRATEGY = njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)
 
 
 # --- scoring what a seat holds, from the observation ----------------------------------------------
 @helper
-def score_at(obs, c0, role):
-    """Showdown score of the count vector at obs[c0:c0+6] for a player holding `role`, with the
-    kind 武判 named this round (or, before it names one, the best kind for it)."""
+def count_with(obs, c0, kind, add, remove, remove2):
+    """obs[c0 + kind] with one card of `add` gained and one of `remove` and of `remove2` lost
+    (-1: none); the observation itself is read-only."""
+    return (obs[c0 + kind] + (1 if kind == add else 0) - (1 if kind == remove else 0)
+            - (1 if kind == remove2 else 0))
+
+
+@helper
+def score_with(obs, c0, role, add, remove, remove2):
+    """Showdown score of the count vector at obs[c0:c0+6], adjusted as `count_with` says, for a
+    player holding `role`, with the kind 武判 named this round (or, before it names one, the best
+    kind for it)."""
     judge = obs[OBS.judge_kind]
+    total = 0
     if role == MARTIAL and judge < 0:
         # naming kind j replaces its printed points by T_JUDGE per card: take the best j
-        total = 0
         best = 0
         for k in range(N_KINDS):
-            count = obs[c0 + k]
+            count = count_with(obs, c0, k, add, remove, remove2)
             printed = kind_score(obs, OBS.table, k, count, role, -1)
             total += printed
             best = max(best, obs[OBS.table + T_JUDGE] * count - printed)
         return total + best
-    return showdown_score(obs, OBS.table, obs, c0, role, judge)
+    for k in range(N_KINDS):
+        total += kind_score(obs, OBS.table, k, count_with(obs, c0, k, add, remove, remove2),
+                            role, judge)
+    if role == IMPLEMENTS:
+        total += obs[OBS.table + T_IMPLEMENTS]
+    return total
+
+
+@helper
+def score_at(obs, c0, role):
+    """Showdown score of the count vector at obs[c0:c0+6] for a player holding `role`."""
+    return score_with(obs, c0, role, -1, -1, -1)
 
 
 @helper
 def my_score_with(obs, add, remove):
     """My score if I gained a card of kind `add` and lost one of kind `remove` (-1: none)."""
-    if add >= 0:
-        obs[OBS.mine + add] += 1
-    if remove >= 0:
-        obs[OBS.mine + remove] -= 1
-    score = score_at(obs, OBS.mine, obs[OBS.my_role])
-    if add >= 0:
-        obs[OBS.mine + add] -= 1
-    if remove >= 0:
-        obs[OBS.mine + remove] += 1
-    return score
+    return score_with(obs, OBS.mine, obs[OBS.my_role], add, remove, -1)
 
 
 @helper
@@ -99,17 +109,7 @@ def my_gain(obs, add, remove):
 @helper
 def seat_score_with(obs, seat, add, remove):
     """The score of `seat`'s cards that I know, with one card added / removed (-1: none)."""
-    c0 = OBS.known + seat * N_KINDS
-    if add >= 0:
-        obs[c0 + add] += 1
-    if remove >= 0:
-        obs[c0 + remove] -= 1
-    score = score_at(obs, c0, obs[OBS.roles + seat])
-    if add >= 0:
-        obs[c0 + add] -= 1
-    if remove >= 0:
-        obs[c0 + remove] += 1
-    return score
+    return score_with(obs, OBS.known + seat * N_KINDS, obs[OBS.roles + seat], add, remove, -1)
 
 
 @helper
@@ -353,12 +353,12 @@ def fan_choice(obs, legal):
 
 
 @helper
-def visible_leader(obs, legal):
-    """The legal seat whose known cards score the most."""
+def visible_leader(obs, legal, exclude):
+    """The legal seat (other than `exclude`; -1 excludes none) whose known cards score the most."""
     best = -1
     best_value = NEG
     for s in range(obs[OBS.players]):
-        if legal[s]:
+        if legal[s] and s != exclude:
             value = seat_score_with(obs, s, -1, -1)
             if value > best_value:
                 best_value = value
@@ -543,14 +543,12 @@ def pair_losses(obs):
     for a in range(N_KINDS):
         if obs[OBS.mine + a] == 0:
             continue
-        obs[OBS.mine + a] -= 1
         for b in range(a, N_KINDS):
-            if obs[OBS.mine + b] == 0:
+            if count_with(obs, OBS.mine, b, -1, a, -1) == 0:
                 continue
-            left = my_score_with(obs, -1, b)
+            left = score_with(obs, OBS.mine, obs[OBS.my_role], -1, a, b)
             cheapest = min(cheapest, mine - left)
             dearest = max(dearest, mine - left)
-        obs[OBS.mine + a] += 1
     if dearest == NEG:
         return 0, 0
     return cheapest, dearest
@@ -588,13 +586,14 @@ def admits(obs, risk):
 
 
 @helper
-def likely_leader(obs, legal, spread):
-    """The legal seat with the highest estimated score (plus `spread` standard deviations)."""
+def likely_leader(obs, legal, spread, exclude):
+    """The legal seat (other than `exclude`; -1 excludes none) with the highest estimated score
+    (plus `spread` standard deviations)."""
     unseen = unseen_counts(obs)
     best = -1
     best_value = -1e18
     for s in range(obs[OBS.players]):
-        if legal[s]:
+        if legal[s] and s != exclude:
             if spread == 0.0:
                 value = expected_score(obs, s, unseen)
             else:
@@ -610,30 +609,26 @@ def likely_leader(obs, legal, spread):
 def visible_leader_not_me(obs, legal):
     me = obs[OBS.me]
     if legal[me]:
-        legal[me] = False
-        choice = visible_leader(obs, legal)
-        legal[me] = True
+        choice = visible_leader(obs, legal, me)
         if choice >= 0:
             return choice
         return me
-    return visible_leader(obs, legal)
+    return visible_leader(obs, legal, -1)
 
 
 @helper
 def likely_leader_not_me(obs, legal):
     me = obs[OBS.me]
     if legal[me]:
-        legal[me] = False
-        choice = likely_leader(obs, legal, 0.0)
-        legal[me] = True
+        choice = likely_leader(obs, legal, 0.0, me)
         if choice >= 0:
             return choice
         return me
-    return likely_leader(obs, legal, 0.0)
+    return likely_leader(obs, legal, 0.0, -1)
 
 
 # --- the strategies -------------------------------------------------------------------------------
-@STRATEGY
+@strategy
 def random_play(kind, obs, legal, params, rng):
     """Uniform over the legal actions."""
     return uniform_legal(legal, rng)
@@ -659,7 +654,7 @@ def value_play(kind, obs, legal, hope, rng):
     return uniform_legal(legal, rng)
 
 
-@STRATEGY
+@strategy
 def greedy(kind, obs, legal, params, rng):
     """For its own highest round score: drafts for value, keeps its best cards, names / keeps /
     copies / steals what scores most, gives away its cheapest card; always denies, votes for the
@@ -671,7 +666,7 @@ def greedy(kind, obs, legal, params, rng):
     if kind == SCRIBE_TARGET:
         return best_scribe_target(obs, legal, False)
     if kind == VOTE:
-        return visible_leader(obs, legal)
+        return visible_leader(obs, legal, -1)
     if kind == ADMIT:
         return DENY
     if kind == TIE_BREAK:
@@ -681,7 +676,7 @@ def greedy(kind, obs, legal, params, rng):
     return value_play(kind, obs, legal, params[0], rng)
 
 
-@STRATEGY
+@strategy
 def balanced(kind, obs, legal, params, rng):
     """Drafts for value but keeps what the others see of it low; reads the table for the vote.
 
@@ -691,13 +686,13 @@ def balanced(kind, obs, legal, params, rng):
     if kind == HIDE:
         return dearest_card(obs, legal)  # the most valuable cards go face down
     if kind == PEEK:
-        return likely_leader(obs, legal, 1.0)
+        return likely_leader(obs, legal, 1.0, -1)
     if kind == SCRIBE_SOURCE:
         return best_scribe_source(obs, legal, True)
     if kind == SCRIBE_TARGET:
         return best_scribe_target(obs, legal, True)
     if kind == VOTE:
-        return likely_leader(obs, legal, 0.0)
+        return likely_leader(obs, legal, 0.0, -1)
     if kind == ADMIT:
         return CONFESS if admits(obs, params[1]) else DENY
     if kind == TIE_BREAK:

@@ -1,13 +1,11 @@
 """Scripted strategies for The Werewolves in Village.
 
-Each strategy is an @njit function with the platform's one signature
+Each strategy is compiled by `simulator.games.base.strategy` with the platform's one signature
 (kind, obs, legal, params, rng) -> action; it reads the observation through the named offsets in
 `OBS`, never the game state.
 """
 
-from numba import njit
-
-from simulator.games.base import FLAG_TALKS, STRATEGY_SIGNATURE, StrategyInfo
+from simulator.games.base import FLAG_TALKS, StrategyInfo, strategy
 from simulator.games.werewolf.declaration import (
     CLAIM, OBS, SEER, SEER_CHECK, UNKNOWN, WOLF, WOLF_KILL,
 )
@@ -15,7 +13,7 @@ from simulator.games.werewolf.declaration import (
 from .common import uniform_legal, uniform_where, uniform_where_not
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@strategy
 def random_play(kind, obs, legal, params, rng):
     """Uniform over legal actions; the pack kills uniformly among players it knows are not wolves.
     Never claims anything (it is not asked: no FLAG_TALKS)."""
@@ -28,7 +26,7 @@ def random_play(kind, obs, legal, params, rng):
     return uniform_legal(legal, rng)
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
+@strategy
 def seer_led(kind, obs, legal, params, rng):
     """The seer checks a random unchecked living player and publicly names every wolf found;
     humans vote for a publicly named wolf (with probability `trust`), otherwise at random.

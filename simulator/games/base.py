@@ -51,11 +51,38 @@ TRACE_WIDTH = 6
 
 _RNG_TYPE = numba.typeof(np.random.default_rng(0))
 
+
+
+def _read_only(dtype):
+    return types.Array(dtype, 1, "C", readonly=True)
+
+
 # Every strategy of every game has this signature: (decision kind, observation, legal-action mask,
-# parameters, rng) -> action index. A seat's strategy never receives the game state.
+# parameters, rng) -> action index. A seat's strategy never receives the game state. The three
+# arrays are read-only: a strategy that writes into them does not compile, so the kernel can hand
+# over its own buffers without copying them first.
 STRATEGY_SIGNATURE = types.int64(
-    types.int64, types.int64[::1], types.boolean[::1], types.float64[::1], _RNG_TYPE
+    types.int64, _read_only(types.int64), _read_only(types.boolean), _read_only(types.float64),
+    _RNG_TYPE,
 )
+
+
+def strategy(function):
+    """Compile `function` as a strategy: the one signature, cached, and without reference counting.
+
+    A strategy is called through a function pointer that Numba cannot inline, so every reference
+    count it touches (the three arrays, the generator) is a real call on every decision: about
+    half of a cheap strategy's cost. The kernel owns everything a strategy sees for the whole
+    call, so a strategy that does not allocate needs no reference counting. One that does
+    allocate (a user's, say) cannot be compiled that way and keeps the ordinary runtime.
+    """
+    from numba import njit
+    from numba.core.errors import NumbaError
+
+    try:
+        return njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)(function)
+    except NumbaError:  # it allocates (or does not compile at all: then this raises the reason)
+        return njit(STRATEGY_SIGNATURE, cache=True)(function)
 
 
 @dataclass(frozen=True)
