@@ -42,8 +42,8 @@ from .rules import (
     seat_with_role, showdown_scores, steal, take_from_pile, thief_candidates, uniform,
 )
 from .state import (
-    borrowing, legal_view, M_ACCUSED, M_ADMITTED, M_CAPTAIN, M_HIGHEST, M_REVEALED, M_ROUND,
-    M_THIEF, M_VOTED, STATE_DTYPE,
+    borrowing, inlined, legal_view, M_ACCUSED, M_ADMITTED, M_CAPTAIN, M_HIGHEST, M_REVEALED,
+    M_ROUND, M_THIEF, M_VOTED, STATE_DTYPE,
 )
 
 # The setup a config resolves to (built by GameSpec.build_setup).
@@ -55,7 +55,7 @@ Setup = ChenghuangSetup
 CAPTAIN_RANDOM, CAPTAIN_LOWEST = range(2)
 
 
-@borrowing
+@inlined
 def forced(legal):
     """The only legal action, or -1 when the seat has a real choice."""
     count, last = count_legal(legal)
@@ -66,7 +66,7 @@ def forced(legal):
     return -1
 
 
-@borrowing
+@inlined
 def ask(strategies, st, seat, kind, rng):
     """Ask the seat's strategy (by its seat and current role); the observation is filled."""
     slot = st.slot_table[seat, st.role[seat]]

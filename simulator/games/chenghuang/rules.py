@@ -217,8 +217,11 @@ def deal_packs(st, deck, n, rng):
 @borrowing
 def pack_in_hand(seat, pick, n):
     """At pick `pick` (0-based) seat s holds the pack first dealt to seat s - pick: every pick the
-    packs move one seat clockwise."""
-    return (seat - pick) % n
+    packs move one seat clockwise. (seat - pick) mod n, without a division."""
+    pack = seat - pick
+    while pack < 0:
+        pack += n
+    return pack
 
 
 @borrowing

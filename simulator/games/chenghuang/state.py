@@ -23,6 +23,9 @@ from .declaration import EVENTS, MAX_PLAYERS, MAX_SLOTS, N_ACTIONS, N_KINDS, N_R
 # they never allocate (Numba refuses to compile an allocation without reference counting, so that
 # is checked when compiling), and the state they receive is owned by the kernel for the whole call.
 borrowing = njit(cache=True, _nrt=False)
+# The few small steps of every decision (asking a strategy, finding a forced action) are inlined
+# into their callers as well: a call would pass the strategy tuple (48 words) by value.
+inlined = njit(cache=True, _nrt=False, inline="always")
 
 # Scalars of the current round, kept in one small array (`meta`).
 META = ("round", "captain", "judge_kind", "voted", "accused", "admitted", "highest", "revealed",
