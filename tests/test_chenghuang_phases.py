@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.chenghuang import GAME, build_setup
+from simulator.games.chenghuang import GAME
 from simulator.games.chenghuang import kernel as K
 from simulator.games.chenghuang.declaration import (
     ADMIT, ADMIT_DISCARD, COMPENSATION, CONFESS, DENY, EVENTS, FAN, FAN_TARGET,
@@ -25,28 +25,23 @@ from test_chenghuang_positions import PARAMS, cards, lay, position, slots
 EV = {name: i for i, name in enumerate(EVENTS)}
 
 
-def run_phase(phase, st, wanted, params=PARAMS, *extra, seed=0, with_setup=False,
-              with_tallies=True):
+def run_phase(phase, st, wanted, *extra, seed=0):
+    """Run one kernel step; returns (its result, the counters it added as tallies, the trace)."""
     n = st.role.size
-    strategies, slot_table, slot_params = slots(n, wanted)
-    tallies = GAME.new_tallies(params)
+    strategies = slots(st, wanted)
     trace = np.zeros((200, 6), np.int64)
     rng = np.random.default_rng(seed)
-    args = [strategies, slot_table, slot_params, st, n]
-    if with_setup:
-        args = [build_setup(params)] + args
-    args += list(extra) + [rng]
-    if with_tallies:
-        args.append(tallies)
-    out = phase(*args, trace, 0)
+    out = phase(strategies, st, n, *extra, rng, trace, 0)
+    tallies = GAME.new_tallies(PARAMS)
+    K.add_counters(st, tallies)
     return out, tallies, trace
 
 
 # --- draft and layout -----------------------------------------------------------------------------
 def test_draft_keeps_six_each_and_passes_packs_clockwise():
     st = position([LIU, GAN, XIE, OX_HEAD, MARTIAL])
-    st.deck[:] = np.repeat(np.arange(6), PARAMS.deck)
-    k, _, trace = run_phase(K.draft, st, [{}] * 5, with_tallies=False)
+    deck = np.repeat(np.arange(6), PARAMS.deck)
+    k, _, trace = run_phase(K.draft, st, [{}] * 5, deck)
     assert list(st.held.sum(axis=1)) == [6] * 5
     assert st.packs.sum() == 0
     assert (st.held.sum(axis=0) == np.asarray(PARAMS.deck)).all()  # 30 cards, all dealt
@@ -63,7 +58,7 @@ def test_layout_discards_one_and_hides_two_or_three():
     st.held[2] = cards(killing=2, loyalty=2, theft=2)
     # everyone discards a 竊盜 and hides 忠信 first
     wanted = [{DISCARD: THEFT, HIDE: LOYALTY}] * 3
-    run_phase(K.layout, st, wanted, with_tallies=False)
+    run_phase(K.layout, st, wanted)
     assert list(st.pile) == list(cards(theft=3))
     for seat in range(3):
         assert st.n_slots[seat] == 5
@@ -86,7 +81,7 @@ def test_abilities_act_in_order_and_absent_roles_are_skipped():
     lay(st, 2, up=cards(treachery=3), down=cards(killing=1, loyalty=1))
     st.pile[:] = cards(killing=3)
     wanted = [{JUDGE: THEFT}, {PEEK: 2}, {}]
-    k, _, trace = run_phase(K.abilities, st, wanted, with_tallies=False)
+    k, _, trace = run_phase(K.abilities, st, wanted)
     assert st.meta[M_JUDGE_KIND] == THEFT
     assert list(st.pub_count[0]) == list(cards(killing=1, theft=3))  # the face-down 竊盜 too
     # 刑具爺 looked twice at seat 2 (its preference): both of its face-down cards
@@ -109,7 +104,7 @@ def test_gan_and_civil_judge_in_the_abilities_phase():
     # 甘將軍 draws the two 忠信 (the pile holds nothing else) and keeps one; 文判 moves its face-up
     # 竊盜 under its own face-down 孝行: a third 孝行
     wanted = [{GAN_KEEP: LOYALTY}, {SCRIBE_SOURCE: THEFT, SCRIBE_TARGET: FACE_DOWN + FILIAL}, {}]
-    run_phase(K.abilities, st, wanted, with_tallies=False)
+    run_phase(K.abilities, st, wanted)
     assert list(st.held[0]) == list(cards(killing=3, loyalty=3))
     assert list(st.pile) == list(cards(loyalty=1))
     assert list(st.held[1]) == list(cards(treachery=2, filial=3))
@@ -149,7 +144,7 @@ def test_vote_tie_is_broken_by_the_captain():
 
 
 def judge_round(st, accused, wanted):
-    out, tallies, trace = run_phase(K.judgement, st, wanted, PARAMS, accused, with_setup=True)
+    out, tallies, trace = run_phase(K.judgement, st, wanted, accused)
     return tallies
 
 
@@ -267,7 +262,7 @@ def test_scoring_fan_penalty_and_the_next_captain():
                          cards(benevolence=2)], captain=0)
     # round: 6, 18+4=22 (-4 cards by 范將軍) = 18, 2+3 = 5, 8 -> lowest: seat 2
     wanted = [{FAN_TARGET: 1}, {}, {}, {}]
-    (nxt, _), tallies, _ = run_phase(K.scoring, st, wanted, PARAMS, False, with_setup=True)
+    (nxt, _), tallies, _ = run_phase(K.scoring, st, wanted, False)
     assert list(st.round_score) == [6, 18, 5, 8]
     assert nxt == 2
     assert tallies.events[EV["fan_penalties"]] == 1
@@ -278,14 +273,14 @@ def test_scoring_captain_tie_is_broken_by_the_current_captain():
     st = revealed_table([LIU, GAN, XIE], [cards(killing=1), cards(killing=1),
                                           cards(loyalty=3)], captain=2)
     wanted = [{}, {}, {TIE_BREAK: 1}]
-    (nxt, _), tallies, _ = run_phase(K.scoring, st, wanted, PARAMS, False, with_setup=True)
+    (nxt, _), tallies, _ = run_phase(K.scoring, st, wanted, False)
     assert list(st.round_score) == [6, 6, 21]
     assert nxt == 1
     assert tallies.events[EV["captain_ties"]] == 1
     # the last round names no next captain
     st = revealed_table([LIU, GAN, XIE], [cards(killing=1), cards(killing=1),
                                           cards(loyalty=3)], captain=2)
-    (nxt, _), tallies, _ = run_phase(K.scoring, st, wanted, PARAMS, True, with_setup=True)
+    (nxt, _), tallies, _ = run_phase(K.scoring, st, wanted, True)
     assert nxt == 2 and tallies.events[EV["captain_ties"]] == 0
     assert tallies.events[EV["captain_round_top"]] == 1  # seat 2 (captain) had the top 21
 
@@ -307,11 +302,11 @@ def test_roles_are_dealt_from_the_shuffled_pool_one_each():
 
     params = ChenghuangParams(players=3, deck=(3, 4, 5, 5, 5, 3))
     st = position([0, 0, 0], params=params)
-    st.pool[:] = [LIU, MARTIAL, GAN, IMPLEMENTS, CIVIL]
+    pool = np.array([LIU, MARTIAL, GAN, IMPLEMENTS, CIVIL], np.int64)
     seen = np.zeros(9, np.int64)
     rng = np.random.default_rng(0)
     for _ in range(2000):
-        deal_roles(st, 3, rng)
+        deal_roles(st, pool, 3, rng)
         assert len(set(st.role)) == 3                 # each role card once
         seen[st.role] += 1
     # five roles for three seats: each is dealt 3/5 of the time (2000 * 3/5 = 1200; +-5 sd)

@@ -9,8 +9,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from simulator.games.base import MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE
-from simulator.games.chenghuang.declaration import KINDS, N_KINDS, N_ROLES
+from simulator.games.base import MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE
+from simulator.games.chenghuang.declaration import KINDS, N_KINDS
 from simulator.games.chenghuang.observation import init_observation
 from simulator.games.chenghuang.params import ChenghuangParams
 from simulator.games.chenghuang.rules import lay_out, recount
@@ -31,8 +31,9 @@ def cards(**named) -> np.ndarray:
 def position(roles, params=PARAMS, captain=0):
     """A fresh state for len(roles) players in round 1 with the given roles, nothing dealt."""
     n = len(roles)
-    st = empty_state(n, params.deck_size, len(params.role_pool))
+    st = empty_state(n)
     st.role[:] = roles
+    st.table[:] = params.table()
     st.meta[M_ROUND] = 1
     st.meta[M_CAPTAIN] = captain
     st.meta[M_VOTED] = 0
@@ -69,28 +70,34 @@ def prefer(kind, obs, legal, params, rng):
     return -1
 
 
-def slots(n, per_seat_params):
-    """(strategies, slot_table, slot_params) giving seat s slot s, playing `prefer` with
-    per_seat_params[s] (a dict decision kind -> action)."""
-    strategies = tuple([prefer] * MAX_STRATEGY_SLOTS)
-    slot_table = np.repeat(np.arange(n, dtype=np.int64)[:, None], N_ROLES, axis=1)
-    slot_params = np.full((MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), -1.0)
+def slots(st, per_seat_params):
+    """The strategies giving seat s slot s, playing `prefer` with per_seat_params[s] (a dict
+    decision kind -> action): the tuple of functions; the slots and parameters go into `st`."""
+    n = st.role.size
+    st.slot_table[:] = np.arange(n, dtype=np.int64)[:, None]
+    st.slot_params[:] = -1.0
     for seat, wanted in enumerate(per_seat_params):
         for kind, action in wanted.items():
-            slot_params[seat, kind % 8] = action
-    return strategies, slot_table, slot_params
+            st.slot_params[seat, kind % 8] = action
+    return tuple([prefer] * MAX_STRATEGY_SLOTS)
 
 
 def test_empty_state_matches_the_kernel_state():
+    """The same arrays as the kernel's record, sized for the players at the table (the record is
+    sized for the most players; its legal mask is stored as bytes)."""
+    from simulator.games.chenghuang.declaration import MAX_PLAYERS
     from simulator.games.chenghuang.state import new_state
 
-    kernel_state, owners = new_state(5, 30, 5)
-    mine = empty_state(5, 30, 5)
-    for name in kernel_state._fields:
+    kernel_state = new_state()[0]
+    mine = empty_state(MAX_PLAYERS)
+    assert list(kernel_state.dtype.names) == list(mine._fields)
+    for name in mine._fields:
         ours = getattr(mine, name)
-        theirs = getattr(kernel_state, name)
-        assert ours.shape == theirs.shape and ours.dtype == theirs.dtype, name
-    del owners
+        theirs = kernel_state[name]
+        assert ours.shape == theirs.shape, name
+        assert ours.dtype == theirs.dtype or (name == "legal" and theirs.dtype == np.uint8), name
+    small = empty_state(3)
+    assert small.held.shape == (3, N_KINDS) and small.peek_count.shape == (3, 3, N_KINDS)
 
 
 def test_cards_and_lay():

@@ -275,9 +275,9 @@ def test_draft_passes_clockwise():
 
 def test_deal_gives_six_cards_each_and_sets_the_rest_aside():
     st = position([LIU, GAN, XIE], params=ChenghuangParams(players=3, deck=(3, 4, 5, 5, 5, 3)))
-    st.deck[:] = np.repeat(np.arange(6), [3, 4, 5, 5, 5, 3])  # 25 cards, 3 players: 7 aside
+    deck = np.repeat(np.arange(6), [3, 4, 5, 5, 5, 3])  # 25 cards, 3 players: 7 aside
     rng = np.random.default_rng(3)
-    deal_packs(st, 3, rng)
+    deal_packs(st, deck, 3, rng)
     assert list(st.packs.sum(axis=1)) == [6, 6, 6]
     dealt = st.packs.sum(axis=0)
     assert (dealt <= np.array([3, 4, 5, 5, 5, 3])).all() and dealt.sum() == 18

@@ -9,6 +9,7 @@ its observation and legal mask only. A decision with a single legal action is ta
 
 from collections import namedtuple
 
+import numpy as np
 from numba import njit
 
 from simulator.games.kernel_support import borrowed, borrowed_rng, keep_alive, record
@@ -41,8 +42,8 @@ from .rules import (
     seat_with_role, showdown_scores, steal, take_from_pile, thief_candidates, uniform,
 )
 from .state import (
-    borrowing, M_ACCUSED, M_ADMITTED, M_CAPTAIN, M_HIGHEST, M_REVEALED, M_ROUND, M_THIEF,
-    M_VOTED, new_state,
+    borrowing, inlined, legal_view, M_ACCUSED, M_ADMITTED, M_CAPTAIN, M_HIGHEST, M_REVEALED,
+    M_ROUND, M_THIEF, M_VOTED, STATE_DTYPE,
 )
 
 # The setup a config resolves to (built by GameSpec.build_setup).
@@ -54,7 +55,7 @@ Setup = ChenghuangSetup
 CAPTAIN_RANDOM, CAPTAIN_LOWEST = range(2)
 
 
-@borrowing
+@inlined
 def forced(legal):
     """The only legal action, or -1 when the seat has a real choice."""
     count, last = count_legal(legal)
@@ -65,18 +66,18 @@ def forced(legal):
     return -1
 
 
-@borrowing
-def ask(strategies, slot_table, slot_params, st, seat, kind, rng):
+@inlined
+def ask(strategies, st, seat, kind, rng):
     """Ask the seat's strategy (by its seat and current role); the observation is filled."""
-    slot = slot_table[seat, st.role[seat]]
-    action = strategies[slot](kind, st.obs, st.legal, slot_params[slot], rng)
+    slot = st.slot_table[seat, st.role[seat]]
+    action = strategies[slot](kind, st.obs, legal_view(st.legal), st.slot_params[slot], rng)
     if action < 0 or action >= st.legal.size or not st.legal[action]:
         raise ValueError("a strategy returned an illegal action")  # a bug in the strategy
     return action
 
 
 @borrowing
-def tie_break(strategies, slot_table, slot_params, st, n, what, rng, trace, k):
+def tie_break(strategies, st, n, what, rng, trace, k):
     """The captain picks one of the seats marked in st.tied. Returns (seat, trace rows)."""
     captain = st.meta[M_CAPTAIN]
     legal_marked(st.legal, st.tied, n)
@@ -84,7 +85,7 @@ def tie_break(strategies, slot_table, slot_params, st, n, what, rng, trace, k):
     if choice < 0:
         fill_table(st, n, captain, TIE_BREAK)
         show_tie(st.obs, what, st.tied, n)
-        choice = ask(strategies, slot_table, slot_params, st, captain, TIE_BREAK, rng)
+        choice = ask(strategies, st, captain, TIE_BREAK, rng)
         clear_tie(st.obs)
     k = record(trace, k, st.meta[M_ROUND], TR_TIE_BREAK, captain, choice, what, 0)
     return choice, k
@@ -92,7 +93,7 @@ def tie_break(strategies, slot_table, slot_params, st, n, what, rng, trace, k):
 
 # --- 0-1. captain and roles -----------------------------------------------------------------------
 @borrowing
-def start_round(st, n, r, captain, rng, trace, k):
+def start_round(st, pool, n, r, captain, rng, trace, k):
     for i in range(st.meta.size):
         st.meta[i] = UNKNOWN
     st.meta[M_ROUND] = r
@@ -111,7 +112,7 @@ def start_round(st, n, r, captain, rng, trace, k):
             for v in range(n):
                 st.peek_count[v, s, kind] = 0
     clear_private(st.obs)
-    deal_roles(st, n, rng)
+    deal_roles(st, pool, n, rng)
     publish_seats(st, n)
     k = record(trace, k, r, TR_ROUND, -1, -1, r, 0)
     for s in range(n):
@@ -121,9 +122,9 @@ def start_round(st, n, r, captain, rng, trace, k):
 
 # --- 2. draft, discard, layout --------------------------------------------------------------------
 @borrowing
-def draft(strategies, slot_table, slot_params, st, n, rng, trace, k):
+def draft(strategies, st, n, deck, rng, trace, k):
     r = st.meta[M_ROUND]
-    deal_packs(st, n, rng)
+    deal_packs(st, deck, n, rng)
     for s in range(n):
         for kind in range(N_KINDS):
             if st.packs[s, kind] > 0:
@@ -135,7 +136,7 @@ def draft(strategies, slot_table, slot_params, st, n, rng, trace, k):
             kind = forced(st.legal)
             if kind < 0:
                 fill_draft(st, n, s, pack, pick)
-                kind = ask(strategies, slot_table, slot_params, st, s, DRAFT, rng)
+                kind = ask(strategies, st, s, DRAFT, rng)
             draft_pick(st, s, pack, kind)
             k = record(trace, k, r, TR_PICK, s, pack, kind, pick + 1)
     st.obs[OBS.pick] = 0
@@ -145,7 +146,7 @@ def draft(strategies, slot_table, slot_params, st, n, rng, trace, k):
 
 
 @borrowing
-def layout(strategies, slot_table, slot_params, st, n, rng, trace, k):
+def layout(strategies, st, n, rng, trace, k):
     """Each player discards 1 card face down, then lays out 5: 3 up and 2 down (柳將軍 2 and 3)."""
     r = st.meta[M_ROUND]
     up = st.up
@@ -158,7 +159,7 @@ def layout(strategies, slot_table, slot_params, st, n, rng, trace, k):
         kind = forced(st.legal)
         if kind < 0:
             fill_layout(st, n, s, DISCARD, up, down, 0)
-            kind = ask(strategies, slot_table, slot_params, st, s, DISCARD, rng)
+            kind = ask(strategies, st, s, DISCARD, rng)
         discard(st, s, kind)
         k = record(trace, k, r, TR_DISCARD, s, -1, kind, 0)
         for kind in range(N_KINDS):
@@ -169,7 +170,7 @@ def layout(strategies, slot_table, slot_params, st, n, rng, trace, k):
             kind = forced(st.legal)
             if kind < 0:
                 fill_layout(st, n, s, HIDE, up, down, hide - i)
-                kind = ask(strategies, slot_table, slot_params, st, s, HIDE, rng)
+                kind = ask(strategies, st, s, HIDE, rng)
             up[kind] -= 1
             down[kind] += 1
         lay_out(st, n, s, down)
@@ -182,7 +183,7 @@ def layout(strategies, slot_table, slot_params, st, n, rng, trace, k):
 
 # --- 3. abilities in order 1..4 -------------------------------------------------------------------
 @borrowing
-def abilities(strategies, slot_table, slot_params, st, n, rng, trace, k):
+def abilities(strategies, st, n, rng, trace, k):
     r = st.meta[M_ROUND]
     for order in range(ABILITY_ORDER.size):
         role = ABILITY_ORDER[order]
@@ -192,7 +193,7 @@ def abilities(strategies, slot_table, slot_params, st, n, rng, trace, k):
         if role == MARTIAL:
             legal_any_kind(st.legal)
             fill_table(st, n, s, JUDGE)
-            kind = ask(strategies, slot_table, slot_params, st, s, JUDGE, rng)
+            kind = ask(strategies, st, s, JUDGE, rng)
             judge_names(st, n, s, kind)
             k = record(trace, k, r, TR_JUDGE, s, -1, kind, st.held[s, kind])
         elif role == GAN:
@@ -203,7 +204,7 @@ def abilities(strategies, slot_table, slot_params, st, n, rng, trace, k):
             if kind < 0:
                 fill_table(st, n, s, GAN_KEEP)
                 show_drawn(st.obs, st.drawn)
-                kind = ask(strategies, slot_table, slot_params, st, s, GAN_KEEP, rng)
+                kind = ask(strategies, st, s, GAN_KEEP, rng)
                 clear_drawn(st.obs)
             back = gan_keep(st, n, s, st.drawn, kind)
             k = record(trace, k, r, TR_GAN, s, -1, kind, back)
@@ -216,7 +217,7 @@ def abilities(strategies, slot_table, slot_params, st, n, rng, trace, k):
                 target = last
                 if count > 1:
                     fill_table(st, n, s, PEEK)
-                    target = ask(strategies, slot_table, slot_params, st, s, PEEK, rng)
+                    target = ask(strategies, st, s, PEEK, rng)
                 kind = peek(st, n, s, target, rng)
                 k = record(trace, k, r, TR_PEEK, s, target, kind, 0)
         elif role == CIVIL:
@@ -224,13 +225,13 @@ def abilities(strategies, slot_table, slot_params, st, n, rng, trace, k):
             source = forced(st.legal)
             if source < 0:
                 fill_table(st, n, s, SCRIBE_SOURCE)
-                source = ask(strategies, slot_table, slot_params, st, s, SCRIBE_SOURCE, rng)
+                source = ask(strategies, st, s, SCRIBE_SOURCE, rng)
             legal_target(st, n, s, source)
             target = forced(st.legal)
             if target < 0:
                 fill_table(st, n, s, SCRIBE_TARGET)
                 st.obs[OBS.source] = source
-                target = ask(strategies, slot_table, slot_params, st, s, SCRIBE_TARGET, rng)
+                target = ask(strategies, st, s, SCRIBE_TARGET, rng)
                 st.obs[OBS.source] = UNKNOWN
             kind = scribe(st, n, s, source, target)
             k = record(trace, k, r, TR_SCRIBE, s, source, target, kind)
@@ -239,7 +240,7 @@ def abilities(strategies, slot_table, slot_params, st, n, rng, trace, k):
 
 # --- 5-6. vote, admit or deny, showdown -----------------------------------------------------------
 @borrowing
-def vote(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k):
+def vote(strategies, st, n, rng, trace, k):
     """Secret simultaneous vote (no self-votes); the captain breaks a tie. Returns (accused, k)."""
     r = st.meta[M_ROUND]
     for s in range(n):
@@ -247,16 +248,16 @@ def vote(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k):
         target = forced(st.legal)
         if target < 0:
             fill_table(st, n, s, VOTE)
-            target = ask(strategies, slot_table, slot_params, st, s, VOTE, rng)
+            target = ask(strategies, st, s, VOTE, rng)
         st.votes[target] += 1
         k = record(trace, k, r, TR_VOTE, s, target, 0, 0)
     st.meta[M_VOTED] = 1
     publish_seats(st, n)
-    tallies.events[EV_ACCUSATIONS] += 1
+    st.events[EV_ACCUSATIONS] += 1
     count, top = extremes(st.votes, n, st.tied, True)
     if count > 1:
-        tallies.events[EV_VOTE_TIES] += 1
-        accused, k = tie_break(strategies, slot_table, slot_params, st, n, TIE_VOTE, rng, trace, k)
+        st.events[EV_VOTE_TIES] += 1
+        accused, k = tie_break(strategies, st, n, TIE_VOTE, rng, trace, k)
     else:
         accused = first_marked(st.tied, n)
     st.meta[M_ACCUSED] = accused
@@ -265,24 +266,24 @@ def vote(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k):
 
 
 @borrowing
-def judgement(setup, strategies, slot_table, slot_params, st, n, accused, rng, tallies, trace, k):
+def judgement(strategies, st, n, accused, rng, trace, k):
     """The accused admits (discards 2 of its choice) or denies (showdown: the highest loses its 2
     most valuable cards, anyone else takes 1 card from the pile)."""
     r = st.meta[M_ROUND]
-    table = setup.table
+    table = st.table
     showdown_scores(st, table, n)
     highest = is_highest(st.showdown, n, accused)
     if highest:
-        tallies.events[EV_ACCUSED_HIGHEST] += 1
+        st.events[EV_ACCUSED_HIGHEST] += 1
     legal_admit(st.legal)
     fill_table(st, n, accused, ADMIT)
-    choice = ask(strategies, slot_table, slot_params, st, accused, ADMIT, rng)
+    choice = ask(strategies, st, accused, ADMIT, rng)
     st.meta[M_ADMITTED] = choice
     k = record(trace, k, r, TR_ADMIT, accused, -1, choice, 1 if highest else 0)
     if choice == CONFESS:
-        tallies.events[EV_ADMITS] += 1
+        st.events[EV_ADMITS] += 1
         if highest:
-            tallies.events[EV_ADMITS_HIGHEST] += 1
+            st.events[EV_ADMITS_HIGHEST] += 1
         for _ in range(2):
             legal_kinds(st.legal, st.held[accused])
             count, last = count_legal(st.legal)
@@ -291,32 +292,32 @@ def judgement(setup, strategies, slot_table, slot_params, st, n, accused, rng, t
             kind = last
             if count > 1:
                 fill_table(st, n, accused, ADMIT_DISCARD)
-                kind = ask(strategies, slot_table, slot_params, st, accused, ADMIT_DISCARD, rng)
+                kind = ask(strategies, st, accused, ADMIT_DISCARD, rng)
             admit_discard(st, n, accused, kind)
             k = record(trace, k, r, TR_ADMIT_DISCARD, accused, -1, kind, 0)
         st.meta[M_REVEALED] = 1
         k = record(trace, k, r, TR_REVEAL, -1, -1, 0, 0)
         return k
-    tallies.events[EV_DENIES] += 1
+    st.events[EV_DENIES] += 1
     st.meta[M_REVEALED] = 1
     st.meta[M_HIGHEST] = 1 if highest else 0
     k = record(trace, k, r, TR_REVEAL, -1, -1, 1, 0)
     if highest:
-        tallies.events[EV_DENY_WRONG] += 1
+        st.events[EV_DENY_WRONG] += 1
         a, b = lose_most_valuable(st, table, n, accused)
         k = record(trace, k, r, TR_SHOWDOWN_LOSS, accused, -1, a, b)
         return k
-    tallies.events[EV_DENY_CORRECT] += 1
+    st.events[EV_DENY_CORRECT] += 1
     legal_kinds(st.legal, st.pile)
     count, last = count_legal(st.legal)
     if count == 0:
-        tallies.events[EV_COMPENSATION_EMPTY] += 1
+        st.events[EV_COMPENSATION_EMPTY] += 1
         return k
     kind = last
     if count > 1:
         fill_table(st, n, accused, COMPENSATION)
         show_pile(st.obs, st.pile)
-        kind = ask(strategies, slot_table, slot_params, st, accused, COMPENSATION, rng)
+        kind = ask(strategies, st, accused, COMPENSATION, rng)
     take_from_pile(st, n, accused, kind)
     k = record(trace, k, r, TR_COMPENSATION, accused, -1, kind, 0)
     return k
@@ -324,21 +325,21 @@ def judgement(setup, strategies, slot_table, slot_params, st, n, accused, rng, t
 
 # --- 7. theft -------------------------------------------------------------------------------------
 @borrowing
-def theft(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k):
+def theft(strategies, st, n, rng, trace, k):
     r = st.meta[M_ROUND]
     horse = seat_with_role(st, n, HORSE_FACE)
     if horse >= 0:
         got = horse_face_takes(st, n, horse)
-        tallies.events[EV_HORSE_FACE_TAKES] += got
+        st.events[EV_HORSE_FACE_TAKES] += got
         k = record(trace, k, r, TR_HORSE_FACE, horse, -1, got, 0)
     count, most = thief_candidates(st, n, st.tied)
     if count == 0:
-        tallies.events[EV_NO_THEFT] += 1
+        st.events[EV_NO_THEFT] += 1
         k = record(trace, k, r, TR_NO_THEFT, -1, -1, 0, 0)
         return k
     if count > 1:
-        tallies.events[EV_THEFT_TIES] += 1
-        thief, k = tie_break(strategies, slot_table, slot_params, st, n, TIE_THEFT, rng, trace, k)
+        st.events[EV_THEFT_TIES] += 1
+        thief, k = tie_break(strategies, st, n, TIE_THEFT, rng, trace, k)
     else:
         thief = first_marked(st.tied, n)
     st.meta[M_THIEF] = thief
@@ -350,21 +351,21 @@ def theft(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k):
     victim = last
     if count > 1:
         fill_table(st, n, thief, THEFT_TARGET)
-        victim = ask(strategies, slot_table, slot_params, st, thief, THEFT_TARGET, rng)
+        victim = ask(strategies, st, thief, THEFT_TARGET, rng)
     legal_kinds(st.legal, st.held[victim])
     kind = forced(st.legal)
     if kind < 0:
         fill_table(st, n, victim, THEFT_GIVE)
-        kind = ask(strategies, slot_table, slot_params, st, victim, THEFT_GIVE, rng)
+        kind = ask(strategies, st, victim, THEFT_GIVE, rng)
     steal(st, thief, victim, kind)
-    tallies.events[EV_THEFTS] += 1
+    st.events[EV_THEFTS] += 1
     k = record(trace, k, r, TR_THEFT, thief, victim, kind, most)
     return k
 
 
 # --- 8. scoring -----------------------------------------------------------------------------------
 @borrowing
-def scoring(setup, strategies, slot_table, slot_params, st, n, last_round, rng, tallies, trace, k):
+def scoring(strategies, st, n, last_round, rng, trace, k):
     """范將軍 first, then every seat scores its cards. Returns (next captain, k)."""
     r = st.meta[M_ROUND]
     fan = seat_with_role(st, n, FAN)
@@ -374,11 +375,11 @@ def scoring(setup, strategies, slot_table, slot_params, st, n, last_round, rng, 
         target = forced(st.legal)
         if target < 0:
             fill_table(st, n, fan, FAN_TARGET)
-            target = ask(strategies, slot_table, slot_params, st, fan, FAN_TARGET, rng)
-    moved = round_scores(st, setup.table, n, fan, target)
+            target = ask(strategies, st, fan, FAN_TARGET, rng)
+    moved = round_scores(st, st.table, n, fan, target)
     publish_seats(st, n)
     if fan >= 0:
-        tallies.events[EV_FAN] += 1
+        st.events[EV_FAN] += 1
         k = record(trace, k, r, TR_FAN, fan, target, moved, 0)
     top = st.round_score[0]
     for s in range(1, n):
@@ -386,22 +387,22 @@ def scoring(setup, strategies, slot_table, slot_params, st, n, last_round, rng, 
     for s in range(n):
         role = st.role[s]
         score = st.round_score[s]
-        tallies.role_rounds[role] += 1
-        tallies.role_round_sum[role] += score
-        tallies.role_round_sq[role] += score * score
+        st.role_rounds[role] += 1
+        st.role_round_sum[role] += score
+        st.role_round_sq[role] += score * score
         if score == top:
-            tallies.role_round_wins[role] += 1
+            st.role_round_wins[role] += 1
         k = record(trace, k, r, TR_ROUND_SCORE, s, -1, score, st.totals[s])
     captain = st.meta[M_CAPTAIN]
-    tallies.events[EV_ROUNDS] += 1
+    st.events[EV_ROUNDS] += 1
     if st.round_score[captain] == top:
-        tallies.events[EV_CAPTAIN_TOP] += 1
+        st.events[EV_CAPTAIN_TOP] += 1
     if last_round:
         return captain, k
     count, low = next_captain_candidates(st.round_score, n, st.tied)
     if count > 1:
-        tallies.events[EV_CAPTAIN_TIES] += 1
-        nxt, k = tie_break(strategies, slot_table, slot_params, st, n, TIE_CAPTAIN, rng, trace, k)
+        st.events[EV_CAPTAIN_TIES] += 1
+        nxt, k = tie_break(strategies, st, n, TIE_CAPTAIN, rng, trace, k)
     else:
         nxt = first_marked(st.tied, n)
     return nxt, k
@@ -409,30 +410,27 @@ def scoring(setup, strategies, slot_table, slot_params, st, n, last_round, rng, 
 
 # --- the game -------------------------------------------------------------------------------------
 @borrowing
-def play_round(setup, strategies, slot_table, slot_params, st, n, r, captain, last_round, rng,
-               tallies, trace, k, how):
+def play_round(strategies, st, n, deck, pool, r, captain, last_round, rng, trace, k, how):
     """One round, steps 0 to 8. Returns (next round's captain, trace rows)."""
-    k = start_round(st, n, r, captain, rng, trace, k)
+    k = start_round(st, pool, n, r, captain, rng, trace, k)
     k = record(trace, k, r, TR_CAPTAIN, captain, -1, how, 0)
-    k = draft(strategies, slot_table, slot_params, st, n, rng, trace, k)
-    k = layout(strategies, slot_table, slot_params, st, n, rng, trace, k)
-    k = abilities(strategies, slot_table, slot_params, st, n, rng, trace, k)
-    accused, k = vote(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k)
-    k = judgement(setup, strategies, slot_table, slot_params, st, n, accused, rng, tallies,
-                  trace, k)
-    k = theft(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k)
-    return scoring(setup, strategies, slot_table, slot_params, st, n, last_round, rng, tallies,
-                   trace, k)
+    k = draft(strategies, st, n, deck, rng, trace, k)
+    k = layout(strategies, st, n, rng, trace, k)
+    k = abilities(strategies, st, n, rng, trace, k)
+    accused, k = vote(strategies, st, n, rng, trace, k)
+    k = judgement(strategies, st, n, accused, rng, trace, k)
+    k = theft(strategies, st, n, rng, trace, k)
+    return scoring(strategies, st, n, last_round, rng, trace, k)
 
 
 @borrowing
-def final_result(strategies, slot_table, slot_params, st, n, rng, tallies, trace, k):
+def final_result(strategies, st, n, rng, trace, k):
     """The highest total wins; a tie is broken by the last round's captain.
     Returns (winner, end condition, trace rows)."""
     count, best = extremes(st.totals, n, st.tied, True)
     if count > 1:
-        tallies.events[EV_FINAL_TIES] += 1
-        winner, k = tie_break(strategies, slot_table, slot_params, st, n, TIE_WINNER, rng, trace,
+        st.events[EV_FINAL_TIES] += 1
+        winner, k = tie_break(strategies, st, n, TIE_WINNER, rng, trace,
                               k)
         end = END_CAPTAIN_TIE
     else:
@@ -443,15 +441,15 @@ def final_result(strategies, slot_table, slot_params, st, n, rng, tallies, trace
 
 
 @borrowing
-def tally_game(st, n, rounds, winner, end, slot_table, tallies):
+def tally_game(st, n, rounds, winner, end, tallies):
     tallies.games[0] += 1
     tallies.end_counts[end] += 1
     tallies.length_hist[min(rounds, MAX_LENGTH)] += 1
     if winner == st.meta[M_CAPTAIN]:
-        tallies.events[EV_FINAL_CAPTAIN_WINS] += 1
+        st.events[EV_FINAL_CAPTAIN_WINS] += 1
     for s in range(n):
         role = st.role[s]
-        slot = slot_table[s, role]
+        slot = st.slot_table[s, role]
         won = 1 if s == winner else 0
         total = st.totals[s]
         tallies.seat_wins[s] += won
@@ -467,27 +465,21 @@ def tally_game(st, n, rounds, winner, end, slot_table, tallies):
         tallies.role_score_hist[role, min(max(total, 0), SCORE_CLIP)] += 1
 
 
-@njit(cache=True)
-def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, tallies, trace):
-    """Play `n_games` complete games and add their outcomes into `tallies`."""
-    # Everything the hot loop touches is a reference-free view (see kernel_support).
-    n = slot_table.shape[0]
-    deck = borrowed(setup.deck)
-    pool = borrowed(setup.pool)
-    table = borrowed(setup.table)
-    rounds = setup.rounds
-    view = Setup(deck, pool, table, borrowed(setup.deck_counts), rounds)
-    st, owners = new_state(n, deck.size, pool.size)
-    for i in range(deck.size):
-        st.deck[i] = deck[i]
-    for i in range(pool.size):
-        st.pool[i] = pool[i]
-    init_observation(st.obs, table, view.deck_counts, n, rounds)
-    slot_table = borrowed(slot_table)
-    slot_params = borrowed(slot_params)
-    tallies = borrow_tallies(tallies)
-    trace = borrowed(trace)
-    rng = borrowed_rng(rng)
+@borrowing
+def add_counters(st, tallies):
+    """The run's event and per-round counters, kept in the state, go into the tallies."""
+    for i in range(st.events.size):
+        tallies.events[i] += st.events[i]
+    for role in range(st.role_rounds.size):
+        tallies.role_rounds[role] += st.role_rounds[role]
+        tallies.role_round_wins[role] += st.role_round_wins[role]
+        tallies.role_round_sum[role] += st.role_round_sum[role]
+        tallies.role_round_sq[role] += st.role_round_sq[role]
+
+
+@borrowing
+def play_games(strategies, st, n, deck, pool, rounds, n_games, rng, tallies, trace):
+    """The game loop (without reference counting: everything it touches is owned by `play`)."""
     k = 0
     for _ in range(n_games):
         for s in range(n):
@@ -495,12 +487,39 @@ def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, t
         captain = uniform(n, rng)
         how = CAPTAIN_RANDOM
         for r in range(1, rounds + 1):
-            nxt, k = play_round(view, strategies, slot_table, slot_params, st, n, r, captain,
-                                r == rounds, rng, tallies, trace, k, how)
+            nxt, k = play_round(strategies, st, n, deck, pool, r, captain, r == rounds, rng,
+                                trace, k, how)
             how = CAPTAIN_LOWEST
             captain = nxt
-        winner, end, k = final_result(strategies, slot_table, slot_params, st, n, rng, tallies,
-                                      trace, k)
-        tally_game(st, n, rounds, winner, end, slot_table, tallies)
-    keep_alive(owners)
+        winner, end, k = final_result(strategies, st, n, rng, trace, k)
+        tally_game(st, n, rounds, winner, end, tallies)
+    add_counters(st, tallies)
+    return k
+
+
+@njit(cache=True)
+def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, tallies, trace):
+    """Play `n_games` complete games and add their outcomes into `tallies`."""
+    n = slot_table.shape[0]
+    # The state is one record (see state.py); the deck and the role pool are the kernel's own
+    # copies, shuffled in place from round to round.
+    buffer = np.zeros(1, STATE_DTYPE)
+    st = buffer[0]
+    deck = setup.deck.copy()
+    pool = setup.pool.copy()
+    for i in range(setup.table.size):
+        st.table[i] = setup.table[i]
+    for s in range(n):
+        for role in range(slot_table.shape[1]):
+            st.slot_table[s, role] = slot_table[s, role]
+    for slot in range(slot_params.shape[0]):
+        for j in range(slot_params.shape[1]):
+            st.slot_params[slot, j] = slot_params[slot, j]
+    for i in range(st.meta.size):
+        st.meta[i] = -1
+    init_observation(st.obs, setup.table, setup.deck_counts, n, setup.rounds)
+    # Everything the game loop touches is a reference-free view (see kernel_support).
+    k = play_games(strategies, st, n, borrowed(deck), borrowed(pool), setup.rounds, n_games,
+                   borrowed_rng(rng), borrow_tallies(tallies), borrowed(trace))
+    keep_alive((buffer, deck, pool))
     return k

@@ -16,7 +16,7 @@ from .declaration import (
 )
 from .rules import can_be_robbed, peekable, source_slot
 from .state import (
-    borrowing,
+    borrowing, inlined,
     M_ACCUSED, M_ADMITTED, M_CAPTAIN, M_HIGHEST, M_JUDGE_KIND, M_REVEALED, M_ROUND, M_THIEF,
     M_VOTED,
 )
@@ -192,7 +192,7 @@ def clear_legal(legal):
         legal[a] = False
 
 
-@borrowing
+@inlined
 def count_legal(legal):
     count = 0
     last = -1

@@ -193,30 +193,35 @@ def is_highest(showdown, n, seat):
 
 # --- deal and draft -------------------------------------------------------------------------------
 @borrowing
-def deal_roles(st, n, rng):
-    """Shuffle the role pool and deal one face up to each player; the rest are out."""
-    shuffle(st.pool, rng)
+def deal_roles(st, pool, n, rng):
+    """Shuffle the role pool (the kernel's copy, kept shuffled from round to round) and deal one
+    face up to each player; the rest are out."""
+    shuffle(pool, rng)
     for s in range(n):
-        st.role[s] = st.pool[s]
+        st.role[s] = pool[s]
 
 
 @borrowing
-def deal_packs(st, n, rng):
-    """Shuffle the deck and deal 6 cards to each player (its first pack); the rest is set aside."""
-    shuffle(st.deck, rng)
+def deal_packs(st, deck, n, rng):
+    """Shuffle the deck (the kernel's copy, kept shuffled from round to round) and deal 6 cards to
+    each player (its first pack); the rest is set aside."""
+    shuffle(deck, rng)
     for s in range(n):
         for k in range(N_KINDS):
             st.packs[s, k] = 0
             st.held[s, k] = 0
         for i in range(HAND):
-            st.packs[s, st.deck[s * HAND + i]] += 1
+            st.packs[s, deck[s * HAND + i]] += 1
 
 
 @borrowing
 def pack_in_hand(seat, pick, n):
     """At pick `pick` (0-based) seat s holds the pack first dealt to seat s - pick: every pick the
-    packs move one seat clockwise."""
-    return (seat - pick) % n
+    packs move one seat clockwise. (seat - pick) mod n, without a division."""
+    pack = seat - pick
+    while pack < 0:
+        pack += n
+    return pack
 
 
 @borrowing
