@@ -7,6 +7,8 @@ in tests/test_chenghuang_rules.py and tests/test_chenghuang_phases.py; docs/rule
 maps every rule to its test.
 """
 
+from simulator.games.kernel_support import random_double
+
 from .declaration import (
     FACE_DOWN, FAN_STEAL, FILIAL, HAND, HORSE_FACE, IMPLEMENTS, KILLING, LIU, LOYALTY, MARTIAL,
     N_KINDS, OX_HEAD, SET_LEN, T_EACH, T_FAN_AMOUNT, T_FAN_MODE, T_IMPLEMENTS, T_JUDGE, T_OX, T_SET,
@@ -19,7 +21,7 @@ from .state import M_JUDGE_KIND, borrowing
 @borrowing
 def uniform(count, rng):
     """A uniform integer in [0, count) from one double (see strategies/common.py)."""
-    return int(rng.random() * count)
+    return int(random_double(rng) * count)
 
 
 @borrowing
