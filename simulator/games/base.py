@@ -52,7 +52,6 @@ TRACE_WIDTH = 6
 _RNG_TYPE = numba.typeof(np.random.default_rng(0))
 
 
-
 def _read_only(dtype):
     return types.Array(dtype, 1, "C", readonly=True)
 
@@ -71,8 +70,8 @@ def strategy(function):
     """Compile `function` as a strategy: the one signature, cached, and without reference counting.
 
     A strategy is called through a function pointer that Numba cannot inline, so every reference
-    count it touches (the three arrays, the generator) is a real call on every decision: about
-    half of a cheap strategy's cost. The kernel owns everything a strategy sees for the whole
+    count it touches (the three arrays, the generator) is a real call on every decision (eight
+    of them in the werewolf `random` strategy). The kernel owns everything a strategy sees for the whole
     call, so a strategy that does not allocate needs no reference counting. One that does
     allocate (a user's, say) cannot be compiled that way and keeps the ordinary runtime.
     """
