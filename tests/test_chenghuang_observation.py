@@ -38,7 +38,8 @@ def table(seat3_down, pile=cards(killing=1, theft=2, loyalty=1)):
 
 
 def observe(st, me, kind):
-    fill_table(st, 4, me, kind)
+    fill_table(st, 4, me)
+    st.obs[OBS.kind] = kind  # as the kernel does when it asks
     return st.obs.copy()
 
 
@@ -101,8 +102,8 @@ def test_martial_judge_reveals_the_named_kind_to_everyone():
     for st in (st_a, st_b):
         lay(st, 1, up=cards(theft=3), down=cards(loyalty=2))
         lay(st, 2, up=cards(treachery=3), down=cards(loyalty=2))
-    fill_table(st_a, 3, 1, VOTE)
-    fill_table(st_b, 3, 1, VOTE)
+    fill_table(st_a, 3, 1)
+    fill_table(st_b, 3, 1)
     assert (st_a.obs == st_b.obs).all()  # before: the face-down cards are hidden
     judge_names(st_a, 3, 0, KILLING)
     judge_names(st_b, 3, 0, KILLING)
@@ -112,7 +113,7 @@ def test_martial_judge_reveals_the_named_kind_to_everyone():
 
 
 def observe_n(st, me):
-    fill_table(st, st.role.size, me, VOTE)
+    fill_table(st, st.role.size, me)
     return st.obs.copy()
 
 
@@ -147,6 +148,6 @@ def test_peek_choice_depends_only_on_what_the_looker_knows():
     st_b = table(cards(killing=2))
     for st in (st_a, st_b):
         legal_peek(st, 4, 1)
-        fill_table(st, 4, 1, PEEK)
+        fill_table(st, 4, 1)
     assert (st_a.obs == st_b.obs).all() and (st_a.legal == st_b.legal).all()
     assert decide(balanced, st_a, PEEK) == decide(balanced, st_b, PEEK)

@@ -68,7 +68,9 @@ def forced(legal):
 
 @inlined
 def ask(strategies, st, seat, kind, rng):
-    """Ask the seat's strategy (by its seat and current role); the observation is filled."""
+    """Ask the seat's strategy (by its seat and current role) for a decision of this kind; the
+    rest of the observation is filled."""
+    st.obs[OBS.kind] = kind
     slot = st.slot_table[seat, st.role[seat]]
     action = strategies[slot](kind, st.obs, legal_view(st.legal), st.slot_params[slot], rng)
     if action < 0 or action >= st.legal.size or not st.legal[action]:
@@ -83,7 +85,7 @@ def tie_break(strategies, st, n, what, rng, trace, k):
     legal_marked(st.legal, st.tied, n)
     choice = forced(st.legal)
     if choice < 0:
-        fill_table(st, n, captain, TIE_BREAK)
+        fill_table(st, n, captain)
         show_tie(st.obs, what, st.tied, n)
         choice = ask(strategies, st, captain, TIE_BREAK, rng)
         clear_tie(st.obs)
@@ -105,12 +107,16 @@ def start_round(st, pool, n, r, captain, rng, trace, k):
     for s in range(n):
         st.votes[s] = 0
         st.n_slots[s] = 0
+        if st.peeked[s] != 0:  # otherwise nobody has looked at its cards: its counts are 0
+            for v in range(n):
+                for kind in range(N_KINDS):
+                    st.peek_count[v, s, kind] = 0
         st.peeked[s] = 0
         for kind in range(N_KINDS):
             st.pile_known[s, kind] = 0
             st.pub_count[s, kind] = 0
-            for v in range(n):
-                st.peek_count[v, s, kind] = 0
+            st.up_count[s, kind] = 0
+            st.down_count[s, kind] = 0
     clear_private(st.obs)
     deal_roles(st, pool, n, rng)
     publish_seats(st, n)
@@ -158,7 +164,7 @@ def layout(strategies, st, n, rng, trace, k):
         legal_kinds(st.legal, st.held[s])
         kind = forced(st.legal)
         if kind < 0:
-            fill_layout(st, n, s, DISCARD, up, down, 0)
+            fill_layout(st, n, s, up, down, 0)
             kind = ask(strategies, st, s, DISCARD, rng)
         discard(st, s, kind)
         k = record(trace, k, r, TR_DISCARD, s, -1, kind, 0)
@@ -169,7 +175,7 @@ def layout(strategies, st, n, rng, trace, k):
             legal_kinds(st.legal, up)
             kind = forced(st.legal)
             if kind < 0:
-                fill_layout(st, n, s, HIDE, up, down, hide - i)
+                fill_layout(st, n, s, up, down, hide - i)
                 kind = ask(strategies, st, s, HIDE, rng)
             up[kind] -= 1
             down[kind] += 1
@@ -192,7 +198,7 @@ def abilities(strategies, st, n, rng, trace, k):
             continue
         if role == MARTIAL:
             legal_any_kind(st.legal)
-            fill_table(st, n, s, JUDGE)
+            fill_table(st, n, s)
             kind = ask(strategies, st, s, JUDGE, rng)
             judge_names(st, n, s, kind)
             k = record(trace, k, r, TR_JUDGE, s, -1, kind, st.held[s, kind])
@@ -202,7 +208,7 @@ def abilities(strategies, st, n, rng, trace, k):
             legal_kinds(st.legal, st.drawn)
             kind = forced(st.legal)
             if kind < 0:
-                fill_table(st, n, s, GAN_KEEP)
+                fill_table(st, n, s)
                 show_drawn(st.obs, st.drawn)
                 kind = ask(strategies, st, s, GAN_KEEP, rng)
                 clear_drawn(st.obs)
@@ -216,7 +222,7 @@ def abilities(strategies, st, n, rng, trace, k):
                     break
                 target = last
                 if count > 1:
-                    fill_table(st, n, s, PEEK)
+                    fill_table(st, n, s)
                     target = ask(strategies, st, s, PEEK, rng)
                 kind = peek(st, n, s, target, rng)
                 k = record(trace, k, r, TR_PEEK, s, target, kind, 0)
@@ -224,12 +230,12 @@ def abilities(strategies, st, n, rng, trace, k):
             legal_source(st, s)
             source = forced(st.legal)
             if source < 0:
-                fill_table(st, n, s, SCRIBE_SOURCE)
+                fill_table(st, n, s)
                 source = ask(strategies, st, s, SCRIBE_SOURCE, rng)
             legal_target(st, n, s, source)
             target = forced(st.legal)
             if target < 0:
-                fill_table(st, n, s, SCRIBE_TARGET)
+                fill_table(st, n, s)
                 st.obs[OBS.source] = source
                 target = ask(strategies, st, s, SCRIBE_TARGET, rng)
                 st.obs[OBS.source] = UNKNOWN
@@ -247,7 +253,7 @@ def vote(strategies, st, n, rng, trace, k):
         legal_seats(st.legal, n, s)
         target = forced(st.legal)
         if target < 0:
-            fill_table(st, n, s, VOTE)
+            fill_table(st, n, s)
             target = ask(strategies, st, s, VOTE, rng)
         st.votes[target] += 1
         k = record(trace, k, r, TR_VOTE, s, target, 0, 0)
@@ -276,7 +282,7 @@ def judgement(strategies, st, n, accused, rng, trace, k):
     if highest:
         st.events[EV_ACCUSED_HIGHEST] += 1
     legal_admit(st.legal)
-    fill_table(st, n, accused, ADMIT)
+    fill_table(st, n, accused)
     choice = ask(strategies, st, accused, ADMIT, rng)
     st.meta[M_ADMITTED] = choice
     k = record(trace, k, r, TR_ADMIT, accused, -1, choice, 1 if highest else 0)
@@ -291,7 +297,7 @@ def judgement(strategies, st, n, accused, rng, trace, k):
                 break
             kind = last
             if count > 1:
-                fill_table(st, n, accused, ADMIT_DISCARD)
+                fill_table(st, n, accused)
                 kind = ask(strategies, st, accused, ADMIT_DISCARD, rng)
             admit_discard(st, n, accused, kind)
             k = record(trace, k, r, TR_ADMIT_DISCARD, accused, -1, kind, 0)
@@ -315,7 +321,7 @@ def judgement(strategies, st, n, accused, rng, trace, k):
         return k
     kind = last
     if count > 1:
-        fill_table(st, n, accused, COMPENSATION)
+        fill_table(st, n, accused)
         show_pile(st.obs, st.pile)
         kind = ask(strategies, st, accused, COMPENSATION, rng)
     take_from_pile(st, n, accused, kind)
@@ -350,12 +356,12 @@ def theft(strategies, st, n, rng, trace, k):
         return k
     victim = last
     if count > 1:
-        fill_table(st, n, thief, THEFT_TARGET)
+        fill_table(st, n, thief)
         victim = ask(strategies, st, thief, THEFT_TARGET, rng)
     legal_kinds(st.legal, st.held[victim])
     kind = forced(st.legal)
     if kind < 0:
-        fill_table(st, n, victim, THEFT_GIVE)
+        fill_table(st, n, victim)
         kind = ask(strategies, st, victim, THEFT_GIVE, rng)
     steal(st, thief, victim, kind)
     st.events[EV_THEFTS] += 1
@@ -374,7 +380,7 @@ def scoring(strategies, st, n, last_round, rng, trace, k):
         legal_seats(st.legal, n, fan)
         target = forced(st.legal)
         if target < 0:
-            fill_table(st, n, fan, FAN_TARGET)
+            fill_table(st, n, fan)
             target = ask(strategies, st, fan, FAN_TARGET, rng)
     moved = round_scores(st, st.table, n, fan, target)
     publish_seats(st, n)

@@ -73,10 +73,10 @@ def publish_seats(st, n):
 
 
 @borrowing
-def fill_public(st, n, me, kind):
-    """The decision, the seat, and the public scalars of the round so far."""
+def fill_public(st, n, me):
+    """The seat and the public scalars of the round so far (the decision kind is written by the
+    kernel when it asks)."""
     obs = st.obs
-    obs[OBS.kind] = kind
     obs[OBS.me] = me
     obs[OBS.my_role] = st.role[me]
     obs[OBS.round] = st.meta[M_ROUND]
@@ -96,7 +96,7 @@ def fill_public(st, n, me, kind):
 @borrowing
 def fill_draft(st, n, me, pack, pick):
     """Draft: the pack in hand and the cards kept so far."""
-    fill_public(st, n, me, 0)
+    fill_public(st, n, me)
     obs = st.obs
     obs[OBS.pick] = pick + 1
     for k in range(N_KINDS):
@@ -105,9 +105,9 @@ def fill_draft(st, n, me, pack, pick):
 
 
 @borrowing
-def fill_layout(st, n, me, kind, up, down, to_hide):
+def fill_layout(st, n, me, up, down, to_hide):
     """Discard and layout: my cards, those still to lay face up and those laid face down."""
-    fill_public(st, n, me, kind)
+    fill_public(st, n, me)
     obs = st.obs
     obs[OBS.to_hide] = to_hide
     for k in range(N_KINDS):
@@ -118,14 +118,13 @@ def fill_layout(st, n, me, kind, up, down, to_hide):
 
 
 @borrowing
-def fill_table(st, n, me, kind):
+def fill_table(st, n, me):
     """From the abilities on: everything on the table that `me` can see, and its own cards."""
-    fill_public(st, n, me, kind)
+    fill_public(st, n, me)
     obs = st.obs
     revealed = st.meta[M_REVEALED] == 1
     for k in range(N_KINDS):
         obs[OBS.mine + k] = st.held[me, k]
-        obs[OBS.my_up + k] = 0
         obs[OBS.my_down + k] = 0
         obs[OBS.pile_known + k] = st.pile_known[me, k]
     for s in range(n):
@@ -142,11 +141,9 @@ def fill_table(st, n, me, kind):
                 hidden -= known
             obs[OBS.unknown + s] = hidden
     if not revealed:
-        for i in range(st.n_slots[me]):
-            if st.slot_up[me, i] == 1:
-                obs[OBS.my_up + st.slot_kind[me, i]] += 1
-            else:
-                obs[OBS.my_down + st.slot_kind[me, i]] += 1
+        for k in range(N_KINDS):
+            obs[OBS.my_up + k] = st.up_count[me, k]
+            obs[OBS.my_down + k] = st.down_count[me, k]
     else:
         for k in range(N_KINDS):
             obs[OBS.my_up + k] = st.held[me, k]

@@ -242,15 +242,22 @@ def discard(st, seat, kind):
 
 @borrowing
 def recount(st, n, seat):
-    """Recount what can be known of `seat`'s layout (pub_count, peek_count) from its slots; every
-    rule that changes a layout calls it, so the counts always agree with the slots. (Looks are
-    rare, so the per-viewer counts are only redone for a seat that has or had a looked-at card.)"""
+    """Recount what can be known of `seat`'s layout (pub_count, peek_count) and its face-up and
+    face-down cards (up_count, down_count) from its slots; every rule that changes a layout calls
+    it, so the counts always agree with the slots. (Looks are rare, so the per-viewer counts are
+    only redone for a seat that has or had a looked-at card.)"""
     any_seen = 0
     for k in range(N_KINDS):
         st.pub_count[seat, k] = 0
+        st.up_count[seat, k] = 0
+        st.down_count[seat, k] = 0
     for i in range(st.n_slots[seat]):
-        if st.slot_up[seat, i] == 1 or st.slot_public[seat, i] == 1:
-            st.pub_count[seat, st.slot_kind[seat, i]] += 1
+        kind = st.slot_kind[seat, i]
+        up = st.slot_up[seat, i]  # 1 face up, 0 face down
+        st.up_count[seat, kind] += up
+        st.down_count[seat, kind] += 1 - up
+        if up == 1 or st.slot_public[seat, i] == 1:
+            st.pub_count[seat, kind] += 1
         else:
             any_seen |= st.slot_seen[seat, i]
     if any_seen == 0 and st.peeked[seat] == 0:

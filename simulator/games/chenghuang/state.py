@@ -53,6 +53,8 @@ def fields(n):
         ("peek_count", i8, (n, n, N_KINDS), "layout: [v, s, k] face-down cards of s of kind k "
                                             "that seat v has looked at (recounted likewise)"),
         ("peeked", i8, (n,), "layout: 1 if peek_count has entries for the seat"),
+        ("up_count", i8, (n, N_KINDS), "layout: face-up cards of each kind (recounted likewise)"),
+        ("down_count", i8, (n, N_KINDS), "layout: face-down cards of each kind (likewise)"),
         ("votes", i8, (n,), "votes received"),
         ("showdown", i8, (n,), "showdown scores (before 范將軍)"),
         ("round_score", i8, (n,), "points this round"),
