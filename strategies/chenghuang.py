@@ -19,11 +19,12 @@ import math
 
 from numba import njit
 
-from simulator.games.base import StrategyInfo, strategy
+from simulator.games.base import FLAG_BLIND, StrategyInfo, strategy
+from simulator.games.kernel_support import random_double
 from simulator.games.chenghuang.declaration import (
     ADMIT, ADMIT_DISCARD, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FACE_DOWN, FAN_TARGET,
     GAN_KEEP, HAND, HIDE, IMPLEMENTS, JUDGE, MARTIAL, N_KINDS, OBS, PEEK, SCRIBE_SOURCE,
-    SCRIBE_TARGET, SET_LEN, T_IMPLEMENTS, T_JUDGE, T_SET, THEFT_GIVE, THEFT_TARGET, TIE_BREAK,
+    SCRIBE_TARGET, SET_LEN, T_IMPLEMENTS, T_JUDGE, T_SET_KIND, THEFT_GIVE, THEFT_TARGET, TIE_BREAK,
     TIE_VOTE, VOTE,
 )
 from simulator.games.chenghuang.rules import kind_score, showdown_score
@@ -48,7 +49,7 @@ def uniform_legal(legal, rng):
         count += legal[a]
     if count == 0:
         return -1
-    pick = int(rng.random() * count)
+    pick = int(random_double(rng) * count)
     choice = -1
     seen = 0
     for a in range(legal.size):
@@ -161,10 +162,7 @@ def draft_value(obs, kind, hope):
 @helper
 def is_set_kind(obs, kind):
     """Does the kind score by a set table (not just points per card)?"""
-    for c in range(SET_LEN):
-        if obs[OBS.table + T_SET + kind * SET_LEN + c] != 0:
-            return True
-    return False
+    return obs[OBS.table + T_SET_KIND + kind] == 1
 
 
 @helper
@@ -723,7 +721,8 @@ def balanced(kind, obs, legal, params, rng):
 
 def builtin():
     return {
-        "random": StrategyInfo("random", random_play, "uniform over the legal actions"),
+        "random": StrategyInfo("random", random_play, "uniform over the legal actions",
+                               flags=FLAG_BLIND),
         "greedy": StrategyInfo(
             "greedy", greedy,
             "plays for its own highest round score and ignores the vote: drafts for value (`hope` "

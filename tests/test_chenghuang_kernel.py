@@ -6,13 +6,15 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from simulator.games.base import FLAG_BLIND, StrategyInfo, strategy
 from simulator.games.chenghuang import decode_trace, simulate
 from simulator.games.chenghuang.declaration import (
-    END_CAPTAIN_TIE, EVENTS, FAN, N_ROLES, SCORE_CLIP, TR_DISCARD, TR_PICK,
+    END_CAPTAIN_TIE, EVENTS, FAN, N_KINDS, N_ROLES, OBS, SCORE_CLIP, TR_DISCARD, TR_PICK,
     TR_ROUND, TR_ROUND_SCORE, TR_VOTE, TR_WINNER,
 )
 from simulator.games.chenghuang.params import ChenghuangParams
 from simulator.stats import individual_fairness, simultaneous_rates
+from strategies.chenghuang import builtin as builtin_strategies
 
 EV = {name: i for i, name in enumerate(EVENTS)}
 FIVE = ChenghuangParams(players=5)
@@ -134,3 +136,45 @@ def test_trace_rows_tell_the_whole_game():
                   "accused:", "everyone reveals", "scores", "winner: seat"):
         assert words in text
     assert lines[-1].startswith("winner: seat")
+
+
+# --- blind strategies (base.FLAG_BLIND) -----------------------------------------------------------
+def test_a_blind_strategy_plays_the_same_game_without_an_observation():
+    """`random` is flagged blind, so the kernel does not build its observation. It never reads
+    one, so the same function unflagged plays bit-identical games; a mixed table too."""
+    blind = builtin_strategies()["random"]
+    assert blind.flags & FLAG_BLIND
+    sighted = StrategyInfo("random-sighted", blind.function, blind.summary, flags=0)
+    for seats in ([blind] * 5, ["balanced", blind, "greedy", blind, "balanced"]):
+        unflagged = [sighted if s is blind else s for s in seats]
+        a, _ = simulate(FIVE, seats, 400, seed=11)
+        b, _ = simulate(FIVE, unflagged, 400, seed=11)
+        for name in a._fields:
+            assert np.array_equal(getattr(a, name), getattr(b, name)), name
+
+
+@strategy
+def _blank_only(kind, obs, legal, params, rng):
+    """The first legal action if the observation holds nothing of a seat; else an illegal one."""
+    blank = (obs[OBS.kind] == kind and obs[OBS.me] == -1 and obs[OBS.my_role] == -1
+             and obs[OBS.round] == -1 and obs[OBS.players] == 5)
+    for k in range(N_KINDS):
+        blank = blank and obs[OBS.mine + k] == 0 and obs[OBS.pack + k] == 0
+    for i in range(6 * N_KINDS):
+        blank = blank and obs[OBS.known + i] == 0
+    if not blank:
+        return -1
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+def test_a_blind_strategy_is_handed_only_the_constants_and_the_decision_kind():
+    flagged = StrategyInfo("blank-only", _blank_only, "", flags=FLAG_BLIND)
+    t, _ = simulate(FIVE, ["balanced", flagged, "balanced", flagged, "random"], 200, seed=3)
+    conservation(t, FIVE, 200)
+    # unflagged, the same strategy sees its seat's view (its own cards at the latest) and fails
+    unflagged = StrategyInfo("blank-only", _blank_only, "", flags=0)
+    with pytest.raises(ValueError, match="illegal action"):
+        simulate(FIVE, [unflagged] * 5, 5, seed=3)

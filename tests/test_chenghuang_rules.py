@@ -12,15 +12,15 @@ import pytest
 
 from simulator.games.chenghuang.declaration import (
     BENEVOLENCE, CIVIL, FACE_DOWN, FAN, FILIAL, GAN, HORSE_FACE, IMPLEMENTS, KILLING, LIU, LOYALTY,
-    MARTIAL, OX_HEAD, THEFT, TREACHERY, XIE,
+    MARTIAL, N_KINDS, N_ROLES, OX_HEAD, SET_LEN, T_JUDGE, T_SET, T_SET_KIND, THEFT, TREACHERY, XIE,
 )
 from simulator.games.chenghuang.params import ChenghuangParams, scoring_table
 from simulator.games.chenghuang.rules import (
     admit_discard, can_be_robbed, deal_packs, draft_pick, extremes, face_down_count, fan_adjust,
     floor_scores, gan_draw, gan_keep, horse_face_takes, is_highest, judge_names, kind_points,
     kind_score, knows_slot, lose_most_valuable, most_valuable_pair, next_captain_candidates,
-    pack_in_hand, peek, peekable, round_scores, scribe, showdown_score, steal, take_from_pile,
-    thief_candidates,
+    pack_in_hand, peek, peekable, role_kind_points, round_scores, scribe, showdown_score, steal,
+    take_from_pile, thief_candidates,
 )
 from simulator.games.chenghuang.state import M_JUDGE_KIND
 
@@ -98,6 +98,29 @@ def test_scoring_table_is_data():
     assert kind_points(table, 0, KILLING, 2) == 10
     assert kind_points(table, 0, THEFT, 3) == -3
     assert kind_score(table, 0, BENEVOLENCE, 2, MARTIAL, BENEVOLENCE) == 14
+
+
+@pytest.mark.parametrize("table", [
+    TABLE,
+    # a designer's table: a 4-step 忠信 set, negative 竊盜, 牛頭 x3, 謝將軍 +2
+    scoring_table((5, 4, 3, (1, 4, 9, 16), (0, 6, 21), -1), judge=7, ox_head=3, xie=2),
+    # a set row as long as the table holds (7 steps)
+    scoring_table((1, (1, 2, 3, 4, 5, 6, 7), 0, 0, 0, 0)),
+], ids=["official", "designer", "long-set"])
+def test_derived_points_agree_with_the_rule_at_every_count(table):
+    """kind_score reads the table's derived entries (T_POINTS) and extends them past POINTS_LEN;
+    the rule itself is role_kind_points (printed points and the S abilities). They agree for
+    every role, kind and count, far past the set table."""
+    for role in range(N_ROLES):
+        for kind in range(N_KINDS):
+            for count in range(25):
+                assert (kind_score(table, 0, kind, count, role, NONE)
+                        == role_kind_points(table, 0, kind, count, role)), (role, kind, count)
+        # 武判's named kind is not in the derived entries: T_JUDGE per card
+        assert kind_score(table, 0, LOYALTY, 9, MARTIAL, LOYALTY) == 9 * table[T_JUDGE]
+    for kind in range(N_KINDS):
+        has_set = any(table[T_SET + kind * SET_LEN + c] != 0 for c in range(SET_LEN))
+        assert table[T_SET_KIND + kind] == int(has_set)
 
 
 # --- 范將軍 ---------------------------------------------------------------------------------------

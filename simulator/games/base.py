@@ -45,6 +45,10 @@ MAX_STRATEGY_PARAMS = 8
 
 # Strategy capability bits (slot_flags).
 FLAG_TALKS = 1  # the strategy wants to be asked the public "claim" decisions of a game
+# The strategy decides from the legal mask (and the decision kind) alone. A kernel may then skip
+# building the seat's observation and hand it one that holds only the run's constants and the
+# decision kind: a blind strategy sees nothing of the seat's view, let alone another seat's.
+FLAG_BLIND = 2
 
 # One trace row: (step, event code, actor seat, target seat, value, extra).
 TRACE_WIDTH = 6

@@ -74,7 +74,15 @@ T_OX = T_IMPLEMENTS + 1           # 牛頭: factor on 殺生 points (2)
 T_XIE = T_OX + 1                  # 謝將軍: bonus per 忠信 / 孝行 card (1)
 T_FAN_MODE = T_XIE + 1            # 范將軍: 0 minus-one (per card), 1 steal (fixed points)
 T_FAN_AMOUNT = T_FAN_MODE + 1     # 范將軍: 1 point per card, or the points stolen (4)
-TABLE_SIZE = T_FAN_AMOUNT + 1
+# Derived from the entries above when the table is built (rules.derive_scoring), because scoring is
+# the hottest rule of all: the points of 0..POINTS_LEN-1 cards of each kind for a holder of each
+# role, 牛頭's and 謝將軍's modifiers included (not 武判's named kind; a count past the set table
+# adds the same points per card, so larger counts extend the last step), and which kinds score by
+# a set table.
+POINTS_LEN = SET_LEN + 1
+T_POINTS = T_FAN_AMOUNT + 1       # [N_ROLES * N_KINDS * POINTS_LEN]
+T_SET_KIND = T_POINTS + N_ROLES * N_KINDS * POINTS_LEN   # [N_KINDS] 1 if the kind has a set table
+TABLE_SIZE = T_SET_KIND + N_KINDS
 FAN_MINUS_ONE, FAN_STEAL = 0, 1
 FAN_VARIANTS = ("minus-one", "steal-four")
 

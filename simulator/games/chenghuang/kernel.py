@@ -12,6 +12,7 @@ from collections import namedtuple
 import numpy as np
 from numba import njit
 
+from simulator.games.base import FLAG_BLIND
 from simulator.games.kernel_support import borrowed, borrowed_rng, keep_alive, record
 
 from .declaration import (
@@ -31,7 +32,7 @@ from .declaration import (
 from .metrics import borrow_tallies
 from .observation import (
     clear_drawn, clear_private, clear_tie, count_legal, fill_draft, fill_layout, fill_table,
-    init_observation, legal_admit, legal_any_kind, legal_kinds, legal_marked, legal_peek,
+    init_blank, init_observation, legal_admit, legal_any_kind, legal_kinds, legal_marked, legal_peek,
     legal_seats, legal_source, legal_target, legal_theft, publish_seats, show_drawn, show_pile,
     show_tie,
 )
@@ -69,10 +70,11 @@ def forced(legal):
 @inlined
 def ask(strategies, st, seat, kind, rng):
     """Ask the seat's strategy (by its seat and current role) for a decision of this kind; the
-    rest of the observation is filled."""
-    st.obs[OBS.kind] = kind
+    rest of the observation is filled (unless the strategy is blind: it is handed `st.blank`)."""
+    obs = st.blank if st.blind[seat] == 1 else st.obs
+    obs[OBS.kind] = kind
     slot = st.slot_table[seat, st.role[seat]]
-    action = strategies[slot](kind, st.obs, legal_view(st.legal), st.slot_params[slot], rng)
+    action = strategies[slot](kind, obs, legal_view(st.legal), st.slot_params[slot], rng)
     if action < 0 or action >= st.legal.size or not st.legal[action]:
         raise ValueError("a strategy returned an illegal action")  # a bug in the strategy
     return action
@@ -119,6 +121,8 @@ def start_round(st, pool, n, r, captain, rng, trace, k):
             st.down_count[s, kind] = 0
     clear_private(st.obs)
     deal_roles(st, pool, n, rng)
+    for s in range(n):
+        st.blind[s] = st.slot_blind[st.slot_table[s, st.role[s]]]
     publish_seats(st, n)
     k = record(trace, k, r, TR_ROUND, -1, -1, r, 0)
     for s in range(n):
@@ -521,9 +525,11 @@ def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, t
     for slot in range(slot_params.shape[0]):
         for j in range(slot_params.shape[1]):
             st.slot_params[slot, j] = slot_params[slot, j]
+        st.slot_blind[slot] = 1 if slot_flags[slot] & FLAG_BLIND else 0
     for i in range(st.meta.size):
         st.meta[i] = -1
     init_observation(st.obs, setup.table, setup.deck_counts, n, setup.rounds)
+    init_blank(st.blank, setup.table, setup.deck_counts, n, setup.rounds)
     # Everything the game loop touches is a reference-free view (see kernel_support).
     k = play_games(strategies, st, n, borrowed(deck), borrowed(pool), setup.rounds, n_games,
                    borrowed_rng(rng), borrow_tallies(tallies), borrowed(trace))

@@ -5,6 +5,10 @@ record (roles, face-up cards, the named kind of 武判, public copies, the vote,
 size), the seat's own cards and what the seat has learnt privately (cards it looked at as 刑具爺,
 the cards it drew as 甘將軍, the pile cards it saw go in); never another seat's secret.
 
+A blind strategy (base.FLAG_BLIND) decides from the legal mask alone: its seat's observation is
+not built (the fill_* functions return at once) and `ask` hands it `blank`, which holds only the
+run's constants and the decision kind.
+
 Pieces that only some decisions use (the draft pack, the layout, the drawn cards, the tie) are
 written for the deciding seat and cleared right after, so nothing of one seat's private view is
 left behind for the next seat's decision.
@@ -37,6 +41,16 @@ def init_observation(obs, table, deck_counts, n, rounds):
     for s in range(MAX_PLAYERS):
         obs[OBS.roles + s] = UNKNOWN
     clear_private(obs)
+
+
+@borrowing
+def init_blank(obs, table, deck_counts, n, rounds):
+    """The observation of blind strategies: the run's constants; everything of a round and of a
+    seat unknown (-1) or empty (0). Only the decision kind changes during the run."""
+    init_observation(obs, table, deck_counts, n, rounds)
+    for i in (OBS.me, OBS.my_role, OBS.round, OBS.captain, OBS.judge_kind, OBS.revealed,
+              OBS.accused, OBS.admitted, OBS.accused_highest, OBS.thief, OBS.pile_size):
+        obs[i] = UNKNOWN
 
 
 @borrowing
@@ -96,6 +110,8 @@ def fill_public(st, n, me):
 @borrowing
 def fill_draft(st, n, me, pack, pick):
     """Draft: the pack in hand and the cards kept so far."""
+    if st.blind[me] == 1:
+        return
     fill_public(st, n, me)
     obs = st.obs
     obs[OBS.pick] = pick + 1
@@ -107,6 +123,8 @@ def fill_draft(st, n, me, pack, pick):
 @borrowing
 def fill_layout(st, n, me, up, down, to_hide):
     """Discard and layout: my cards, those still to lay face up and those laid face down."""
+    if st.blind[me] == 1:
+        return
     fill_public(st, n, me)
     obs = st.obs
     obs[OBS.to_hide] = to_hide
@@ -120,6 +138,8 @@ def fill_layout(st, n, me, up, down, to_hide):
 @borrowing
 def fill_table(st, n, me):
     """From the abilities on: everything on the table that `me` can see, and its own cards."""
+    if st.blind[me] == 1:
+        return
     fill_public(st, n, me)
     obs = st.obs
     revealed = st.meta[M_REVEALED] == 1

@@ -40,6 +40,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from .kernel import Setup
+from .rules import derive_scoring
 from .declaration import (
     ADVANCED_POOL, BASIC_POOL, FAN_MINUS_ONE, FAN_STEAL, FAN_VARIANTS, HAND, KIND_LABELS, KINDS,
     MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, OFFICIAL_DECK, PRINTED_TOTAL, ROLES, SET_LEN,
@@ -111,6 +112,7 @@ def scoring_table(points, judge=5, implements=3, ox_head=2, xie=1, fan_variant="
     table[T_XIE] = xie
     table[T_FAN_MODE] = FAN_MINUS_ONE if fan_variant == "minus-one" else FAN_STEAL
     table[T_FAN_AMOUNT] = fan_amount
+    derive_scoring(table)
     return table
 
 

@@ -11,8 +11,8 @@ from simulator.games.kernel_support import random_double
 
 from .declaration import (
     FACE_DOWN, FAN_STEAL, FILIAL, HAND, HORSE_FACE, IMPLEMENTS, KILLING, LIU, LOYALTY, MARTIAL,
-    N_KINDS, OX_HEAD, SET_LEN, T_EACH, T_FAN_AMOUNT, T_FAN_MODE, T_IMPLEMENTS, T_JUDGE, T_OX, T_SET,
-    T_XIE, THEFT, XIE,
+    N_KINDS, N_ROLES, OX_HEAD, POINTS_LEN, SET_LEN, T_EACH, T_FAN_AMOUNT, T_FAN_MODE, T_IMPLEMENTS,
+    T_JUDGE, T_OX, T_POINTS, T_SET, T_SET_KIND, T_XIE, THEFT, XIE,
 )
 from .state import M_JUDGE_KIND, borrowing
 
@@ -63,21 +63,50 @@ def kind_points(table, t0, kind, count):
 
 
 @borrowing
-def kind_score(table, t0, kind, count, role, judge_kind):
-    """Points of `count` cards of one kind for a player holding `role`.
-
-    武判: every card of the named kind scores T_JUDGE (set kinds too: 3 忠信 score 15).
-    牛頭: 殺生 points are multiplied by T_OX. 謝將軍: +T_XIE per 忠信 and per 孝行 card.
-    """
-    if role == MARTIAL and kind == judge_kind:
-        points = table[t0 + T_JUDGE] * count
-    else:
-        points = kind_points(table, t0, kind, count)
+def role_kind_points(table, t0, kind, count, role):
+    """Points of `count` cards of one kind for a player holding `role`, by the rule (武判's named
+    kind aside): 牛頭: 殺生 points are multiplied by T_OX. 謝將軍: +T_XIE per 忠信 and per 孝行
+    card. The table's derived entries (T_POINTS) hold these values; see `kind_score`."""
+    points = kind_points(table, t0, kind, count)
     if role == OX_HEAD and kind == KILLING:
         points *= table[t0 + T_OX]
     elif role == XIE and (kind == LOYALTY or kind == FILIAL):
         points += table[t0 + T_XIE] * count
     return points
+
+
+@borrowing
+def derive_scoring(table):
+    """Fill the table's derived entries (T_POINTS, T_SET_KIND) from its printed ones; done once,
+    when the table is built."""
+    for role in range(N_ROLES):
+        for kind in range(N_KINDS):
+            row = T_POINTS + (role * N_KINDS + kind) * POINTS_LEN
+            for count in range(POINTS_LEN):
+                table[row + count] = role_kind_points(table, 0, kind, count, role)
+    for kind in range(N_KINDS):
+        table[T_SET_KIND + kind] = 0
+        for c in range(SET_LEN):
+            if table[T_SET + kind * SET_LEN + c] != 0:
+                table[T_SET_KIND + kind] = 1
+
+
+@borrowing
+def kind_score(table, t0, kind, count, role, judge_kind):
+    """Points of `count` cards of one kind for a player holding `role`.
+
+    武判: every card of the named kind scores T_JUDGE (set kinds too: 3 忠信 score 15).
+    Otherwise `role_kind_points`, read from the table's derived entries (T_POINTS: scoring is the
+    hottest rule, and they save the set-table arithmetic and the role tests); from POINTS_LEN - 2 cards
+    on, every further card adds the same points (past the set table), so larger counts extend it.
+    """
+    if role == MARTIAL and kind == judge_kind:
+        return table[t0 + T_JUDGE] * count
+    row = t0 + T_POINTS + (role * N_KINDS + kind) * POINTS_LEN
+    if count < POINTS_LEN:
+        return table[row + count]
+    last = table[row + POINTS_LEN - 1]
+    return last + (count - POINTS_LEN + 1) * (last - table[row + POINTS_LEN - 2])
 
 
 @borrowing
@@ -381,11 +410,11 @@ def gan_keep(st, n, seat, drawn, kind):
 
 @borrowing
 def peekable(st, viewer, seat):
-    """Face-down cards of `seat` whose kind `viewer` does not know."""
-    count = 0
-    for i in range(st.n_slots[seat]):
-        if not knows_slot(st, viewer, seat, i):
-            count += 1
+    """Face-down cards of `seat` (another seat) whose kind `viewer` does not know: its layout less
+    the cards anyone can name and those `viewer` has looked at (the counts `recount` keeps)."""
+    count = st.n_slots[seat]
+    for k in range(N_KINDS):
+        count -= st.pub_count[seat, k] + st.peek_count[viewer, seat, k]
     return count
 
 

@@ -68,12 +68,18 @@ def fields(n):
         ("slot_table", i8, (n, N_ROLES), "strategy slot of a seat while it holds a role"),
         ("slot_params", np.float64, (MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS),
          "each slot's strategy parameters"),
+        ("slot_blind", i8, (MAX_STRATEGY_SLOTS,), "1 if the slot's strategy is blind "
+                                                  "(base.FLAG_BLIND)"),
+        ("blind", i8, (n,), "1 if the seat's strategy this round is blind: its observation is "
+                            "not built (it is handed `blank`)"),
         ("events", i8, (len(EVENTS),), "event counters, added into the tallies after the run"),
         ("role_rounds", i8, (N_ROLES,), "rounds played by role (tallies.role_rounds)"),
         ("role_round_wins", i8, (N_ROLES,), "tallies.role_round_wins"),
         ("role_round_sum", i8, (N_ROLES,), "tallies.role_round_sum"),
         ("role_round_sq", i8, (N_ROLES,), "tallies.role_round_sq"),
         ("obs", i8, (OBS.size,), "observation handed to strategies"),
+        ("blank", i8, (OBS.size,), "observation handed to blind strategies: the run's constants "
+                                   "and the decision kind"),
         ("legal", np.bool_, (N_ACTIONS,), "legal-action mask handed to strategies"),
     )
 
