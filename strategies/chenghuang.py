@@ -5,7 +5,8 @@ Each strategy is an @njit function with the platform's one signature
 `OBS` and scores holdings with the game's own scoring function over the scoring table carried in
 the observation, never the game state.
 
-* ``random``   – uniform over the legal actions.
+* ``random``   – uniform over the legal actions; blind (FLAG_BLIND): it is not shown an
+  observation.
 * ``greedy``   – drafts and plays for its own highest round score and ignores the vote: it always
   denies, votes for the highest score it can see, hides cards at random.
 * ``balanced`` – drafts for value the same way, but keeps what the others can see of it low (its
