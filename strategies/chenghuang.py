@@ -21,7 +21,6 @@ import math
 from numba import njit
 
 from simulator.games.base import FLAG_BLIND, StrategyInfo, strategy
-from simulator.games.kernel_support import random_double
 from simulator.games.chenghuang.declaration import (
     ADMIT, ADMIT_DISCARD, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FACE_DOWN, FAN_TARGET,
     GAN_KEEP, HAND, HIDE, IMPLEMENTS, JUDGE, MARTIAL, N_KINDS, OBS, PEEK, SCRIBE_SOURCE,
@@ -30,6 +29,8 @@ from simulator.games.chenghuang.declaration import (
 )
 from simulator.games.chenghuang.rules import kind_score, showdown_score
 
+from .common import uniform_legal
+
 
 NEG = -(1 << 60)
 
@@ -37,26 +38,6 @@ NEG = -(1 << 60)
 # (every array they touch is a borrowed view owned by the kernel): a call then costs no
 # incref/decref of the observation, the legal mask and the parameters.
 helper = njit(cache=True, _nrt=False)
-
-
-@njit(cache=True, _nrt=False, inline="always")
-def uniform_legal(legal, rng):
-    """A uniformly random legal action (-1 if none is legal): the same choice as
-    strategies.common.uniform_legal for the same draw (the pick-th legal action, pick =
-    floor(u * count)), found without a data-dependent branch (a mispredicted branch costs more
-    than the whole scan of 12 entries)."""
-    count = 0
-    for a in range(legal.size):
-        count += legal[a]
-    if count == 0:
-        return -1
-    pick = int(random_double(rng) * count)
-    choice = -1
-    seen = 0
-    for a in range(legal.size):
-        choice = a if (legal[a] and seen == pick) else choice
-        seen += legal[a]
-    return choice
 
 
 # --- scoring what a seat holds, from the observation ----------------------------------------------

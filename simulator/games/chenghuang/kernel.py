@@ -32,9 +32,9 @@ from .declaration import (
 from .metrics import borrow_tallies
 from .observation import (
     clear_drawn, clear_private, clear_tie, count_legal, fill_draft, fill_layout, fill_table,
-    init_blank, init_observation, legal_admit, legal_any_kind, legal_kinds, legal_marked, legal_peek,
-    legal_seats, legal_source, legal_target, legal_theft, publish_seats, show_drawn, show_pile,
-    show_tie,
+    init_blank, init_observation, legal_admit, legal_any_kind, legal_kinds, legal_marked,
+    legal_peek, legal_seats, legal_source, legal_target, legal_theft, publish_seats, show_drawn,
+    show_pile, show_tie,
 )
 from .rules import (
     admit_discard, deal_packs, deal_roles, discard, draft_pick, extremes, face_down_count,

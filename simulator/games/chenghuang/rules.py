@@ -96,9 +96,10 @@ def kind_score(table, t0, kind, count, role, judge_kind):
     """Points of `count` cards of one kind for a player holding `role`.
 
     武判: every card of the named kind scores T_JUDGE (set kinds too: 3 忠信 score 15).
-    Otherwise `role_kind_points`, read from the table's derived entries (T_POINTS: scoring is the
-    hottest rule, and they save the set-table arithmetic and the role tests); from POINTS_LEN - 2 cards
-    on, every further card adds the same points (past the set table), so larger counts extend it.
+    Otherwise `role_kind_points`, read from the table's derived entries (T_POINTS: scoring is
+    the hottest rule, and they save the set-table arithmetic and the role tests). From
+    POINTS_LEN - 2 cards on every further card adds the same points (past the set table), so
+    larger counts extend the last step.
     """
     if role == MARTIAL and kind == judge_kind:
         return table[t0 + T_JUDGE] * count
