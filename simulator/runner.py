@@ -32,7 +32,8 @@ CHECKPOINT_EVERY_SECONDS = 10.0
 
 
 def chunk_rng(seed: int, chunk: int) -> np.random.Generator:
-    """The random stream of one chunk: independent of every other chunk and of the workers."""
+    """The random stream of one chunk: independent of every other chunk and of the workers.
+    (PCG64: the kernels step its state inline, see kernel_support.random_double.)"""
     return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk,))))
 
 

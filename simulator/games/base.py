@@ -16,7 +16,8 @@ The kernel of every game has the same calling convention::
 * ``slot_params`` – float64[MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS]: each slot's parameters
 * ``slot_flags``  – int64[MAX_STRATEGY_SLOTS]: capability bits (see ``FLAG_*``)
 * ``n_games``     – games to play; their outcomes are *added* into ``tallies``
-* ``rng``         – a ``numpy.random.Generator``; the only source of randomness
+* ``rng``         – a ``numpy.random.Generator`` over ``PCG64`` (``random_double`` steps its
+                    state inline); the only source of randomness
 * ``tallies``     – a game-specific NamedTuple of int64 arrays (see ``TallySpec``)
 * ``trace``       – int64[max_events, TRACE_WIDTH]; filled only when it has rows (one game traced)
 
