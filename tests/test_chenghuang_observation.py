@@ -6,13 +6,14 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.chenghuang.declaration import (
-    ADMIT, GAN, IMPLEMENTS, KILLING, LIU, MARTIAL, N_KINDS, OBS, OX_HEAD, PEEK, THEFT,
-    VOTE, XIE,
+    ADMIT, CIVIL, FACE_DOWN, GAN, IMPLEMENTS, KILLING, LIU, LOYALTY, MARTIAL, N_ACTIONS, N_KINDS,
+    OBS, OX_HEAD, PEEK, THEFT, VOTE, XIE,
 )
 from simulator.games.chenghuang.observation import (
-    fill_draft, fill_table, legal_admit, legal_peek, legal_seats, publish_seats,
+    fill_draft, fill_table, legal_admit, legal_peek, legal_seats, legal_source, legal_target,
+    publish_seats,
 )
-from simulator.games.chenghuang.rules import judge_names, peek
+from simulator.games.chenghuang.rules import gan_keep, judge_names, peek
 from simulator.games.chenghuang.state import M_JUDGE_KIND, M_VOTED
 from strategies.chenghuang import balanced, greedy
 
@@ -151,3 +152,47 @@ def test_peek_choice_depends_only_on_what_the_looker_knows():
         fill_table(st, 4, 1)
     assert (st_a.obs == st_b.obs).all() and (st_a.legal == st_b.legal).all()
     assert decide(balanced, st_a, PEEK) == decide(balanced, st_b, PEEK)
+
+
+def scribe_masks_by_slot(st, n, me, source):
+    """文判's legal sources and targets read card by card off the layouts (the rule as written)."""
+    sources = np.zeros(N_ACTIONS, bool)
+    for i in range(st.n_slots[me]):
+        sources[st.slot_kind[me, i] + (0 if st.slot_up[me, i] else FACE_DOWN)] = True
+    moved_kind, moved_up = source % FACE_DOWN, source < FACE_DOWN
+    skip = next(i for i in range(st.n_slots[me])
+                if st.slot_kind[me, i] == moved_kind and st.slot_up[me, i] == moved_up)
+    targets = np.zeros(N_ACTIONS, bool)
+    for s in range(n):
+        for i in range(st.n_slots[s]):
+            if (s, i) == (me, skip):
+                continue
+            if st.slot_up[s, i]:
+                targets[st.slot_kind[s, i]] = True
+            elif s == me:
+                targets[FACE_DOWN + st.slot_kind[s, i]] = True
+    return sources, targets
+
+
+def test_scribe_masks_from_the_layout_counts_match_the_cards():
+    # legal_source / legal_target read the counts recount keeps; on random layouts (after 武判
+    # turned a kind sideways and 甘將軍 added a face-down card) they match a card-by-card reading.
+    rng = np.random.default_rng(4)
+    for _ in range(150):
+        st = position([MARTIAL, GAN, CIVIL, XIE])
+        for seat in range(4):
+            held = rng.multinomial(5, [1 / N_KINDS] * N_KINDS)
+            down = np.zeros(N_KINDS, np.int64)
+            for _ in range(2):
+                down[rng.choice(np.flatnonzero(held - down))] += 1
+            lay(st, seat, up=held - down, down=down)
+        judge_names(st, 4, 0, int(rng.integers(N_KINDS)))
+        drawn = cards(loyalty=1)
+        gan_keep(st, 4, 1, drawn, LOYALTY)  # keeps a 忠信 face down
+        legal_source(st, 2)
+        sources = st.legal.astype(bool).copy()
+        for source in np.flatnonzero(sources):
+            legal_target(st, 4, 2, source)
+            expected_sources, expected_targets = scribe_masks_by_slot(st, 4, 2, source)
+            assert np.array_equal(sources, expected_sources)
+            assert np.array_equal(st.legal.astype(bool), expected_targets)

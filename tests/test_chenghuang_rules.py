@@ -24,7 +24,7 @@ from simulator.games.chenghuang.rules import (
 )
 from simulator.games.chenghuang.state import M_JUDGE_KIND
 
-from test_chenghuang_positions import TABLE, cards, lay, position
+from test_chenghuang_positions import TABLE, cards, lay, position, relayout
 
 NONE = -1
 ANY = 0  # a role without a scoring ability (柳將軍)
@@ -311,6 +311,32 @@ def test_deal_gives_six_cards_each_and_sets_the_rest_aside():
 def test_general_liu_lays_three_face_down():
     assert face_down_count(LIU) == 3
     assert all(face_down_count(role) == 2 for role in range(1, 9))
+
+
+
+def test_a_fresh_layout_sets_the_counts_a_recount_finds():
+    # lay_out writes the layout counts itself; they must be what recounting its slots gives, for
+    # any holding and any choice of face-down cards, and a seat looked at in an earlier layout
+    # (peek counts left over) starts again unseen.
+    rng = np.random.default_rng(11)
+    for trial in range(200):
+        st = position([IMPLEMENTS, LIU, XIE])
+        if trial % 2:
+            lay(st, 1, up=cards(theft=1), down=cards(loyalty=1, filial=1))
+            peek(st, 3, 0, 1, rng)
+        held = rng.multinomial(5, [1 / N_KINDS] * N_KINDS)
+        down = np.zeros(N_KINDS, np.int64)
+        for _ in range(2):
+            down[rng.choice(np.flatnonzero(held - down))] += 1
+        lay(st, 1, up=held - down, down=down)
+        counts = [st.pub_count[1].copy(), st.up_count[1].copy(), st.down_count[1].copy(),
+                  st.peek_count[:, 1].copy(), st.peeked[1]]
+        relayout(st, 1)
+        assert list(counts[0]) == list(st.pub_count[1]) == list(held - down)
+        assert list(counts[1]) == list(st.up_count[1])
+        assert list(counts[2]) == list(st.down_count[1]) == list(down)
+        assert np.array_equal(counts[3], st.peek_count[:, 1]) and counts[3].sum() == 0
+        assert counts[4] == st.peeked[1] == 0
 
 
 # --- abilities ------------------------------------------------------------------------------------

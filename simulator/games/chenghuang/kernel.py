@@ -135,10 +135,11 @@ def start_round(st, pool, n, r, captain, rng, trace, k):
 def draft(strategies, st, n, deck, rng, trace, k):
     r = st.meta[M_ROUND]
     deal_packs(st, deck, n, rng)
-    for s in range(n):
-        for kind in range(N_KINDS):
-            if st.packs[s, kind] > 0:
-                k = record(trace, k, r, TR_DEAL, s, -1, kind, st.packs[s, kind])
+    if k < trace.shape[0]:  # tracing (the test saves a data-dependent branch per kind otherwise)
+        for s in range(n):
+            for kind in range(N_KINDS):
+                if st.packs[s, kind] > 0:
+                    k = record(trace, k, r, TR_DEAL, s, -1, kind, st.packs[s, kind])
     for pick in range(HAND):
         for s in range(n):
             pack = pack_in_hand(s, pick, n)
@@ -184,9 +185,10 @@ def layout(strategies, st, n, rng, trace, k):
             up[kind] -= 1
             down[kind] += 1
         lay_out(st, n, s, down)
-        for kind in range(N_KINDS):
-            if st.held[s, kind] > 0:
-                k = record(trace, k, r, TR_LAYOUT, s, -1, kind, up[kind] * 16 + down[kind])
+        if k < trace.shape[0]:
+            for kind in range(N_KINDS):
+                if st.held[s, kind] > 0:
+                    k = record(trace, k, r, TR_LAYOUT, s, -1, kind, up[kind] * 16 + down[kind])
     st.obs[OBS.to_hide] = 0
     return k
 

@@ -18,7 +18,7 @@ left behind for the next seat's decision.
 from .declaration import (
     FACE_DOWN, MAX_PLAYERS, N_ACTIONS, N_KINDS, OBS, TABLE_SIZE, UNKNOWN,
 )
-from .rules import can_be_robbed, peekable, source_slot
+from .rules import can_be_robbed, peekable
 from .state import (
     borrowing, inlined,
     M_ACCUSED, M_ADMITTED, M_CAPTAIN, M_HIGHEST, M_JUDGE_KIND, M_REVEALED, M_ROUND, M_THIEF,
@@ -269,32 +269,34 @@ def legal_peek(st, n, me):
 
 @borrowing
 def legal_source(st, me):
-    """文判's own card to move: 0-5 a face-up card of that kind, 6-11 a face-down one."""
+    """文判's own card to move: 0-5 a face-up card of that kind, 6-11 a face-down one (from the
+    layout counts `recount` keeps)."""
     legal = st.legal
     clear_legal(legal)
-    for i in range(st.n_slots[me]):
-        k = st.slot_kind[me, i]
-        if st.slot_up[me, i] == 1:
-            legal[k] = True
-        else:
-            legal[FACE_DOWN + k] = True
+    for k in range(N_KINDS):
+        legal[k] = st.up_count[me, k] > 0
+        legal[FACE_DOWN + k] = st.down_count[me, k] > 0
 
 
 @borrowing
 def legal_target(st, n, me, source):
     """The card 文判 copies: 0-5 any face-up card of that kind on the table, 6-11 one of its own
-    face-down cards of that kind; never the moved card itself."""
+    face-down cards of that kind; never the moved card itself (from the layout counts)."""
     legal = st.legal
     clear_legal(legal)
-    skip = source_slot(st, me, source)
-    for s in range(n):
-        for i in range(st.n_slots[s]):
-            if s == me and i == skip:
-                continue
-            if st.slot_up[s, i] == 1:
-                legal[st.slot_kind[s, i]] = True
-            elif s == me:
-                legal[FACE_DOWN + st.slot_kind[s, i]] = True
+    moved_up = source < FACE_DOWN
+    moved = source if moved_up else source - FACE_DOWN
+    for k in range(N_KINDS):
+        up = 0
+        for s in range(n):
+            up += st.up_count[s, k]
+        if moved_up and k == moved:
+            up -= 1
+        down = st.down_count[me, k]
+        if not moved_up and k == moved:
+            down -= 1
+        legal[k] = up > 0
+        legal[FACE_DOWN + k] = down > 0
 
 
 @borrowing

@@ -312,17 +312,27 @@ def face_down_count(role):
 
 @borrowing
 def lay_out(st, n, seat, down):
-    """Lay out the held cards: `down[k]` of kind k face down, the rest face up."""
+    """Lay out the held cards: `down[k]` of kind k face down, the rest face up. Nothing of a fresh
+    layout is public or has been looked at, so its counts are set here (what `recount` finds)."""
     i = 0
     for k in range(N_KINDS):
-        for c in range(st.held[seat, k]):
+        held = st.held[seat, k]
+        hidden = down[k]
+        for c in range(held):
             st.slot_kind[seat, i] = k
-            st.slot_up[seat, i] = 1 if c >= down[k] else 0
+            st.slot_up[seat, i] = 1 if c >= hidden else 0
             st.slot_public[seat, i] = 0
             st.slot_seen[seat, i] = 0
             i += 1
+        st.up_count[seat, k] = held - hidden
+        st.down_count[seat, k] = hidden
+        st.pub_count[seat, k] = held - hidden
     st.n_slots[seat] = i
-    recount(st, n, seat)
+    if st.peeked[seat] != 0:
+        for v in range(n):
+            for k in range(N_KINDS):
+                st.peek_count[v, seat, k] = 0
+        st.peeked[seat] = 0
 
 
 @borrowing
