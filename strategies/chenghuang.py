@@ -18,6 +18,7 @@ the observation, never the game state.
 
 import math
 
+import numpy as np
 from numba import njit
 
 from simulator.games.base import FLAG_BLIND, StrategyInfo, strategy
@@ -403,6 +404,65 @@ def choose(n, k):
     return result
 
 
+# The probability that x of `hidden` unknown cards are of a kind with `u` of the `total` unseen
+# cards (hypergeometric) is what the estimates spend most of their time on: a chain of divisions
+# per kind and seat. The values for the sizes a game meets are tabled once, by the same functions
+# (so they are the same numbers); larger sizes are computed as they come.
+@helper
+def hyper_zero(total, u, hidden):
+    """P(none of the `hidden` cards is of the kind)."""
+    p = 1.0
+    for i in range(hidden):
+        p *= max(total - u - i, 0) / (total - i)
+    return p
+
+
+@helper
+def hyper_next(p, direct, total, u, hidden, x):
+    """P(x + 1 of them are of the kind), from p = P(x) by the ratio recurrence, or directly
+    (`direct`) when P(0) is 0 and the ratios are undefined."""
+    if direct:
+        return choose(u, x + 1) * choose(total - u, hidden - x - 1) / choose(total, hidden)
+    return p * (u - x) * (hidden - x) / ((x + 1) * (total - u - hidden + x + 1))
+
+
+HYPER_TOTAL, HYPER_KIND, HYPER_HIDDEN = 48, 12, 6
+
+
+def hyper_table():
+    """[total, u, hidden, x] -> P(x + 1 of the hidden cards are of the kind), x < min(u, hidden)."""
+    table = np.zeros((HYPER_TOTAL, HYPER_KIND, HYPER_HIDDEN, HYPER_HIDDEN))
+    for total in range(HYPER_TOTAL):
+        for u in range(min(total, HYPER_KIND - 1) + 1):
+            for hidden in range(min(total, HYPER_HIDDEN - 1) + 1):
+                p = hyper_zero(total, u, hidden)
+                direct = p == 0.0
+                for x in range(min(u, hidden)):
+                    p = hyper_next(p, direct, total, u, hidden, x)
+                    table[total, u, hidden, x] = p
+    return table
+
+
+HYPER = hyper_table()
+
+
+@helper
+def hyper_start(total, u, hidden):
+    """(tabled, P(0), direct): what `hyper_at` needs for one kind (u <= total, hidden <= total)."""
+    if total < HYPER_TOTAL and u < HYPER_KIND and hidden < HYPER_HIDDEN:
+        return True, 0.0, False
+    p = hyper_zero(total, u, hidden)
+    return False, p, p == 0.0
+
+
+@helper
+def hyper_at(tabled, p, direct, total, u, hidden, x):
+    """P(x + 1 of the hidden cards are of the kind); p is P(x) (unused when tabled)."""
+    if tabled:
+        return HYPER[total, u, hidden, x]
+    return hyper_next(p, direct, total, u, hidden, x)
+
+
 @helper
 def estimate(obs, seat, unseen):
     """(mean, variance) of `seat`'s showdown score: its known cards plus its unknown cards drawn
@@ -439,19 +499,12 @@ def estimate(obs, seat, unseen):
             mean += now
         if u == 0:
             continue
-        # P(x of the hidden cards are of this kind), hypergeometric: by the ratio recurrence from
-        # P(0), or directly when some must be of this kind (P(0) = 0)
-        p = 1.0
-        for i in range(hidden):
-            p *= max(total - u - i, 0) / (total - i)
-        direct = p == 0.0
+        # P(x of the hidden cards are of this kind), hypergeometric
+        tabled, p, direct = hyper_start(total, u, hidden)
         m1 = 0.0
         m2 = 0.0
         for x in range(0, min(u, hidden)):
-            if direct:
-                p = choose(u, x + 1) * choose(total - u, hidden - x - 1) / choose(total, hidden)
-            else:
-                p = p * (u - x) * (hidden - x) / ((x + 1) * (total - u - hidden + x + 1))
+            p = hyper_at(tabled, p, direct, total, u, hidden, x)
             g = kind_score(obs, OBS.table, k, c + x + 1, role, judge) - now
             m1 += p * g
             m2 += p * g * g
@@ -493,16 +546,9 @@ def expected_score(obs, seat, unseen):
         if u == 0 or hidden == 0:
             continue
         if is_set_kind(obs, k) and not (role == MARTIAL and judge == k):
-            p = 1.0
-            for i in range(hidden):
-                p *= max(total - u - i, 0) / (total - i)
-            direct = p == 0.0
+            tabled, p, direct = hyper_start(total, u, hidden)
             for x in range(0, min(u, hidden)):
-                if direct:
-                    p = (choose(u, x + 1) * choose(total - u, hidden - x - 1)
-                         / choose(total, hidden))
-                else:
-                    p = p * (u - x) * (hidden - x) / ((x + 1) * (total - u - hidden + x + 1))
+                p = hyper_at(tabled, p, direct, total, u, hidden, x)
                 mean += p * (kind_score(obs, OBS.table, k, c + x + 1, role, judge) - now)
         else:
             slope = kind_score(obs, OBS.table, k, c + 1, role, judge) - now

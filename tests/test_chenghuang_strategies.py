@@ -6,6 +6,7 @@ import itertools
 
 import numpy as np
 import pytest
+from scipy.stats import hypergeom
 
 from simulator.games.chenghuang.declaration import (
     ADMIT, BENEVOLENCE, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FAN_TARGET, FILIAL,
@@ -14,7 +15,8 @@ from simulator.games.chenghuang.declaration import (
 )
 from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
-    balanced, builtin, estimate, expected_score, greedy, random_play,
+    HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
+    hyper_at, hyper_next, hyper_start, hyper_zero, random_play,
 )
 
 from test_chenghuang_positions import TABLE, cards, position
@@ -163,6 +165,27 @@ def test_estimate_has_the_exact_mean():
     assert expected_score(obs, 1, unseen) == pytest.approx(mean)
     assert np.var(scores) / 2 < var < np.var(scores) * 2
 
+
+
+def test_hypergeometric_probabilities_tabled_and_computed():
+    # P(x of `hidden` unknown cards are of a kind with u of the `total` unseen), as the estimates
+    # read it: against SciPy's pmf on sizes inside the table and beyond it; inside, the tabled
+    # value is exactly the recurrence's (so tabling changed no estimate).
+    for total in range(1, HYPER_TOTAL + 6, 3):
+        for u in range(0, min(total, HYPER_KIND + 2) + 1):
+            for hidden in range(0, min(total, HYPER_HIDDEN + 1) + 1):
+                tabled, p, direct = hyper_start(total, u, hidden)
+                assert tabled == (total < HYPER_TOTAL and u < HYPER_KIND and hidden < HYPER_HIDDEN)
+                probabilities = [hyper_zero(total, u, hidden)]
+                recurrence, recurrence_direct = probabilities[0], probabilities[0] == 0.0
+                for x in range(min(u, hidden)):
+                    p = hyper_at(tabled, p, direct, total, u, hidden, x)
+                    recurrence = hyper_next(recurrence, recurrence_direct, total, u, hidden, x)
+                    assert p == recurrence
+                    probabilities.append(p)
+                expected = hypergeom.pmf(np.arange(len(probabilities)), total, u, hidden)
+                assert np.allclose(probabilities, expected, rtol=1e-9, atol=1e-15)
+                assert sum(probabilities) == pytest.approx(1.0, abs=1e-12)
 
 def test_theft_takes_the_most_it_can_and_the_victim_gives_the_least():
     roles = [LIU, GAN, XIE]
