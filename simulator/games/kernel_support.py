@@ -96,6 +96,28 @@ def random_double(rng):
     return _pcg64_next_double(rng)
 
 
+@intrinsic
+def _popcount(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+    sig = types.int64(x)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        ctpop = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, (i64,)),
+                                               "llvm.ctpop.i64")
+        return builder.call(ctpop, (value,))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def popcount(x):
+    """The number of set bits of a non-negative int64 (one instruction where the CPU has it)."""
+    return _popcount(x)
+
+
 if config.DISABLE_JIT:
     # Interpreted (NUMBA_DISABLE_JIT=1, used to measure the JIT's speed-up): plain arrays are
     # already reference-safe, so a view is the array itself.
@@ -107,6 +129,9 @@ if config.DISABLE_JIT:
 
     def random_double(rng):  # noqa: F811
         return rng.random()
+
+    def popcount(x):  # noqa: F811
+        return bin(x).count("1")
 
 
 @njit(cache=True)

@@ -1,0 +1,37 @@
+"""The uniform choices every game's strategies share (strategies/common.py)."""
+
+import numpy as np
+
+from simulator.games.kernel_support import popcount
+from strategies.common import nth_set_bit, uniform_legal
+
+
+def test_popcount_counts_set_bits():
+    rng = np.random.default_rng(1)
+    for value in [0, 1, 2**62, 2**63 - 1, *rng.integers(0, 2**63 - 1, 200)]:
+        assert popcount(int(value)) == bin(int(value)).count("1")
+
+
+def test_nth_set_bit_finds_every_set_bit_in_order():
+    rng = np.random.default_rng(2)
+    for value in [1, 2**62, 2**63 - 1, *rng.integers(1, 2**63 - 1, 200)]:
+        positions = [i for i in range(63) if (int(value) >> i) & 1]
+        assert [nth_set_bit(int(value), pick) for pick in range(len(positions))] == positions
+
+
+def test_uniform_legal_takes_the_pick_th_legal_action_of_one_draw():
+    # The choice is the floor(u * count)-th legal action for the generator's next double u, for
+    # short masks (read as bits) and long ones (scanned); an empty mask draws nothing.
+    rng = np.random.default_rng(3)
+    for size in [1, 2, 5, 12, 40, 63, 64, 100]:
+        for _ in range(100):
+            legal = rng.random(size) < rng.random()
+            seed = int(rng.integers(2**32))
+            mine, reference = np.random.default_rng(seed), np.random.default_rng(seed)
+            choice = uniform_legal(legal, mine)
+            actions = np.flatnonzero(legal)
+            if actions.size == 0:
+                assert choice == -1
+            else:
+                assert choice == actions[int(reference.random() * actions.size)]
+            assert mine.random() == reference.random()  # one draw, or none for an empty mask
