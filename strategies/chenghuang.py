@@ -581,19 +581,32 @@ def chance_highest(obs, unseen):
 @helper
 def pair_losses(obs):
     """(cheapest, dearest): the least and the most my score drops when two of my cards go,
-    evaluated exactly over all pairs."""
+    evaluated exactly over all pairs. (A score is a sum over kinds, so a pair's loss is what each
+    kind loses; a 武判 that has not named its kind is rescored whole.)"""
+    role = obs[OBS.my_role]
+    judge = obs[OBS.judge_kind]
     mine = my_score_with(obs, -1, -1)
     cheapest = -NEG
     dearest = NEG
     for a in range(N_KINDS):
-        if obs[OBS.mine + a] == 0:
+        count_a = obs[OBS.mine + a]
+        if count_a == 0:
             continue
+        now_a = kind_score(obs, OBS.table, a, count_a, role, judge)
+        loss_a = now_a - kind_score(obs, OBS.table, a, count_a - 1, role, judge)
         for b in range(a, N_KINDS):
-            if count_with(obs, OBS.mine, b, -1, a, -1) == 0:
+            count_b = count_with(obs, OBS.mine, b, -1, a, -1)
+            if count_b == 0:
                 continue
-            left = score_with(obs, OBS.mine, obs[OBS.my_role], -1, a, b)
-            cheapest = min(cheapest, mine - left)
-            dearest = max(dearest, mine - left)
+            if role == MARTIAL and judge < 0:
+                loss = mine - score_with(obs, OBS.mine, role, -1, a, b)
+            elif b == a:
+                loss = now_a - kind_score(obs, OBS.table, a, count_a - 2, role, judge)
+            else:
+                loss = loss_a + (kind_score(obs, OBS.table, b, count_b, role, judge)
+                                 - kind_score(obs, OBS.table, b, count_b - 1, role, judge))
+            cheapest = min(cheapest, loss)
+            dearest = max(dearest, loss)
     if dearest == NEG:
         return 0, 0
     return cheapest, dearest

@@ -189,6 +189,29 @@ def test_most_valuable_pair_ties_take_the_lowest_kinds_and_short_holdings():
     assert most_valuable_pair(TABLE, cards(), LIU, NONE) == (-1, -1)
 
 
+
+def test_most_valuable_pair_matches_rescoring_every_pair():
+    # The pair is found from per-kind losses; rescoring the holding without each pair (the rule
+    # as written) gives the same pair, lowest kind codes first among equal losses.
+    rng = np.random.default_rng(8)
+    for _ in range(400):
+        held = rng.multinomial(int(rng.integers(2, 12)), [1 / N_KINDS] * N_KINDS)
+        role = int(rng.integers(N_ROLES))
+        judge = int(rng.integers(N_KINDS)) if role == MARTIAL else NONE
+        base = showdown_score(TABLE, 0, held, 0, role, judge)
+        best, expected = None, None
+        for a in range(N_KINDS):
+            for b in range(a, N_KINDS):
+                left = held.copy()
+                left[a] -= 1
+                left[b] -= 1
+                if left.min() < 0:
+                    continue
+                loss = base - showdown_score(TABLE, 0, left, 0, role, judge)
+                if best is None or loss > best:
+                    best, expected = loss, (a, b)
+        assert most_valuable_pair(TABLE, held, role, judge) == expected
+
 # --- vote and showdown ----------------------------------------------------------------------------
 def test_highest_counts_ties():
     showdown = np.array([20, 25, 25, 3])

@@ -16,7 +16,7 @@ from simulator.games.chenghuang.declaration import (
 from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
     HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
-    hyper_at, hyper_next, hyper_start, hyper_zero, random_play,
+    hyper_at, hyper_next, hyper_start, hyper_zero, pair_losses, random_play,
 )
 
 from test_chenghuang_positions import TABLE, cards, position
@@ -186,6 +186,28 @@ def test_hypergeometric_probabilities_tabled_and_computed():
                 expected = hypergeom.pmf(np.arange(len(probabilities)), total, u, hidden)
                 assert np.allclose(probabilities, expected, rtol=1e-9, atol=1e-15)
                 assert sum(probabilities) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_pair_losses_match_rescoring_every_pair():
+    # (cheapest, dearest) from per-kind losses equal rescoring my holding without each pair, for
+    # every role, 武判 before and after it names its kind.
+    rng = np.random.default_rng(9)
+    for _ in range(300):
+        mine = rng.multinomial(int(rng.integers(0, 10)), [1 / N_KINDS] * N_KINDS)
+        role = int(rng.choice([LIU, XIE, IMPLEMENTS, MARTIAL, GAN]))
+        judge = int(rng.integers(-1, N_KINDS)) if role == MARTIAL else -1
+        obs = observation([role, LIU], 0, mine, judge=judge)
+        judges = range(N_KINDS) if judge < 0 and role == MARTIAL else [judge]
+        score = lambda held: max(showdown_score(TABLE, 0, held, 0, role, j) for j in judges)
+        losses = []
+        for a in range(N_KINDS):
+            for b in range(a, N_KINDS):
+                left = mine.copy()
+                left[a] -= 1
+                left[b] -= 1
+                if left.min() >= 0:
+                    losses.append(score(mine) - score(left))
+        assert pair_losses(obs) == ((min(losses), max(losses)) if losses else (0, 0))
 
 def test_theft_takes_the_most_it_can_and_the_victim_gives_the_least():
     roles = [LIU, GAN, XIE]

@@ -126,7 +126,10 @@ def showdown_score(table, t0, counts, c0, role, judge_kind):
 def most_valuable_pair(table, counts, role, judge_kind):
     """The two cards whose removal lowers the score the most, evaluated exactly over all pairs
     (set kinds make single-card values misleading). Returns (kind a, kind b), a <= b; among equal
-    pairs the lowest kind codes. With one card: (kind, -1); with none: (-1, -1)."""
+    pairs the lowest kind codes. With one card: (kind, -1); with none: (-1, -1).
+
+    A score is a sum over kinds, so a pair's loss is what each kind loses (both cards of one kind:
+    what that kind loses with two fewer)."""
     held = 0
     for k in range(N_KINDS):
         held += counts[k]
@@ -142,18 +145,22 @@ def most_valuable_pair(table, counts, role, judge_kind):
     for a in range(N_KINDS):
         if counts[a] == 0:
             continue
-        counts[a] -= 1
+        now_a = kind_score(table, 0, a, counts[a], role, judge_kind)
+        loss_a = now_a - kind_score(table, 0, a, counts[a] - 1, role, judge_kind)
         for b in range(a, N_KINDS):
-            if counts[b] == 0:
-                continue
-            counts[b] -= 1
-            left = showdown_score(table, 0, counts, 0, role, judge_kind)
-            counts[b] += 1
-            if best_a < 0 or left < best:
-                best = left
+            if b == a:
+                if counts[a] < 2:
+                    continue
+                loss = now_a - kind_score(table, 0, a, counts[a] - 2, role, judge_kind)
+            else:
+                if counts[b] == 0:
+                    continue
+                loss = loss_a + (kind_score(table, 0, b, counts[b], role, judge_kind)
+                                 - kind_score(table, 0, b, counts[b] - 1, role, judge_kind))
+            if best_a < 0 or loss > best:
+                best = loss
                 best_a = a
                 best_b = b
-        counts[a] += 1
     return best_a, best_b
 
 
