@@ -8,7 +8,7 @@ several times faster than Generator.integers inside Numba.)
 
 from numba import njit
 
-from simulator.games.kernel_support import popcount, random_double
+from simulator.games.kernel_support import nth_set_bit, popcount, random_double
 
 
 @njit(cache=True, inline="always")
@@ -21,8 +21,8 @@ def uniform_index(count, rng):
 def uniform_legal(legal, rng):
     """A uniformly random legal action (-1 if none is legal): the pick-th legal action, with
     pick = floor(u * count). A mask of up to 63 actions is read as the bits of one integer and
-    the pick-th set bit is found by halving, without a data-dependent branch (a loop that stops
-    at the pick mispredicts its exit at most decisions)."""
+    the pick-th set bit found without a data-dependent branch (a loop that stops at the pick
+    mispredicts its exit at most decisions); see kernel_support.nth_set_bit."""
     if legal.size > 63:
         return uniform_legal_scan(legal, rng)
     bits = 0
@@ -32,30 +32,6 @@ def uniform_legal(legal, rng):
     if count == 0:
         return -1
     return nth_set_bit(bits, uniform_index(count, rng))
-
-
-@njit(cache=True, inline="always")
-def _skip_low(bits, pick, position, width):
-    """One halving step of `nth_set_bit`: when the wanted bit is above the low `width` bits,
-    drop them."""
-    low = popcount(bits & ((1 << width) - 1))
-    above = pick >= low
-    return ((bits >> width) if above else bits, (pick - low) if above else pick,
-            (position + width) if above else position)
-
-
-@njit(cache=True, inline="always")
-def nth_set_bit(bits, pick):
-    """The position of the pick-th (0-based) set bit of a non-negative int64 with more than
-    `pick` set bits."""
-    position = 0
-    bits, pick, position = _skip_low(bits, pick, position, 32)
-    bits, pick, position = _skip_low(bits, pick, position, 16)
-    bits, pick, position = _skip_low(bits, pick, position, 8)
-    bits, pick, position = _skip_low(bits, pick, position, 4)
-    bits, pick, position = _skip_low(bits, pick, position, 2)
-    bits, pick, position = _skip_low(bits, pick, position, 1)
-    return position
 
 
 @njit(cache=True, inline="always")

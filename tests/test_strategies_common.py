@@ -2,8 +2,10 @@
 
 import numpy as np
 
-from simulator.games.kernel_support import popcount
-from strategies.common import nth_set_bit, uniform_legal
+from simulator.games.kernel_support import (
+    HAS_PDEP, nth_set_bit, nth_set_bit_by_deposit, nth_set_bit_by_halving, popcount,
+)
+from strategies.common import uniform_legal
 
 
 def test_popcount_counts_set_bits():
@@ -17,6 +19,11 @@ def test_nth_set_bit_finds_every_set_bit_in_order():
     for value in [1, 2**62, 2**63 - 1, *rng.integers(1, 2**63 - 1, 200)]:
         positions = [i for i in range(63) if (int(value) >> i) & 1]
         assert [nth_set_bit(int(value), pick) for pick in range(len(positions))] == positions
+        assert [nth_set_bit_by_halving(int(value), pick)
+                for pick in range(len(positions))] == positions
+        if HAS_PDEP:  # the BMI2 version exists only where the CPU has the instruction
+            assert [nth_set_bit_by_deposit(int(value), pick)
+                    for pick in range(len(positions))] == positions
 
 
 def test_uniform_legal_takes_the_pick_th_legal_action_of_one_draw():

@@ -6,6 +6,7 @@ strategy's whole body. The kernel owns its observation and legal-mask buffers fo
 so it hands strategies *borrowed* views of them (same memory, no reference count).
 """
 
+from llvmlite import binding as llvm_binding
 from llvmlite import ir
 from numba import carray, config, njit, types
 from numba.core import cgutils
@@ -118,6 +119,81 @@ def popcount(x):
     return _popcount(x)
 
 
+def _host_has_pdep() -> bool:
+    """Can compiled code use BMI2's PDEP? Only when compiling for this host's CPU (a portable
+    build, NUMBA_CPU_NAME set, must not assume it)."""
+    if config.CPU_NAME or config.CPU_FEATURES:
+        return False
+    try:
+        return bool(llvm_binding.get_host_cpu_features().get("bmi2"))
+    except RuntimeError:  # a host LLVM cannot describe
+        return False
+
+
+HAS_PDEP = _host_has_pdep()
+
+
+@intrinsic
+def _deposit_bits(typingctx, source, mask):
+    """PDEP: the low bits of `source` placed, in order, at the set bits of `mask`."""
+    sig = types.int64(types.int64, types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        pdep = cgutils.get_or_insert_function(builder.module, ir.FunctionType(i64, (i64, i64)),
+                                              "llvm.x86.bmi.pdep.64")
+        return builder.call(pdep, args)
+
+    return sig, codegen
+
+
+@intrinsic
+def _trailing_zeros(typingctx, x):
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        i64 = ir.IntType(64)
+        cttz = cgutils.get_or_insert_function(
+            builder.module, ir.FunctionType(i64, (i64, ir.IntType(1))), "llvm.cttz.i64")
+        return builder.call(cttz, (args[0], ir.Constant(ir.IntType(1), 0)))
+
+    return sig, codegen
+
+
+@njit(cache=True, inline="always")
+def _skip_low(bits, pick, position, width):
+    """One halving step of `nth_set_bit_by_halving`: when the wanted bit is above the low `width`
+    bits, drop them."""
+    low = popcount(bits & ((1 << width) - 1))
+    above = pick >= low
+    return ((bits >> width) if above else bits, (pick - low) if above else pick,
+            (position + width) if above else position)
+
+
+@njit(cache=True, inline="always")
+def nth_set_bit_by_halving(bits, pick):
+    """The position of the pick-th (0-based) set bit of a non-negative int64 with more than
+    `pick` set bits, found by halving without a data-dependent branch."""
+    position = 0
+    bits, pick, position = _skip_low(bits, pick, position, 32)
+    bits, pick, position = _skip_low(bits, pick, position, 16)
+    bits, pick, position = _skip_low(bits, pick, position, 8)
+    bits, pick, position = _skip_low(bits, pick, position, 4)
+    bits, pick, position = _skip_low(bits, pick, position, 2)
+    bits, pick, position = _skip_low(bits, pick, position, 1)
+    return position
+
+
+@njit(cache=True, inline="always")
+def nth_set_bit_by_deposit(bits, pick):
+    """The same in two instructions (BMI2): deposit a single bit at the pick-th set bit."""
+    return _trailing_zeros(_deposit_bits(1 << pick, bits))
+
+
+# The choice is made once per process; either gives the same positions (tested).
+nth_set_bit = nth_set_bit_by_deposit if HAS_PDEP else nth_set_bit_by_halving
+
+
 if config.DISABLE_JIT:
     # Interpreted (NUMBA_DISABLE_JIT=1, used to measure the JIT's speed-up): plain arrays are
     # already reference-safe, so a view is the array itself.
@@ -132,6 +208,9 @@ if config.DISABLE_JIT:
 
     def popcount(x):  # noqa: F811
         return bin(x).count("1")
+
+    def nth_set_bit(bits, pick):  # noqa: F811
+        return [i for i in range(64) if (bits >> i) & 1][pick]
 
 
 @njit(cache=True)
