@@ -87,26 +87,40 @@ def my_score_with(obs, add, remove):
 
 
 @helper
-def my_gain(obs, add, remove):
-    """How much my score changes if I gain a card of kind `add` and lose one of kind `remove`
-    (-1: none). Only the kinds involved are rescored, except for a 武判 that has not named its
-    kind yet (its best kind can change)."""
-    role = obs[OBS.my_role]
+def gain_with(obs, c0, role, add, remove):
+    """How the score of the count vector at obs[c0:c0+6] changes with a card of kind `add` gained
+    and one of kind `remove` lost (-1: none), for a player holding `role`. A score is a sum over
+    kinds, so only the kinds involved are rescored, except for a 武判 that has not named its kind
+    yet (its best kind can change)."""
     judge = obs[OBS.judge_kind]
     if role == MARTIAL and judge < 0:
-        return my_score_with(obs, add, remove) - my_score_with(obs, -1, -1)
+        return (score_with(obs, c0, role, add, remove, -1)
+                - score_with(obs, c0, role, -1, -1, -1))
     if add == remove:
         return 0
     change = 0
     if add >= 0:
-        c = obs[OBS.mine + add]
+        c = obs[c0 + add]
         change += (kind_score(obs, OBS.table, add, c + 1, role, judge)
                    - kind_score(obs, OBS.table, add, c, role, judge))
     if remove >= 0:
-        c = obs[OBS.mine + remove]
+        c = obs[c0 + remove]
         change += (kind_score(obs, OBS.table, remove, c - 1, role, judge)
                    - kind_score(obs, OBS.table, remove, c, role, judge))
     return change
+
+
+@helper
+def my_gain(obs, add, remove):
+    """How much my score changes if I gain a card of kind `add` and lose one of kind `remove`
+    (-1: none)."""
+    return gain_with(obs, OBS.mine, obs[OBS.my_role], add, remove)
+
+
+@helper
+def seat_gain(obs, seat, add, remove):
+    """`gain_with` for the cards of `seat` that I know."""
+    return gain_with(obs, OBS.known + seat * N_KINDS, obs[OBS.roles + seat], add, remove)
 
 
 @helper
@@ -287,12 +301,11 @@ def theft_choice(obs, legal):
     best = -1
     best_gain_ = NEG
     best_total = NEG
-    mine_now = my_score_with(obs, -1, -1)
     for v in range(obs[OBS.players]):
         if not legal[v]:
             continue
         give = predicted_gift(obs, v, me)
-        gain = my_score_with(obs, give, -1) - mine_now
+        gain = my_gain(obs, give, -1)
         total = obs[OBS.totals + v]
         if gain > best_gain_ or (gain == best_gain_ and total > best_total):
             best_gain_ = gain
@@ -310,8 +323,8 @@ def predicted_gift(obs, victim, thief):
     for k in range(N_KINDS):
         if obs[OBS.known + victim * N_KINDS + k] == 0:
             continue
-        left = seat_score_with(obs, victim, -1, k)
-        gift = seat_score_with(obs, thief, k, -1)
+        left = seat_gain(obs, victim, -1, k)  # what it keeps, less its (constant) score
+        gift = seat_gain(obs, thief, k, -1)
         if left > best_left or (left == best_left and gift < best_gift):
             best_left = left
             best_gift = gift
@@ -329,8 +342,8 @@ def give_choice(obs, legal):
     for k in range(N_KINDS):
         if not legal[k]:
             continue
-        left = my_score_with(obs, -1, k)
-        gift = seat_score_with(obs, thief, k, -1) if thief >= 0 and thief != me else 0
+        left = my_gain(obs, -1, k)  # what I keep, less my (constant) score
+        gift = seat_gain(obs, thief, k, -1) if thief >= 0 and thief != me else 0
         if left > best_left or (left == best_left and gift < best_gift):
             best_left = left
             best_gift = gift
@@ -616,12 +629,11 @@ def pair_losses(obs):
 def compensation_hope(obs, unseen):
     """What a card from the pile would add to my score: the best kind I know is there, or what an
     unseen card adds on average, whichever is more."""
-    mine = my_score_with(obs, -1, -1)
     best = 0.0
     total = 0
     average = 0.0
     for k in range(N_KINDS):
-        gain = my_score_with(obs, k, -1) - mine
+        gain = my_gain(obs, k, -1)
         if obs[OBS.pile_known + k] > 0:
             best = max(best, float(gain))
         total += unseen[k]

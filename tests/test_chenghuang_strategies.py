@@ -16,7 +16,7 @@ from simulator.games.chenghuang.declaration import (
 from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
     HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
-    hyper_at, hyper_next, hyper_start, hyper_zero, pair_losses, random_play,
+    gain_with, hyper_at, hyper_next, hyper_start, hyper_zero, pair_losses, random_play, score_with,
 )
 
 from test_chenghuang_positions import TABLE, cards, position
@@ -208,6 +208,24 @@ def test_pair_losses_match_rescoring_every_pair():
                 if left.min() >= 0:
                     losses.append(score(mine) - score(left))
         assert pair_losses(obs) == ((min(losses), max(losses)) if losses else (0, 0))
+
+
+def test_gains_rescore_only_the_kinds_involved_and_agree_with_full_scores():
+    # gain_with (what a card gained and one lost change) is the difference of the two full
+    # scores, for every role, 武判 before and after naming its kind, every add / remove pair.
+    rng = np.random.default_rng(10)
+    for _ in range(300):
+        mine = rng.multinomial(int(rng.integers(0, 10)), [1 / N_KINDS] * N_KINDS)
+        role = int(rng.choice([LIU, XIE, IMPLEMENTS, MARTIAL, GAN]))
+        judge = int(rng.integers(-1, N_KINDS)) if role == MARTIAL else -1
+        obs = observation([role, LIU], 0, mine, judge=judge)
+        for add in range(-1, N_KINDS):
+            for remove in range(-1, N_KINDS):
+                if remove >= 0 and mine[remove] == 0 and remove != add:
+                    continue
+                expected = (score_with(obs, OBS.mine, role, add, remove, -1)
+                            - score_with(obs, OBS.mine, role, -1, -1, -1))
+                assert gain_with(obs, OBS.mine, role, add, remove) == expected
 
 def test_theft_takes_the_most_it_can_and_the_victim_gives_the_least():
     roles = [LIU, GAN, XIE]
