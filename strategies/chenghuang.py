@@ -39,6 +39,8 @@ NEG = -(1 << 60)
 # (every array they touch is a borrowed view owned by the kernel): a call then costs no
 # incref/decref of the observation, the legal mask and the parameters.
 helper = njit(cache=True, _nrt=False)
+# The few helpers called in the innermost loops (every kind of every candidate) are inlined.
+inlined_helper = njit(cache=True, _nrt=False, inline="always")
 
 
 # --- scoring what a seat holds, from the observation ----------------------------------------------
@@ -86,7 +88,7 @@ def my_score_with(obs, add, remove):
     return score_with(obs, OBS.mine, obs[OBS.my_role], add, remove, -1)
 
 
-@helper
+@inlined_helper
 def gain_with(obs, c0, role, add, remove):
     """How the score of the count vector at obs[c0:c0+6] changes with a card of kind `add` gained
     and one of kind `remove` lost (-1: none), for a player holding `role`. A score is a sum over
@@ -150,9 +152,14 @@ def draft_value(obs, kind, hope):
     gain = draft_kind_value(obs, kind, role, c + 1) - now
     if not is_set_kind(obs, kind):
         return float(gain)  # points per card: every card adds the same
-    rate = float(gain)
+    # The best of (value of t more cards - now) / t, compared as fractions (exact, no division
+    # per t); the quotient of the best is the same float as the best of the quotients.
+    best, per = gain, 1
     for t in range(2, min(picks_left, SET_LEN) + 1):
-        rate = max(rate, (draft_kind_value(obs, kind, role, c + t) - now) / t)
+        more = draft_kind_value(obs, kind, role, c + t) - now
+        if more * per > best * t:
+            best, per = more, t
+    rate = best / per
     return (1.0 - hope) * gain + hope * rate
 
 

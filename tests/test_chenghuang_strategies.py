@@ -16,7 +16,8 @@ from simulator.games.chenghuang.declaration import (
 from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
     HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
-    gain_with, hyper_at, hyper_next, hyper_start, hyper_zero, pair_losses, random_play, score_with,
+    draft_kind_value, draft_value, gain_with, hyper_at, hyper_next, hyper_start, hyper_zero,
+    pair_losses, random_play, score_with,
 )
 
 from test_chenghuang_positions import TABLE, cards, position
@@ -226,6 +227,30 @@ def test_gains_rescore_only_the_kinds_involved_and_agree_with_full_scores():
                 expected = (score_with(obs, OBS.mine, role, add, remove, -1)
                             - score_with(obs, OBS.mine, role, -1, -1, -1))
                 assert gain_with(obs, OBS.mine, role, add, remove) == expected
+
+
+def test_draft_value_takes_the_best_rate_per_card_exactly():
+    # The set-potential rate is the best of (value of t more cards - now) / t; draft_value finds
+    # the best by comparing fractions and divides once: the same float as taking the best of the
+    # quotients, for every role, kind, holding, pick and hope.
+    rng = np.random.default_rng(12)
+    for _ in range(300):
+        role = int(rng.choice([LIU, XIE, IMPLEMENTS, MARTIAL, GAN]))
+        mine = rng.multinomial(int(rng.integers(0, 6)), [1 / N_KINDS] * N_KINDS)
+        pick = int(rng.integers(1, 7))
+        obs = observation([role, LIU], 0, mine, pick=pick)
+        hope = float(rng.random())
+        for kind in range(N_KINDS):
+            c = int(mine[kind])
+            now = draft_kind_value(obs, kind, role, c)
+            gain = draft_kind_value(obs, kind, role, c + 1) - now
+            expected = float(gain)
+            if kind in (LOYALTY, FILIAL):  # the set kinds of the official table
+                rate = float(gain)
+                for t in range(2, min(6 - pick + 1, 8) + 1):
+                    rate = max(rate, (draft_kind_value(obs, kind, role, c + t) - now) / t)
+                expected = (1.0 - hope) * gain + hope * rate
+            assert draft_value(obs, kind, hope) == expected
 
 def test_theft_takes_the_most_it_can_and_the_victim_gives_the_least():
     roles = [LIU, GAN, XIE]
