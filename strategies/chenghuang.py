@@ -112,14 +112,14 @@ def gain_with(obs, c0, role, add, remove):
     return change
 
 
-@helper
+@inlined_helper
 def my_gain(obs, add, remove):
     """How much my score changes if I gain a card of kind `add` and lose one of kind `remove`
     (-1: none)."""
     return gain_with(obs, OBS.mine, obs[OBS.my_role], add, remove)
 
 
-@helper
+@inlined_helper
 def seat_gain(obs, seat, add, remove):
     """`gain_with` for the cards of `seat` that I know."""
     return gain_with(obs, OBS.known + seat * N_KINDS, obs[OBS.roles + seat], add, remove)
@@ -131,7 +131,7 @@ def seat_score_with(obs, seat, add, remove):
     return score_with(obs, OBS.known + seat * N_KINDS, obs[OBS.roles + seat], add, remove, -1)
 
 
-@helper
+@inlined_helper
 def draft_kind_value(obs, kind, role, c):
     """Points `c` cards of a kind are worth to me while drafting (武判 may name any kind later)."""
     value = kind_score(obs, OBS.table, kind, c, role, -1)
@@ -140,7 +140,7 @@ def draft_kind_value(obs, kind, role, c):
     return value
 
 
-@helper
+@inlined_helper
 def draft_value(obs, kind, hope):
     """What keeping one more card of `kind` is worth: its immediate gain, blended with weight
     `hope` with the best average gain per card if the next picks brought more of the kind (how a
@@ -163,7 +163,7 @@ def draft_value(obs, kind, hope):
     return (1.0 - hope) * gain + hope * rate
 
 
-@helper
+@inlined_helper
 def is_set_kind(obs, kind):
     """Does the kind score by a set table (not just points per card)?"""
     return obs[OBS.table + T_SET_KIND + kind] == 1
@@ -236,20 +236,31 @@ def best_judge(obs):
     return best
 
 
-@helper
+@inlined_helper
 def scribe_gain(obs, source, target_kind):
     """How my score changes if I move the card of `source` and copy a card of `target_kind`."""
     return my_gain(obs, target_kind, source % FACE_DOWN)
 
 
 @helper
-def visible_elsewhere(obs, kind, source):
-    """Could a card of `kind` be copied as a face-up card? (seen on another seat, or face up on my
-    layout other than the moved card)."""
+def kinds_known_elsewhere(obs):
+    """The kinds I know a card of on another seat, as bits (bit k: kind k)."""
     me = obs[OBS.me]
+    kinds = 0
     for s in range(obs[OBS.players]):
-        if s != me and obs[OBS.known + s * N_KINDS + kind] > 0:
-            return True
+        if s != me:
+            for k in range(N_KINDS):
+                if obs[OBS.known + s * N_KINDS + k] > 0:
+                    kinds |= 1 << k
+    return kinds
+
+
+@inlined_helper
+def visible_elsewhere(obs, kind, source, elsewhere):
+    """Could a card of `kind` be copied as a face-up card? (seen on another seat: `elsewhere`,
+    from `kinds_known_elsewhere`; or face up on my layout other than the moved card)."""
+    if (elsewhere >> kind) & 1 == 1:
+        return True
     mine_up = obs[OBS.my_up + kind] - (1 if source == kind else 0)
     return mine_up > 0
 
@@ -257,6 +268,7 @@ def visible_elsewhere(obs, kind, source):
 @helper
 def best_scribe_source(obs, legal, prefer_hidden):
     """The source whose best copy scores the most (ties: a face-down source if prefer_hidden)."""
+    elsewhere = kinds_known_elsewhere(obs)
     best = -1
     best_score = NEG
     for a in range(2 * N_KINDS):
@@ -264,7 +276,7 @@ def best_scribe_source(obs, legal, prefer_hidden):
             continue
         for b in range(N_KINDS):
             down_left = obs[OBS.my_down + b] - (1 if a == FACE_DOWN + b else 0)
-            if not (visible_elsewhere(obs, b, a) or down_left > 0):
+            if not (visible_elsewhere(obs, b, a, elsewhere) or down_left > 0):
                 continue
             score = scribe_gain(obs, a, b)
             better = score > best_score or (score == best_score and prefer_hidden
@@ -467,6 +479,37 @@ HYPER = hyper_table()
 
 
 @helper
+def share_and_variance(total, u, hidden):
+    """The kind's share of the unseen cards, and the variance of how many of the `hidden` cards
+    are of the kind (hypergeometric)."""
+    share = u / total
+    return share, hidden * share * (1.0 - share) * (total - hidden) / max(total - 1, 1)
+
+
+def share_tables():
+    """[total, u] -> share and [total, u, hidden] -> variance, as `share_and_variance` gives."""
+    shares = np.zeros((HYPER_TOTAL, HYPER_KIND))
+    variances = np.zeros((HYPER_TOTAL, HYPER_KIND, HYPER_HIDDEN))
+    for total in range(1, HYPER_TOTAL):
+        for u in range(min(total, HYPER_KIND - 1) + 1):
+            for hidden in range(min(total, HYPER_HIDDEN - 1) + 1):
+                shares[total, u], variances[total, u, hidden] = share_and_variance(total, u,
+                                                                                   hidden)
+    return shares, variances
+
+
+SHARE, SHARE_VARIANCE = share_tables()
+
+
+@inlined_helper
+def kind_share(tabled, total, u, hidden):
+    """`share_and_variance`, read from its tables when `hyper_start` found the sizes tabled."""
+    if tabled:
+        return SHARE[total, u], SHARE_VARIANCE[total, u, hidden]
+    return share_and_variance(total, u, hidden)
+
+
+@helper
 def hyper_start(total, u, hidden):
     """(tabled, P(0), direct): what `hyper_at` needs for one kind (u <= total, hidden <= total)."""
     if total < HYPER_TOTAL and u < HYPER_KIND and hidden < HYPER_HIDDEN:
@@ -531,9 +574,8 @@ def estimate(obs, seat, unseen):
         mean += m1
         var += max(m2 - m1 * m1, 0.0)
         # the linear part of this kind (points per card on average), for the covariance below
-        share = u / total
+        share, var_x = kind_share(tabled, total, u, hidden)
         per_card = m1 / (hidden * share)
-        var_x = hidden * share * (1.0 - share) * (total - hidden) / max(total - 1, 1)
         independent_linear += per_card * per_card * var_x
         lin1 += share * per_card
         lin2 += share * per_card * per_card

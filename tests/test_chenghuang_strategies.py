@@ -17,7 +17,7 @@ from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
     HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
     draft_kind_value, draft_value, gain_with, hyper_at, hyper_next, hyper_start, hyper_zero,
-    pair_losses, random_play, score_with,
+    kind_share, pair_losses, random_play, score_with, share_and_variance,
 )
 
 from test_chenghuang_positions import TABLE, cards, position
@@ -187,6 +187,13 @@ def test_hypergeometric_probabilities_tabled_and_computed():
                 expected = hypergeom.pmf(np.arange(len(probabilities)), total, u, hidden)
                 assert np.allclose(probabilities, expected, rtol=1e-9, atol=1e-15)
                 assert sum(probabilities) == pytest.approx(1.0, abs=1e-12)
+                # the kind's share and the variance of its count among the hidden cards
+                share, variance = kind_share(tabled, total, u, hidden)
+                assert (share, variance) == share_and_variance(total, u, hidden)
+                assert share == pytest.approx(u / total)
+                x = np.arange(min(u, hidden) + 1)
+                pmf = hypergeom.pmf(x, total, u, hidden)
+                assert variance == pytest.approx(pmf @ x**2 - (pmf @ x) ** 2, abs=1e-12)
 
 
 def test_pair_losses_match_rescoring_every_pair():
