@@ -10,7 +10,7 @@ from simulator.games.base import FLAG_BLIND, StrategyInfo, strategy
 from simulator.games.chenghuang import decode_trace, simulate
 from simulator.games.chenghuang.declaration import (
     END_CAPTAIN_TIE, EVENTS, FAN, N_KINDS, N_ROLES, OBS, SCORE_CLIP, TR_DISCARD, TR_PICK,
-    TR_ROUND, TR_ROUND_SCORE, TR_VOTE, TR_WINNER,
+    TR_ROUND, TR_ROUND_SCORE, TR_VOTE, TR_WINNER, VOTE,
 )
 from simulator.games.chenghuang.params import ChenghuangParams
 from simulator.stats import individual_fairness, simultaneous_rates
@@ -178,3 +178,21 @@ def test_a_blind_strategy_is_handed_only_the_constants_and_the_decision_kind():
     unflagged = StrategyInfo("blank-only", _blank_only, "", flags=0)
     with pytest.raises(ValueError, match="illegal action"):
         simulate(FIVE, [unflagged] * 5, 5, seed=3)
+
+
+@strategy
+def _fails_at_the_vote(kind, obs, legal, params, rng):
+    if kind == VOTE:
+        raise RuntimeError("a strategy's own error")
+    for a in range(legal.size):
+        if legal[a]:
+            return a
+    return -1
+
+
+def test_an_error_inside_a_strategy_reaches_the_caller():
+    # Strategies are called by the address of their compiled code (kernel_support.call_strategy);
+    # an exception raised inside one still stops the run with its own message.
+    failing = StrategyInfo("fails-at-the-vote", _fails_at_the_vote, "")
+    with pytest.raises(RuntimeError, match="a strategy's own error"):
+        simulate(FIVE, ["random", failing, "random", "random", "random"], 3, seed=1)

@@ -28,10 +28,10 @@ EV = {name: i for i, name in enumerate(EVENTS)}
 def run_phase(phase, st, wanted, *extra, seed=0):
     """Run one kernel step; returns (its result, the counters it added as tallies, the trace)."""
     n = st.role.size
-    strategies = slots(st, wanted)
+    K.bind_strategies(st, slots(st, wanted))
     trace = np.zeros((200, 6), np.int64)
     rng = np.random.default_rng(seed)
-    out = phase(strategies, st, n, *extra, rng, trace, 0)
+    out = phase(st, n, *extra, rng, trace, 0)
     tallies = GAME.new_tallies(PARAMS)
     K.add_counters(st, tallies)
     return out, tallies, trace

@@ -98,6 +98,51 @@ def random_double(rng):
 
 
 @intrinsic
+def strategy_address(typingctx, function):
+    """The native address of a first-class strategy function's compiled code (0 if it has none:
+    then only Numba's own first-class call can run it)."""
+    from simulator.games.base import STRATEGY_SIGNATURE
+
+    if not isinstance(function, (types.FunctionType, types.Dispatcher)):
+        return None
+    sig = types.int64(function)
+    first_class = types.FunctionType(STRATEGY_SIGNATURE)
+
+    def codegen(context, builder, signature, args):
+        # a dispatcher (a tuple of one strategy repeated) is made a first-class function first
+        value = context.cast(builder, args[0], signature.args[0], first_class)
+        value = cgutils.create_struct_proxy(first_class)(context, builder, value=value)
+        return builder.ptrtoint(value.jit_addr, ir.IntType(64))
+
+    return sig, codegen
+
+
+@intrinsic
+def call_strategy(typingctx, address, kind, obs, legal, params, rng):
+    """Call the strategy compiled at `address` (see `strategy_address`) with the platform's one
+    signature, as Numba calls a first-class function, exceptions included. A kernel keeps the
+    addresses in its state, so its round steps need not take the tuple of strategy functions (48
+    words passed by value to every call)."""
+    from simulator.games.base import STRATEGY_SIGNATURE
+
+    sig = types.int64(address, kind, obs, legal, params, rng)
+    declared = STRATEGY_SIGNATURE.args
+
+    def codegen(context, builder, signature, args):
+        values = [context.cast(builder, value, given, wanted)
+                  for value, given, wanted in zip(args[1:], signature.args[1:], declared)]
+        function_type = context.call_conv.get_function_type(types.int64, declared)
+        pointer = builder.inttoptr(args[0], function_type.as_pointer())
+        status, result = context.call_conv.call_function(builder, pointer, types.int64,
+                                                         declared, values)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return result
+
+    return sig, codegen
+
+
+@intrinsic
 def _popcount(typingctx, x):
     if not isinstance(x, types.Integer):
         return None

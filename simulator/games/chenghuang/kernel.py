@@ -4,7 +4,9 @@
     (showdown) -> theft -> scoring -> ... (4 rounds) -> the highest total wins
 
 Every rule lives in rules.py; every decision goes through `ask`, which hands the seat's strategy
-its observation and legal mask only. A decision with a single legal action is taken without asking.
+its observation and legal mask only (the strategy is called by the address of its compiled code,
+kept in the state: see `bind_strategies`). A decision with a single legal action is taken without
+asking.
 """
 
 from collections import namedtuple
@@ -13,7 +15,9 @@ import numpy as np
 from numba import njit
 
 from simulator.games.base import FLAG_BLIND
-from simulator.games.kernel_support import borrowed, borrowed_rng, keep_alive, record
+from simulator.games.kernel_support import (
+    borrowed, borrowed_rng, call_strategy, keep_alive, record, strategy_address,
+)
 
 from .declaration import (
     ABILITY_ORDER, ADMIT, ADMIT_DISCARD, CIVIL, COMPENSATION, CONFESS, DISCARD, DRAFT,
@@ -68,20 +72,21 @@ def forced(legal):
 
 
 @inlined
-def ask(strategies, st, seat, kind, rng):
+def ask(st, seat, kind, rng):
     """Ask the seat's strategy (by its seat and current role) for a decision of this kind; the
     rest of the observation is filled (unless the strategy is blind: it is handed `st.blank`)."""
     obs = st.blank if st.blind[seat] == 1 else st.obs
     obs[OBS.kind] = kind
     slot = st.slot_table[seat, st.role[seat]]
-    action = strategies[slot](kind, obs, legal_view(st.legal), st.slot_params[slot], rng)
+    action = call_strategy(st.slot_address[slot], kind, obs, legal_view(st.legal),
+                           st.slot_params[slot], rng)
     if action < 0 or action >= st.legal.size or not st.legal[action]:
         raise ValueError("a strategy returned an illegal action")  # a bug in the strategy
     return action
 
 
 @borrowing
-def tie_break(strategies, st, n, what, rng, trace, k):
+def tie_break(st, n, what, rng, trace, k):
     """The captain picks one of the seats marked in st.tied. Returns (seat, trace rows)."""
     captain = st.meta[M_CAPTAIN]
     legal_marked(st.legal, st.tied, n)
@@ -89,7 +94,7 @@ def tie_break(strategies, st, n, what, rng, trace, k):
     if choice < 0:
         fill_table(st, n, captain)
         show_tie(st.obs, what, st.tied, n)
-        choice = ask(strategies, st, captain, TIE_BREAK, rng)
+        choice = ask(st, captain, TIE_BREAK, rng)
         clear_tie(st.obs)
     k = record(trace, k, st.meta[M_ROUND], TR_TIE_BREAK, captain, choice, what, 0)
     return choice, k
@@ -132,7 +137,7 @@ def start_round(st, pool, n, r, captain, rng, trace, k):
 
 # --- 2. draft, discard, layout --------------------------------------------------------------------
 @borrowing
-def draft(strategies, st, n, deck, rng, trace, k):
+def draft(st, n, deck, rng, trace, k):
     r = st.meta[M_ROUND]
     deal_packs(st, deck, n, rng)
     if k < trace.shape[0]:  # tracing (the test saves a data-dependent branch per kind otherwise)
@@ -147,7 +152,7 @@ def draft(strategies, st, n, deck, rng, trace, k):
             kind = forced(st.legal)
             if kind < 0:
                 fill_draft(st, n, s, pack, pick)
-                kind = ask(strategies, st, s, DRAFT, rng)
+                kind = ask(st, s, DRAFT, rng)
             draft_pick(st, s, pack, kind)
             k = record(trace, k, r, TR_PICK, s, pack, kind, pick + 1)
     st.obs[OBS.pick] = 0
@@ -157,7 +162,7 @@ def draft(strategies, st, n, deck, rng, trace, k):
 
 
 @borrowing
-def layout(strategies, st, n, rng, trace, k):
+def layout(st, n, rng, trace, k):
     """Each player discards 1 card face down, then lays out 5: 3 up and 2 down (柳將軍 2 and 3)."""
     r = st.meta[M_ROUND]
     up = st.up
@@ -170,7 +175,7 @@ def layout(strategies, st, n, rng, trace, k):
         kind = forced(st.legal)
         if kind < 0:
             fill_layout(st, n, s, up, down, 0)
-            kind = ask(strategies, st, s, DISCARD, rng)
+            kind = ask(st, s, DISCARD, rng)
         discard(st, s, kind)
         k = record(trace, k, r, TR_DISCARD, s, -1, kind, 0)
         for kind in range(N_KINDS):
@@ -181,7 +186,7 @@ def layout(strategies, st, n, rng, trace, k):
             kind = forced(st.legal)
             if kind < 0:
                 fill_layout(st, n, s, up, down, hide - i)
-                kind = ask(strategies, st, s, HIDE, rng)
+                kind = ask(st, s, HIDE, rng)
             up[kind] -= 1
             down[kind] += 1
         lay_out(st, n, s, down)
@@ -195,7 +200,7 @@ def layout(strategies, st, n, rng, trace, k):
 
 # --- 3. abilities in order 1..4 -------------------------------------------------------------------
 @borrowing
-def abilities(strategies, st, n, rng, trace, k):
+def abilities(st, n, rng, trace, k):
     r = st.meta[M_ROUND]
     for order in range(ABILITY_ORDER.size):
         role = ABILITY_ORDER[order]
@@ -205,7 +210,7 @@ def abilities(strategies, st, n, rng, trace, k):
         if role == MARTIAL:
             legal_any_kind(st.legal)
             fill_table(st, n, s)
-            kind = ask(strategies, st, s, JUDGE, rng)
+            kind = ask(st, s, JUDGE, rng)
             judge_names(st, n, s, kind)
             k = record(trace, k, r, TR_JUDGE, s, -1, kind, st.held[s, kind])
         elif role == GAN:
@@ -216,7 +221,7 @@ def abilities(strategies, st, n, rng, trace, k):
             if kind < 0:
                 fill_table(st, n, s)
                 show_drawn(st.obs, st.drawn)
-                kind = ask(strategies, st, s, GAN_KEEP, rng)
+                kind = ask(st, s, GAN_KEEP, rng)
                 clear_drawn(st.obs)
             back = gan_keep(st, n, s, st.drawn, kind)
             k = record(trace, k, r, TR_GAN, s, -1, kind, back)
@@ -229,7 +234,7 @@ def abilities(strategies, st, n, rng, trace, k):
                 target = last
                 if count > 1:
                     fill_table(st, n, s)
-                    target = ask(strategies, st, s, PEEK, rng)
+                    target = ask(st, s, PEEK, rng)
                 kind = peek(st, n, s, target, rng)
                 k = record(trace, k, r, TR_PEEK, s, target, kind, 0)
         elif role == CIVIL:
@@ -237,13 +242,13 @@ def abilities(strategies, st, n, rng, trace, k):
             source = forced(st.legal)
             if source < 0:
                 fill_table(st, n, s)
-                source = ask(strategies, st, s, SCRIBE_SOURCE, rng)
+                source = ask(st, s, SCRIBE_SOURCE, rng)
             legal_target(st, n, s, source)
             target = forced(st.legal)
             if target < 0:
                 fill_table(st, n, s)
                 st.obs[OBS.source] = source
-                target = ask(strategies, st, s, SCRIBE_TARGET, rng)
+                target = ask(st, s, SCRIBE_TARGET, rng)
                 st.obs[OBS.source] = UNKNOWN
             kind = scribe(st, n, s, source, target)
             k = record(trace, k, r, TR_SCRIBE, s, source, target, kind)
@@ -252,7 +257,7 @@ def abilities(strategies, st, n, rng, trace, k):
 
 # --- 5-6. vote, admit or deny, showdown -----------------------------------------------------------
 @borrowing
-def vote(strategies, st, n, rng, trace, k):
+def vote(st, n, rng, trace, k):
     """Secret simultaneous vote (no self-votes); the captain breaks a tie. Returns (accused, k)."""
     r = st.meta[M_ROUND]
     for s in range(n):
@@ -260,7 +265,7 @@ def vote(strategies, st, n, rng, trace, k):
         target = forced(st.legal)
         if target < 0:
             fill_table(st, n, s)
-            target = ask(strategies, st, s, VOTE, rng)
+            target = ask(st, s, VOTE, rng)
         st.votes[target] += 1
         k = record(trace, k, r, TR_VOTE, s, target, 0, 0)
     st.meta[M_VOTED] = 1
@@ -269,7 +274,7 @@ def vote(strategies, st, n, rng, trace, k):
     count, top = extremes(st.votes, n, st.tied, True)
     if count > 1:
         st.events[EV_VOTE_TIES] += 1
-        accused, k = tie_break(strategies, st, n, TIE_VOTE, rng, trace, k)
+        accused, k = tie_break(st, n, TIE_VOTE, rng, trace, k)
     else:
         accused = first_marked(st.tied, n)
     st.meta[M_ACCUSED] = accused
@@ -278,7 +283,7 @@ def vote(strategies, st, n, rng, trace, k):
 
 
 @borrowing
-def judgement(strategies, st, n, accused, rng, trace, k):
+def judgement(st, n, accused, rng, trace, k):
     """The accused admits (discards 2 of its choice) or denies (showdown: the highest loses its 2
     most valuable cards, anyone else takes 1 card from the pile)."""
     r = st.meta[M_ROUND]
@@ -289,7 +294,7 @@ def judgement(strategies, st, n, accused, rng, trace, k):
         st.events[EV_ACCUSED_HIGHEST] += 1
     legal_admit(st.legal)
     fill_table(st, n, accused)
-    choice = ask(strategies, st, accused, ADMIT, rng)
+    choice = ask(st, accused, ADMIT, rng)
     st.meta[M_ADMITTED] = choice
     k = record(trace, k, r, TR_ADMIT, accused, -1, choice, 1 if highest else 0)
     if choice == CONFESS:
@@ -304,7 +309,7 @@ def judgement(strategies, st, n, accused, rng, trace, k):
             kind = last
             if count > 1:
                 fill_table(st, n, accused)
-                kind = ask(strategies, st, accused, ADMIT_DISCARD, rng)
+                kind = ask(st, accused, ADMIT_DISCARD, rng)
             admit_discard(st, n, accused, kind)
             k = record(trace, k, r, TR_ADMIT_DISCARD, accused, -1, kind, 0)
         st.meta[M_REVEALED] = 1
@@ -329,7 +334,7 @@ def judgement(strategies, st, n, accused, rng, trace, k):
     if count > 1:
         fill_table(st, n, accused)
         show_pile(st.obs, st.pile)
-        kind = ask(strategies, st, accused, COMPENSATION, rng)
+        kind = ask(st, accused, COMPENSATION, rng)
     take_from_pile(st, n, accused, kind)
     k = record(trace, k, r, TR_COMPENSATION, accused, -1, kind, 0)
     return k
@@ -337,7 +342,7 @@ def judgement(strategies, st, n, accused, rng, trace, k):
 
 # --- 7. theft -------------------------------------------------------------------------------------
 @borrowing
-def theft(strategies, st, n, rng, trace, k):
+def theft(st, n, rng, trace, k):
     r = st.meta[M_ROUND]
     horse = seat_with_role(st, n, HORSE_FACE)
     if horse >= 0:
@@ -351,7 +356,7 @@ def theft(strategies, st, n, rng, trace, k):
         return k
     if count > 1:
         st.events[EV_THEFT_TIES] += 1
-        thief, k = tie_break(strategies, st, n, TIE_THEFT, rng, trace, k)
+        thief, k = tie_break(st, n, TIE_THEFT, rng, trace, k)
     else:
         thief = first_marked(st.tied, n)
     st.meta[M_THIEF] = thief
@@ -363,12 +368,12 @@ def theft(strategies, st, n, rng, trace, k):
     victim = last
     if count > 1:
         fill_table(st, n, thief)
-        victim = ask(strategies, st, thief, THEFT_TARGET, rng)
+        victim = ask(st, thief, THEFT_TARGET, rng)
     legal_kinds(st.legal, st.held[victim])
     kind = forced(st.legal)
     if kind < 0:
         fill_table(st, n, victim)
-        kind = ask(strategies, st, victim, THEFT_GIVE, rng)
+        kind = ask(st, victim, THEFT_GIVE, rng)
     steal(st, thief, victim, kind)
     st.events[EV_THEFTS] += 1
     k = record(trace, k, r, TR_THEFT, thief, victim, kind, most)
@@ -377,7 +382,7 @@ def theft(strategies, st, n, rng, trace, k):
 
 # --- 8. scoring -----------------------------------------------------------------------------------
 @borrowing
-def scoring(strategies, st, n, last_round, rng, trace, k):
+def scoring(st, n, last_round, rng, trace, k):
     """范將軍 first, then every seat scores its cards. Returns (next captain, k)."""
     r = st.meta[M_ROUND]
     fan = seat_with_role(st, n, FAN)
@@ -387,7 +392,7 @@ def scoring(strategies, st, n, last_round, rng, trace, k):
         target = forced(st.legal)
         if target < 0:
             fill_table(st, n, fan)
-            target = ask(strategies, st, fan, FAN_TARGET, rng)
+            target = ask(st, fan, FAN_TARGET, rng)
     moved = round_scores(st, st.table, n, fan, target)
     publish_seats(st, n)
     if fan >= 0:
@@ -414,7 +419,7 @@ def scoring(strategies, st, n, last_round, rng, trace, k):
     count, low = next_captain_candidates(st.round_score, n, st.tied)
     if count > 1:
         st.events[EV_CAPTAIN_TIES] += 1
-        nxt, k = tie_break(strategies, st, n, TIE_CAPTAIN, rng, trace, k)
+        nxt, k = tie_break(st, n, TIE_CAPTAIN, rng, trace, k)
     else:
         nxt = first_marked(st.tied, n)
     return nxt, k
@@ -422,27 +427,27 @@ def scoring(strategies, st, n, last_round, rng, trace, k):
 
 # --- the game -------------------------------------------------------------------------------------
 @borrowing
-def play_round(strategies, st, n, deck, pool, r, captain, last_round, rng, trace, k, how):
+def play_round(st, n, deck, pool, r, captain, last_round, rng, trace, k, how):
     """One round, steps 0 to 8. Returns (next round's captain, trace rows)."""
     k = start_round(st, pool, n, r, captain, rng, trace, k)
     k = record(trace, k, r, TR_CAPTAIN, captain, -1, how, 0)
-    k = draft(strategies, st, n, deck, rng, trace, k)
-    k = layout(strategies, st, n, rng, trace, k)
-    k = abilities(strategies, st, n, rng, trace, k)
-    accused, k = vote(strategies, st, n, rng, trace, k)
-    k = judgement(strategies, st, n, accused, rng, trace, k)
-    k = theft(strategies, st, n, rng, trace, k)
-    return scoring(strategies, st, n, last_round, rng, trace, k)
+    k = draft(st, n, deck, rng, trace, k)
+    k = layout(st, n, rng, trace, k)
+    k = abilities(st, n, rng, trace, k)
+    accused, k = vote(st, n, rng, trace, k)
+    k = judgement(st, n, accused, rng, trace, k)
+    k = theft(st, n, rng, trace, k)
+    return scoring(st, n, last_round, rng, trace, k)
 
 
 @borrowing
-def final_result(strategies, st, n, rng, trace, k):
+def final_result(st, n, rng, trace, k):
     """The highest total wins; a tie is broken by the last round's captain.
     Returns (winner, end condition, trace rows)."""
     count, best = extremes(st.totals, n, st.tied, True)
     if count > 1:
         st.events[EV_FINAL_TIES] += 1
-        winner, k = tie_break(strategies, st, n, TIE_WINNER, rng, trace,
+        winner, k = tie_break(st, n, TIE_WINNER, rng, trace,
                               k)
         end = END_CAPTAIN_TIE
     else:
@@ -490,7 +495,7 @@ def add_counters(st, tallies):
 
 
 @borrowing
-def play_games(strategies, st, n, deck, pool, rounds, n_games, rng, tallies, trace):
+def play_games(st, n, deck, pool, rounds, n_games, rng, tallies, trace):
     """The game loop (without reference counting: everything it touches is owned by `play`)."""
     k = 0
     for _ in range(n_games):
@@ -499,14 +504,25 @@ def play_games(strategies, st, n, deck, pool, rounds, n_games, rng, tallies, tra
         captain = uniform(n, rng)
         how = CAPTAIN_RANDOM
         for r in range(1, rounds + 1):
-            nxt, k = play_round(strategies, st, n, deck, pool, r, captain, r == rounds, rng,
+            nxt, k = play_round(st, n, deck, pool, r, captain, r == rounds, rng,
                                 trace, k, how)
             how = CAPTAIN_LOWEST
             captain = nxt
-        winner, end, k = final_result(strategies, st, n, rng, trace, k)
+        winner, end, k = final_result(st, n, rng, trace, k)
         tally_game(st, n, rounds, winner, end, tallies)
     add_counters(st, tallies)
     return k
+
+
+@njit(cache=True)
+def bind_strategies(st, strategies):
+    """Keep each slot's strategy in the state as the address of its compiled code: the round
+    steps call it from there (`ask`), so they do not take the tuple of strategy functions."""
+    for slot in range(len(strategies)):
+        address = strategy_address(strategies[slot])
+        if address == 0:
+            raise ValueError("a strategy without compiled code")
+        st.slot_address[slot] = address
 
 
 @njit(cache=True)
@@ -528,12 +544,13 @@ def play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, t
         for j in range(slot_params.shape[1]):
             st.slot_params[slot, j] = slot_params[slot, j]
         st.slot_blind[slot] = 1 if slot_flags[slot] & FLAG_BLIND else 0
+    bind_strategies(st, strategies)
     for i in range(st.meta.size):
         st.meta[i] = -1
     init_observation(st.obs, setup.table, setup.deck_counts, n, setup.rounds)
     init_blank(st.blank, setup.table, setup.deck_counts, n, setup.rounds)
     # Everything the game loop touches is a reference-free view (see kernel_support).
-    k = play_games(strategies, st, n, borrowed(deck), borrowed(pool), setup.rounds, n_games,
+    k = play_games(st, n, borrowed(deck), borrowed(pool), setup.rounds, n_games,
                    borrowed_rng(rng), borrow_tallies(tallies), borrowed(trace))
     keep_alive((buffer, deck, pool))
     return k

@@ -68,6 +68,8 @@ def fields(n):
         ("slot_table", i8, (n, N_ROLES), "strategy slot of a seat while it holds a role"),
         ("slot_params", np.float64, (MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS),
          "each slot's strategy parameters"),
+        ("slot_address", i8, (MAX_STRATEGY_SLOTS,), "native address of each slot's strategy "
+                                                     "(kernel_support.strategy_address)"),
         ("slot_blind", i8, (MAX_STRATEGY_SLOTS,), "1 if the slot's strategy is blind "
                                                   "(base.FLAG_BLIND)"),
         ("blind", i8, (n,), "1 if the seat's strategy this round is blind: its observation is "
