@@ -362,6 +362,40 @@ def test_a_fresh_layout_sets_the_counts_a_recount_finds():
         assert counts[4] == st.peeked[1] == 0
 
 
+
+def test_judge_and_gan_update_the_counts_a_recount_finds():
+    # 武判's naming and 甘將軍's kept card update the layout counts themselves; after each, in any
+    # order with looks by 刑具爺 (even before them, as no round has it), a recount finds the same.
+    rng = np.random.default_rng(13)
+    for _ in range(200):
+        st = position([MARTIAL, GAN, IMPLEMENTS, XIE])
+        for seat in range(4):
+            held = rng.multinomial(5, [1 / N_KINDS] * N_KINDS)
+            down = np.zeros(N_KINDS, np.int64)
+            for _ in range(2):
+                down[rng.choice(np.flatnonzero(held - down))] += 1
+            lay(st, seat, up=held - down, down=down)
+        steps = ["judge", "gan", "peek", "peek", "peek"]
+        rng.shuffle(steps)
+        for step in steps:
+            if step == "judge":
+                judge_names(st, 4, 0, int(rng.integers(N_KINDS)))
+            elif step == "gan":
+                drawn = np.zeros(N_KINDS, np.int64)
+                drawn[rng.integers(N_KINDS)] += 1
+                gan_keep(st, 4, 1, drawn, int(np.flatnonzero(drawn)[0]))
+            else:
+                target = int(rng.integers(4))
+                if target != 2 and peekable(st, 2, target) > 0:
+                    peek(st, 4, 2, target, rng)
+            counts = [getattr(st, name).copy() for name in ("pub_count", "up_count", "down_count")]
+            looked = st.peek_count.copy()
+            for seat in range(4):
+                relayout(st, seat)
+            for before, name in zip(counts, ("pub_count", "up_count", "down_count")):
+                assert np.array_equal(before, getattr(st, name)), (step, name)
+            assert np.array_equal(looked, st.peek_count), step
+
 # --- abilities ------------------------------------------------------------------------------------
 def test_martial_judge_turns_the_named_kind_sideways():
     st = position([MARTIAL, GAN, XIE])

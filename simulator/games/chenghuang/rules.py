@@ -384,7 +384,11 @@ def judge_names(st, n, seat, kind):
     for i in range(st.n_slots[seat]):
         if st.slot_kind[seat, i] == kind:
             st.slot_public[seat, i] = 1
-    recount(st, n, seat)
+    # The counts, as `recount` would find them: every card of the kind is public now, so none of
+    # them counts as looked at.
+    st.pub_count[seat, kind] = st.held[seat, kind]
+    for v in range(n):
+        st.peek_count[v, seat, kind] = 0
 
 
 @borrowing
@@ -411,7 +415,7 @@ def gan_keep(st, n, seat, drawn, kind):
     is known to be in the pile."""
     drawn[kind] -= 1
     add_slot(st, seat, kind, 0, 0, 0)
-    recount(st, n, seat)
+    st.down_count[seat, kind] += 1  # a face-down card nobody else knows: the only count it moves
     back = -1
     for k in range(N_KINDS):
         if drawn[k] > 0:
