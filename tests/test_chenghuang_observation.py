@@ -17,7 +17,7 @@ from simulator.games.chenghuang.rules import gan_keep, judge_names, peek
 from simulator.games.chenghuang.state import M_JUDGE_KIND, M_VOTED
 from strategies.chenghuang import balanced, greedy
 
-from test_chenghuang_positions import cards, lay, position
+from test_chenghuang_positions import cards, lay, lay_random, position
 
 ROLES = [LIU, IMPLEMENTS, XIE, OX_HEAD]
 ME = 0
@@ -181,11 +181,7 @@ def test_scribe_masks_from_the_layout_counts_match_the_cards():
     for _ in range(150):
         st = position([MARTIAL, GAN, CIVIL, XIE])
         for seat in range(4):
-            held = rng.multinomial(5, [1 / N_KINDS] * N_KINDS)
-            down = np.zeros(N_KINDS, np.int64)
-            for _ in range(2):
-                down[rng.choice(np.flatnonzero(held - down))] += 1
-            lay(st, seat, up=held - down, down=down)
+            lay_random(st, seat, rng)
         judge_names(st, 4, 0, int(rng.integers(N_KINDS)))
         drawn = cards(loyalty=1)
         gan_keep(st, 4, 1, drawn, LOYALTY)  # keeps a 忠信 face down

@@ -51,6 +51,17 @@ def lay(st, seat, up=None, down=None):
     lay_out(st, st.role.size, seat, down)
 
 
+
+def lay_random(st, seat, rng, held=None):
+    """Lay out `held` (default: 5 random cards) with 2 random ones face down. Returns (held,
+    down)."""
+    held = rng.multinomial(5, [1 / N_KINDS] * N_KINDS) if held is None else held
+    down = np.zeros(N_KINDS, np.int64)
+    for _ in range(2):
+        down[rng.choice(np.flatnonzero(held - down))] += 1
+    lay(st, seat, up=held - down, down=down)
+    return held, down
+
 def relayout(st, seat):
     recount(st, st.role.size, seat)
 

@@ -24,7 +24,7 @@ from simulator.games.chenghuang.rules import (
 )
 from simulator.games.chenghuang.state import M_JUDGE_KIND
 
-from test_chenghuang_positions import TABLE, cards, lay, position, relayout
+from test_chenghuang_positions import TABLE, cards, lay, lay_random, position, relayout
 
 NONE = -1
 ANY = 0  # a role without a scoring ability (柳將軍)
@@ -347,11 +347,7 @@ def test_a_fresh_layout_sets_the_counts_a_recount_finds():
         if trial % 2:
             lay(st, 1, up=cards(theft=1), down=cards(loyalty=1, filial=1))
             peek(st, 3, 0, 1, rng)
-        held = rng.multinomial(5, [1 / N_KINDS] * N_KINDS)
-        down = np.zeros(N_KINDS, np.int64)
-        for _ in range(2):
-            down[rng.choice(np.flatnonzero(held - down))] += 1
-        lay(st, 1, up=held - down, down=down)
+        held, down = lay_random(st, 1, rng)
         counts = [st.pub_count[1].copy(), st.up_count[1].copy(), st.down_count[1].copy(),
                   st.peek_count[:, 1].copy(), st.peeked[1]]
         relayout(st, 1)
@@ -370,11 +366,7 @@ def test_judge_and_gan_update_the_counts_a_recount_finds():
     for _ in range(200):
         st = position([MARTIAL, GAN, IMPLEMENTS, XIE])
         for seat in range(4):
-            held = rng.multinomial(5, [1 / N_KINDS] * N_KINDS)
-            down = np.zeros(N_KINDS, np.int64)
-            for _ in range(2):
-                down[rng.choice(np.flatnonzero(held - down))] += 1
-            lay(st, seat, up=held - down, down=down)
+            lay_random(st, seat, rng)
         steps = ["judge", "gan", "peek", "peek", "peek"]
         rng.shuffle(steps)
         for step in steps:

@@ -196,15 +196,21 @@ def test_hypergeometric_probabilities_tabled_and_computed():
                 assert variance == pytest.approx(pmf @ x**2 - (pmf @ x) ** 2, abs=1e-12)
 
 
+def random_holding(rng):
+    """(my cards, my role, 武判's kind or -1, my observation): up to 9 random cards, a role with
+    or without a scoring ability, 武判 before or after naming its kind."""
+    mine = rng.multinomial(int(rng.integers(0, 10)), [1 / N_KINDS] * N_KINDS)
+    role = int(rng.choice([LIU, XIE, IMPLEMENTS, MARTIAL, GAN]))
+    judge = int(rng.integers(-1, N_KINDS)) if role == MARTIAL else -1
+    return mine, role, judge, observation([role, LIU], 0, mine, judge=judge)
+
+
 def test_pair_losses_match_rescoring_every_pair():
     # (cheapest, dearest) from per-kind losses equal rescoring my holding without each pair, for
     # every role, 武判 before and after it names its kind.
     rng = np.random.default_rng(9)
     for _ in range(300):
-        mine = rng.multinomial(int(rng.integers(0, 10)), [1 / N_KINDS] * N_KINDS)
-        role = int(rng.choice([LIU, XIE, IMPLEMENTS, MARTIAL, GAN]))
-        judge = int(rng.integers(-1, N_KINDS)) if role == MARTIAL else -1
-        obs = observation([role, LIU], 0, mine, judge=judge)
+        mine, role, judge, obs = random_holding(rng)
         judges = range(N_KINDS) if judge < 0 and role == MARTIAL else [judge]
         score = lambda held: max(showdown_score(TABLE, 0, held, 0, role, j) for j in judges)
         losses = []
@@ -223,10 +229,7 @@ def test_gains_rescore_only_the_kinds_involved_and_agree_with_full_scores():
     # scores, for every role, 武判 before and after naming its kind, every add / remove pair.
     rng = np.random.default_rng(10)
     for _ in range(300):
-        mine = rng.multinomial(int(rng.integers(0, 10)), [1 / N_KINDS] * N_KINDS)
-        role = int(rng.choice([LIU, XIE, IMPLEMENTS, MARTIAL, GAN]))
-        judge = int(rng.integers(-1, N_KINDS)) if role == MARTIAL else -1
-        obs = observation([role, LIU], 0, mine, judge=judge)
+        mine, role, judge, obs = random_holding(rng)
         for add in range(-1, N_KINDS):
             for remove in range(-1, N_KINDS):
                 if remove >= 0 and mine[remove] == 0 and remove != add:
