@@ -24,7 +24,7 @@ from .declaration import EVENTS, MAX_PLAYERS, MAX_SLOTS, N_ACTIONS, N_KINDS, N_R
 # is checked when compiling), and the state they receive is owned by the kernel for the whole call.
 borrowing = njit(cache=True, _nrt=False)
 # The few small steps of every decision (asking a strategy, finding a forced action) are inlined
-# into their callers as well: a call would pass the strategy tuple (48 words) by value.
+# into their callers as well: they are smaller than a call's passing of the state and the views.
 inlined = njit(cache=True, _nrt=False, inline="always")
 
 # Scalars of the current round, kept in one small array (`meta`).
