@@ -509,7 +509,7 @@ def kind_share(tabled, total, u, hidden):
     return share_and_variance(total, u, hidden)
 
 
-@helper
+@inlined_helper
 def hyper_start(total, u, hidden):
     """(tabled, P(0), direct): what `hyper_at` needs for one kind (u <= total, hidden <= total)."""
     if total < HYPER_TOTAL and u < HYPER_KIND and hidden < HYPER_HIDDEN:
@@ -518,7 +518,7 @@ def hyper_start(total, u, hidden):
     return False, p, p == 0.0
 
 
-@helper
+@inlined_helper
 def hyper_at(tabled, p, direct, total, u, hidden, x):
     """P(x + 1 of the hidden cards are of the kind); p is P(x) (unused when tabled)."""
     if tabled:
@@ -778,6 +778,8 @@ def greedy(kind, obs, legal, params, rng):
     """For its own highest round score: drafts for value, keeps its best cards, names / keeps /
     copies / steals what scores most, gives away its cheapest card; always denies, votes for the
     highest score it can see, hides cards at random."""
+    if kind == DRAFT:  # the most frequent decision first
+        return best_draft(obs, legal, params[0])
     if kind == HIDE or kind == PEEK:
         return uniform_legal(legal, rng)
     if kind == SCRIBE_SOURCE:
@@ -802,6 +804,8 @@ def balanced(kind, obs, legal, params, rng):
     params: hope (weight of set potential while drafting), risk (0.5: admit when that is expected
     to cost less than denying, by its estimated chance of really being the highest; lower admits
     more, 1 always denies)."""
+    if kind == DRAFT:  # the most frequent decision first
+        return best_draft(obs, legal, params[0])
     if kind == HIDE:
         return dearest_card(obs, legal)  # the most valuable cards go face down
     if kind == PEEK:
