@@ -1,20 +1,11 @@
 """Helpers every game's strategies share: uniform choices over a legal mask.
 
-Randomness uses `random_double(rng)` (exactly `rng.random()`, called more cheaply) scaled to the
-range: one uniform double per choice. (The bias of
-floor(u * k) for k <= 64 is below 2**-46, far under anything a simulation can detect, and it is
-several times faster than Generator.integers inside Numba.)
+Randomness is one uniform double per choice (`kernel_support.uniform_index`).
 """
 
 from numba import njit
 
-from simulator.games.kernel_support import nth_set_bit, popcount, random_double
-
-
-@njit(cache=True, inline="always")
-def uniform_index(count, rng):
-    """A uniform integer in [0, count)."""
-    return int(random_double(rng) * count)
+from simulator.games.kernel_support import nth_set_bit, popcount, uniform_index
 
 
 @njit(cache=True, inline="always")

@@ -17,7 +17,7 @@ from simulator.games.chenghuang.rules import gan_keep, judge_names, peek
 from simulator.games.chenghuang.state import M_JUDGE_KIND, M_VOTED
 from strategies.chenghuang import balanced, greedy
 
-from test_chenghuang_positions import cards, lay, lay_random, position
+from test_chenghuang_positions import cards, lay, position, random_table
 
 ROLES = [LIU, IMPLEMENTS, XIE, OX_HEAD]
 ME = 0
@@ -179,9 +179,7 @@ def test_scribe_masks_from_the_layout_counts_match_the_cards():
     # turned a kind sideways and 甘將軍 added a face-down card) they match a card-by-card reading.
     rng = np.random.default_rng(4)
     for _ in range(150):
-        st = position([MARTIAL, GAN, CIVIL, XIE])
-        for seat in range(4):
-            lay_random(st, seat, rng)
+        st = random_table([MARTIAL, GAN, CIVIL, XIE], rng)
         judge_names(st, 4, 0, int(rng.integers(N_KINDS)))
         drawn = cards(loyalty=1)
         gan_keep(st, 4, 1, drawn, LOYALTY)  # keeps a 忠信 face down

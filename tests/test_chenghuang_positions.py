@@ -62,6 +62,14 @@ def lay_random(st, seat, rng, held=None):
     lay(st, seat, up=held - down, down=down)
     return held, down
 
+
+def random_table(roles, rng):
+    """A position for `roles` with every seat laid out at random (`lay_random`)."""
+    st = position(roles)
+    for seat in range(len(roles)):
+        lay_random(st, seat, rng)
+    return st
+
 def relayout(st, seat):
     recount(st, st.role.size, seat)
 

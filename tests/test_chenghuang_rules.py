@@ -24,7 +24,9 @@ from simulator.games.chenghuang.rules import (
 )
 from simulator.games.chenghuang.state import M_JUDGE_KIND
 
-from test_chenghuang_positions import TABLE, cards, lay, lay_random, position, relayout
+from test_chenghuang_positions import (
+    TABLE, cards, lay, lay_random, position, random_table, relayout,
+)
 
 NONE = -1
 ANY = 0  # a role without a scoring ability (柳將軍)
@@ -364,9 +366,7 @@ def test_judge_and_gan_update_the_counts_a_recount_finds():
     # order with looks by 刑具爺 (even before them, as no round has it), a recount finds the same.
     rng = np.random.default_rng(13)
     for _ in range(200):
-        st = position([MARTIAL, GAN, IMPLEMENTS, XIE])
-        for seat in range(4):
-            lay_random(st, seat, rng)
+        st = random_table([MARTIAL, GAN, IMPLEMENTS, XIE], rng)
         steps = ["judge", "gan", "peek", "peek", "peek"]
         rng.shuffle(steps)
         for step in steps:

@@ -16,7 +16,7 @@ from numba import njit
 
 from simulator.games.base import FLAG_BLIND
 from simulator.games.kernel_support import (
-    borrowed, borrowed_rng, call_strategy, keep_alive, record, strategy_address,
+    borrowed, borrowed_rng, call_strategy, keep_alive, record, strategy_address, uniform_index,
 )
 
 from .declaration import (
@@ -44,7 +44,7 @@ from .rules import (
     admit_discard, deal_packs, deal_roles, discard, draft_pick, extremes, face_down_count,
     first_marked, gan_draw, gan_keep, horse_face_takes, is_highest, judge_names, lay_out,
     lose_most_valuable, next_captain_candidates, pack_in_hand, peek, round_scores, scribe,
-    seat_with_role, showdown_scores, steal, take_from_pile, thief_candidates, uniform,
+    seat_with_role, showdown_scores, steal, take_from_pile, thief_candidates,
 )
 from .state import (
     borrowing, inlined, legal_view, M_ACCUSED, M_ADMITTED, M_CAPTAIN, M_HIGHEST, M_REVEALED,
@@ -501,7 +501,7 @@ def play_games(st, n, deck, pool, rounds, n_games, rng, tallies, trace):
     for _ in range(n_games):
         for s in range(n):
             st.totals[s] = 0
-        captain = uniform(n, rng)
+        captain = uniform_index(n, rng)
         how = CAPTAIN_RANDOM
         for r in range(1, rounds + 1):
             nxt, k = play_round(st, n, deck, pool, r, captain, r == rounds, rng,

@@ -7,7 +7,7 @@ in tests/test_chenghuang_rules.py and tests/test_chenghuang_phases.py; docs/rule
 maps every rule to its test.
 """
 
-from simulator.games.kernel_support import random_double
+from simulator.games.kernel_support import uniform_index
 
 from .declaration import (
     FACE_DOWN, FAN_STEAL, FILIAL, HAND, HORSE_FACE, IMPLEMENTS, KILLING, LIU, LOYALTY, MARTIAL,
@@ -19,16 +19,10 @@ from .state import M_JUDGE_KIND, borrowing
 
 # --- chance ---------------------------------------------------------------------------------------
 @borrowing
-def uniform(count, rng):
-    """A uniform integer in [0, count) from one double (see strategies/common.py)."""
-    return int(random_double(rng) * count)
-
-
-@borrowing
 def shuffle(values, rng):
     """Fisher–Yates, in place."""
     for i in range(values.size - 1, 0, -1):
-        j = uniform(i + 1, rng)
+        j = uniform_index(i + 1, rng)
         tmp = values[i]
         values[i] = values[j]
         values[j] = tmp
@@ -42,7 +36,7 @@ def draw_from(counts, rng):
         total += counts[k]
     if total == 0:
         return -1
-    pick = uniform(total, rng)
+    pick = uniform_index(total, rng)
     for k in range(counts.size):
         if pick < counts[k]:
             counts[k] -= 1
@@ -444,7 +438,7 @@ def peekable(st, viewer, seat):
 def peek(st, n, viewer, seat, rng):
     """刑具爺 (3) looks at a face-down card of `seat` it has not seen (uniform among those);
     returns its kind."""
-    pick = uniform(peekable(st, viewer, seat), rng)
+    pick = uniform_index(peekable(st, viewer, seat), rng)
     for i in range(st.n_slots[seat]):
         if not knows_slot(st, viewer, seat, i):
             if pick == 0:

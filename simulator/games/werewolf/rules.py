@@ -7,7 +7,7 @@ hand-built positions in tests/test_werewolf_rules.py; docs/rules/werewolf.md map
 
 from numba import njit
 
-from simulator.games.kernel_support import random_double
+from simulator.games.kernel_support import uniform_index
 
 from .declaration import (
     END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, HUMAN, ROLE_TEAM, UNKNOWN, WOLF,
@@ -34,7 +34,7 @@ def shuffle_into(target, source, rng):
     for i in range(n):
         target[i] = source[i]
     for i in range(n - 1, 0, -1):
-        j = int(random_double(rng) * (i + 1))
+        j = uniform_index(i + 1, rng)
         tmp = target[i]
         target[i] = target[j]
         target[j] = tmp
