@@ -1,6 +1,7 @@
-"""The game registry: every game package exposes GAME, a GameSpec (see base.py).
+"""The game registry: one line per game, naming the package whose GAME is its GameSpec.
 
 Games are imported on first use, so listing them, or running one, never compiles the others.
+The contract suite (tests/test_game_contract.py) runs over every game registered here.
 """
 
 import importlib
@@ -8,10 +9,15 @@ import importlib
 _PACKAGES = {
     "werewolf": "simulator.games.werewolf",
     "chenghuang": "simulator.games.chenghuang",
+    # The runnable example a new game starts from (docs/adding-a-game.md); not listed by
+    # `fairplay games`, but it runs and passes the contract suite like every game.
+    "template": "simulator.games._template",
 }
 
 
-def game_names() -> list[str]:
+def game_names(listed_only: bool = False) -> list[str]:
+    if listed_only:
+        return [name for name in _PACKAGES if get_game(name).listed]
     return list(_PACKAGES)
 
 
