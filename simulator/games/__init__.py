@@ -6,22 +6,23 @@ The contract suite (tests/test_game_contract.py) runs over every game registered
 
 import importlib
 
-_PACKAGES = {
+GAMES = {
     "werewolf": "simulator.games.werewolf",
     "chenghuang": "simulator.games.chenghuang",
-    # The runnable example a new game starts from (docs/adding-a-game.md); not listed by
-    # `fairplay games`, but it runs and passes the contract suite like every game.
+}
+# The runnable example a new game starts from (docs/adding-a-game.md): it runs and passes the
+# contract suite like every game, but `fairplay games` does not list it.
+EXAMPLES = {
     "template": "simulator.games._template",
 }
 
 
 def game_names(listed_only: bool = False) -> list[str]:
-    if listed_only:
-        return [name for name in _PACKAGES if get_game(name).listed]
-    return list(_PACKAGES)
+    return list(GAMES) if listed_only else list(GAMES) + list(EXAMPLES)
 
 
 def get_game(name: str):
-    if name not in _PACKAGES:
+    package = GAMES.get(name) or EXAMPLES.get(name)
+    if package is None:
         raise KeyError(name)
-    return importlib.import_module(_PACKAGES[name]).GAME
+    return importlib.import_module(package).GAME

@@ -190,7 +190,7 @@ class Field:
 
 
 # Tally axes: what the first dimension of a tally counts.
-AXES = ("none", "seat", "role", "slot", "team", "end", "event")
+AXES = ("none", "seat", "role", "slot", "team", "end", "event", "decision")
 # What a tally holds.
 HOLDS = ("count", "sum", "sum_sq", "histogram")
 
@@ -199,12 +199,16 @@ HOLDS = ("count", "sum", "sum_sq", "histogram")
 class Tally:
     """One integer tally a run adds up, declared with its axis and what it holds.
 
-    * axis: "none" (one number, or one histogram), "seat", "role", "slot", "team", "end", "event";
+    * axis: "none" (one number, or one histogram), "seat", "role", "slot", "team", "end", "event",
+      "decision";
     * holds: "count", "sum", "sum_sq" (a sum of squares) or "histogram" (`bins` counts per entry
       of the axis: the value of bin i is i, the last bin holds higher values too);
     * per: for a count of wins or a sum, the tally that counts its trials (e.g. role_wins per
       role_games; a sum per "games" is per game);
-    * square: for a sum, the tally holding the sum of its squares.
+    * square: for a sum, the tally holding the sum of its squares;
+    * total: for a histogram, the sum tally whose exact means go with it (the histogram's last
+      bin may be clipped);
+    * section: where a report shows it: "scores" or "measures".
     """
 
     name: str
@@ -214,12 +218,14 @@ class Tally:
     bins: int = 0
     per: str = ""
     square: str = ""
+    total: str = ""
+    section: str = "measures"
 
     def shape(self, spec: "GameSpec", players: int) -> tuple[int, ...]:
         """The tally's shape in a result of `players` players."""
         length = {"none": 1, "seat": players, "role": len(spec.roles), "slot": MAX_STRATEGY_SLOTS,
                   "team": len(spec.teams), "end": len(spec.end_conditions),
-                  "event": len(spec.events)}[self.axis]
+                  "event": len(spec.events), "decision": len(spec.decisions)}[self.axis]
         if self.holds == "histogram":
             return (self.bins,) if self.axis == "none" else (length, self.bins)
         return (length,)
@@ -246,6 +252,8 @@ def standard_tallies(max_length: int) -> tuple[Tally, ...]:
         Tally("length_hist", "none", "histogram", "games by length", bins=max_length + 1),
         Tally("end_counts", "end", "count", "games by end condition", per="games"),
         Tally("events", "event", "count", "named event counters"),
+        Tally("decisions", "decision", "count", "decisions a strategy was asked for, by kind"),
+        Tally("forced", "decision", "count", "decisions taken without asking (one legal action)"),
     )
 
 
@@ -325,9 +333,11 @@ class GameSpec:
     actions: Callable[[Any], int]  # params -> size of the legal mask strategies are handed
     kernel: Any  # the compiled entry play(state, games, rng)
     decode_trace: Callable[[np.ndarray, Any], list[str]]
+    # (state, seat, rng): replace everything the seat cannot know by another possibility; the
+    # contract suite checks the seat's observation does not change (no peeking)
+    scramble_hidden: Callable[..., None]
     strategies: Callable[[], dict]  # built-in strategies by name (loaded lazily)
     describe_setup: Callable[[Any], dict] = lambda params: {}
-    listed: bool = True  # shown by `fairplay games` (the template game is not)
 
     def __post_init__(self):
         self.validate()
@@ -411,9 +421,13 @@ class GameSpec:
                 bad(f"tally {tally.name}: holds must be one of {', '.join(HOLDS)}")
             if (tally.holds == "histogram") != (tally.bins > 0):
                 bad(f"tally {tally.name}: a histogram, and only a histogram, has bins")
-            for partner in (tally.per, tally.square):
+            for partner in (tally.per, tally.square, tally.total):
                 if partner and partner not in tally_names:
                     bad(f"tally {tally.name} refers to unknown tally {partner!r}")
+            if tally.holds == "sum" and not tally.square:
+                bad(f"tally {tally.name}: a sum declares the tally of its squares (square=...)")
+            if tally.section not in ("scores", "measures"):
+                bad(f"tally {tally.name}: section must be 'scores' or 'measures'")
         for f in self.state_fields:
             if np.dtype(f.dtype) not in (np.dtype(np.int64), np.dtype(np.float64),
                                          np.dtype(np.bool_)):
@@ -440,10 +454,11 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
 
     declaration.py  NAME, TITLE, SOURCE, MIN_PLAYERS, MAX_PLAYERS, SCORING, TEAMS, ROLES, DECISIONS,
                     OBSERVATION, END_CONDITIONS, EVENTS, TRACE_EVENTS, LENGTH_UNIT, MAX_LENGTH,
-                    MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and LISTED, optional)
+                    MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG
     state.py        FIELDS
     metrics.py      TALLIES
     params.py       KEYS, load_params, setup, actions, describe_setup
+    observation.py  scramble_hidden
     kernel.py       play
     trace.py        decode_trace
 
@@ -457,6 +472,7 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
 
     declaration, state, metrics = part("declaration"), part("state"), part("metrics")
     params, kernel, trace = part("params"), part("kernel"), part("trace")
+    observation = part("observation")
 
     def need(module, name):
         if not hasattr(module, name):
@@ -476,10 +492,10 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         trace_events=tuple(need(d, "TRACE_EVENTS")), length_unit=need(d, "LENGTH_UNIT"),
         max_length=need(d, "MAX_LENGTH"), max_actions=need(d, "MAX_ACTIONS"),
         provisional=tuple(need(d, "PROVISIONAL")), default_config=need(d, "DEFAULT_CONFIG"),
-        listed=getattr(d, "LISTED", True),
         state_fields=tuple(need(state, "FIELDS")), tallies=tuple(need(metrics, "TALLIES")),
         config_keys=tuple(need(params, "KEYS")), load_params=need(params, "load_params"),
         setup=need(params, "setup"), actions=need(params, "actions"),
         describe_setup=need(params, "describe_setup"), kernel=need(kernel, "play"),
-        decode_trace=need(trace, "decode_trace"), strategies=builtin_strategies,
+        decode_trace=need(trace, "decode_trace"),
+        scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

@@ -160,9 +160,12 @@ def read_tallies(spec: GameSpec, st) -> dict[str, np.ndarray]:
 class StrategyFault(Exception):
     """A strategy returned an illegal action or raised: where, what, and how to see it again."""
 
-    def __init__(self, message: str, seat: int, kind: str, slot: Slot | None, game: int):
+    def __init__(self, message: str, seat: int, kind: str, strategy: str, game: int):
         super().__init__(message)
-        self.seat, self.kind, self.slot, self.game = seat, kind, slot, game
+        self.seat, self.kind, self.strategy, self.game = seat, kind, strategy, game
+
+    def __reduce__(self):  # it crosses from worker processes to the parent
+        return type(self), (str(self), self.seat, self.kind, self.strategy, self.game)
 
 
 def _fault(spec: GameSpec, st, lineup: Lineup, error: Exception) -> StrategyFault:
@@ -181,7 +184,7 @@ def _fault(spec: GameSpec, st, lineup: Lineup, error: Exception) -> StrategyFaul
         detail = str(error).splitlines()[0] if str(error) else ""
         message = f"strategy {who} raised {type(error).__name__}" + \
                   (f": {detail}" if detail else "") + f" at {where}"
-    return StrategyFault(message, seat, kind_name, slot, game)
+    return StrategyFault(message, seat, kind_name, who, game)
 
 
 def check_generator(rng) -> None:

@@ -168,7 +168,9 @@ def ask(st, seat, kind, rng, observe, context):
     strategy's choice after `observe(st, seat, context)` has filled its observation."""
     action = forced_action(st)
     if action >= 0:
+        st.forced[kind] += 1
         return action
+    st.decisions[kind] += 1
     slot = slot_of(st, seat)
     if st.slot_flags[slot] & FLAG_BLIND:
         obs = st.blank

@@ -6,9 +6,9 @@ the seat's own role and what the seat has learnt privately (its own known_team r
 seat's secret. The engine writes the decision kind, the seat and its role when it asks.
 """
 
-from simulator.games.engine import allow, clear_legal, inlined
+from simulator.games.engine import allow, clear_legal, inlined, uniform_index
 
-from .declaration import OBS
+from .declaration import OBS, UNKNOWN
 from .state import alive
 
 
@@ -50,3 +50,27 @@ def legal_pair(st, a, b):
     clear_legal(st)
     allow(st, a)
     allow(st, b)
+
+
+@inlined
+def scramble_hidden(st, me, rng):
+    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
+    that `me`'s observation does not change): the roles of the seats whose team it does not know
+    are shuffled among them, the other seats' private knowledge and the secret sentence ballots
+    are made up."""
+    n = st.players
+    unknown = st.order  # used as scratch: this runs on a copy of the state
+    count = 0
+    for j in range(n):
+        if st.known_team[me, j] == UNKNOWN:
+            unknown[count] = j
+            count += 1
+    for i in range(count - 1, 0, -1):
+        k = uniform_index(i + 1, rng)
+        a, b = unknown[i], unknown[k]
+        st.role[a], st.role[b] = st.role[b], st.role[a]
+    for i in range(n):
+        if i != me:
+            for j in range(n):
+                st.known_team[i, j] = uniform_index(3, rng) - 1
+        st.sentence[i] = uniform_index(n, rng)
