@@ -22,8 +22,9 @@ import time
 
 import numpy as np
 
-from simulator.games.chenghuang import simulate
+from simulator.games.chenghuang import GAME
 from simulator.games.chenghuang.params import ChenghuangParams
+from simulator.games.driver import simulate
 
 TARGETS = {"random": 60_000, "balanced": 20_000}
 
@@ -31,13 +32,13 @@ TARGETS = {"random": 60_000, "balanced": 20_000}
 def measure(params, strategy: str, games: int, repeats: int) -> np.ndarray:
     """Games per CPU second of each of `repeats` calls of `games` games."""
     seats = [strategy] * params.players
-    simulate(params, seats, 200, seed=0)  # warm-up: load the compiled kernel and strategy
+    simulate(GAME, params, seats, 200, seed=0)  # warm-up: load the compiled kernel and strategy
     rates = []
     for repeat in range(repeats):
         c0 = time.process_time()
-        tallies, _ = simulate(params, seats, games, seed=repeat + 1)
+        tallies, _ = simulate(GAME, params, seats, games, seed=repeat + 1)
         rates.append(games / (time.process_time() - c0))
-        assert tallies.games[0] == games
+        assert tallies["games"][0] == games
     return np.asarray(rates)
 
 

@@ -4,13 +4,17 @@
     python benchmarks/bench_game.py --game chenghuang --players 5 --strategy balanced
     python benchmarks/bench_game.py --game werewolf --against ../other-checkout
     python benchmarks/bench_game.py --game chenghuang --first-run
+    python benchmarks/bench_game.py --game werewolf --interpreted 1000 --memory --startup
 
 A measurement is many short timed calls of the game's kernel in this process (after a warm-up that
 compiles it or loads it from the cache), each `--games` games from its own seed; it prints the
 median and the 90th percentile of their rates. The machine is shared and noisy: the median says
 what a typical second gives, the 90th percentile what an undisturbed core gives.
 
-`--against DIR` measures another checkout of fairplay (say, the previous commit in a git worktree)
+`--interpreted N` also times N games with NUMBA_DISABLE_JIT=1 (in a subprocess) and prints the
+speed-up; `--memory` the peak resident memory of `fairplay run GAME` at 10^5 and 10^7 games (flat:
+tallies are merged and dropped); `--startup` the wall time of `fairplay run GAME -n 1` with a warm
+cache. `--against DIR` measures another checkout of fairplay (say, the previous commit in a git worktree)
 side by side: rounds alternate between the two trees, each round in a fresh process, and the
 ratio of their medians is printed. `--first-run` times `fairplay run GAME -n 1000 --workers 1`
 from an empty compiled-code cache (cold: compiling) and again with it filled (warm).
@@ -87,6 +91,47 @@ def run_tree(tree: Path, argv: list[str]) -> dict:
     return json.loads(done.stdout.splitlines()[-1])
 
 
+def interpreted_rate(game, players, strategy, overrides, games) -> float:
+    """Games per second of the same kernel interpreted (NUMBA_DISABLE_JIT=1), in a subprocess."""
+    code = ("import sys, json, time, numpy as np\n"
+            "sys.argv = ['bench']\n"
+            f"sys.path.insert(0, {str(Path(__file__).resolve().parent)!r})\n"
+            "import bench_game\n"
+            f"rates = bench_game.measure({game!r}, {players!r}, {strategy!r}, {overrides!r}, "
+            f"{games}, 1)\n"
+            "print(rates[0])\n")
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1")
+    done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True,
+                          check=True)
+    return float(done.stdout.strip().splitlines()[-1])
+
+
+def peak_memory_mib(game: str, games: int) -> float:
+    """Peak resident memory of a one-worker `fairplay run GAME -n games` process."""
+    code = ("import resource, tempfile, os\n"
+            "from simulator import config, runner\n"
+            f"runner.run(config.load({game!r}), {games}, seed=0, workers=1)\n"
+            "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          check=True)
+    return int(done.stdout.strip().splitlines()[-1]) / 1024  # ru_maxrss is in KiB on Linux
+
+
+def startup_seconds(game: str, repeats: int = 5) -> float:
+    """Median wall time of `fairplay run GAME -n 1` with a warm cache: everything a run does
+    before its games start (imports, config, loading the compiled code), plus one game."""
+    with tempfile.TemporaryDirectory() as folder:
+        command = [sys.executable, "-m", "simulator.cli", "run", game, "-n", "1", "--workers",
+                   "1", "-q", "-o", os.path.join(folder, "result.json")]
+        subprocess.run(command, check=True, capture_output=True)  # fill the cache if needed
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            subprocess.run(command, check=True, capture_output=True)
+            times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
 def first_run(game: str) -> dict:
     """Seconds of `fairplay run GAME -n 1000 --workers 1`: cold (empty cache), then warm."""
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
@@ -114,6 +159,12 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3, help="alternating rounds (--against)")
     parser.add_argument("--first-run", action="store_true",
                         help="time a first run with an empty and a filled cache")
+    parser.add_argument("--interpreted", type=int, metavar="N",
+                        help="also time N games interpreted (NUMBA_DISABLE_JIT=1)")
+    parser.add_argument("--memory", action="store_true",
+                        help="also measure peak memory at 10^5 and 10^7 games")
+    parser.add_argument("--startup", action="store_true",
+                        help="also time the start-up of a run with a warm cache")
     parser.add_argument("--json", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
 
@@ -132,6 +183,17 @@ def main() -> None:
             return
         print(f"{what}: median {result['median']:,.0f} games/s, 90th percentile "
               f"{result['p90']:,.0f} games/s ({result['calls']} calls of {args.games:,} games)")
+        if args.interpreted:
+            slow = interpreted_rate(args.game, args.players, args.strategy, args.overrides,
+                                    args.interpreted)
+            print(f"interpreted: {slow:,.0f} games/s ({args.interpreted:,} games); compiled is "
+                  f"{result['median'] / slow:,.0f}x faster")
+        if args.memory:
+            low, high = peak_memory_mib(args.game, 10**5), peak_memory_mib(args.game, 10**7)
+            print(f"peak memory: {low:.1f} MiB at 10^5 games, {high:.1f} MiB at 10^7 "
+                  f"(ratio {high / low:.3f})")
+        if args.startup:
+            print(f"start-up with a warm cache: {startup_seconds(args.game):.2f} s (median of 5)")
         return
     argv = [a for a in sys.argv[1:] if a not in ("--against", str(args.against))]
     argv = [a for i, a in enumerate(argv) if not (a == "--rounds" or

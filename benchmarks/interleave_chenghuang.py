@@ -7,7 +7,9 @@ The development machine shares its cores: the same code runs anywhere from 28,00
 games/s from one process to the next. So this alternates a process of the other checkout (e.g.
 `git worktree add /tmp/base HEAD~1`) with a process of this one, each timing the best of 3 calls
 of N games after a warm-up, and prints every pair and the median ratio (this / base). Each
-checkout compiles into its own Numba cache directory.
+checkout compiles into its own Numba cache directory (in the temporary folder: the other checkout
+may be read-only). A checkout from before the engine (simulator.games.driver) is played through
+its game's own `simulate`.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import os
 import statistics
 import subprocess
 import sys
+import tempfile
+import zlib
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parents[1]
@@ -24,8 +28,15 @@ HERE = Path(__file__).resolve().parents[1]
 CHILD = """
 import sys, time
 sys.path.insert(0, sys.argv[1])
-from simulator.games.chenghuang import simulate
 from simulator.games.chenghuang.params import ChenghuangParams
+try:  # the engine's driver
+    from simulator.games.chenghuang import GAME
+    from simulator.games.driver import simulate as play
+
+    def simulate(params, seats, games, seed):
+        return play(GAME, params, seats, games, seed=seed)
+except ImportError:  # a checkout from before the engine: the game's own simulate
+    from simulator.games.chenghuang import simulate
 strategy, games = sys.argv[2], int(sys.argv[3])
 params = ChenghuangParams(players=5)
 simulate(params, [strategy] * 5, 200, seed=0)
@@ -53,7 +64,8 @@ def main(argv=None) -> None:
     parser.add_argument("--games", type=int, default=20_000)
     args = parser.parse_args(argv)
     base = args.base.resolve()
-    caches = {base: base / ".numba-interleave", HERE: HERE / ".numba-interleave"}
+    caches = {path: Path(tempfile.gettempdir()) / "fairplay-interleave" /
+              f"{path.name}-{zlib.crc32(str(path).encode()):08x}" for path in (base, HERE)}
     ratios = []
     for pair in range(args.pairs):
         before = rate(base, args.strategy, args.games, caches[base])

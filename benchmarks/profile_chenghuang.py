@@ -24,8 +24,9 @@ import time
 WORK = tempfile.mkdtemp(prefix="fairplay-profile-")
 os.environ["NUMBA_CACHE_DIR"] = os.path.join(WORK, "cache")  # compile afresh: objects at hand
 
-from simulator.games.chenghuang import kernel, simulate  # noqa: E402
+from simulator.games.chenghuang import GAME, kernel  # noqa: E402
 from simulator.games.chenghuang.params import ChenghuangParams  # noqa: E402
+from simulator.games.driver import simulate  # noqa: E402
 
 
 def short_name(symbol: str) -> str:
@@ -75,7 +76,7 @@ def main(argv=None) -> None:
     params = ChenghuangParams(players=5)
     seats = [args.strategy] * params.players
     print("compiling afresh ...", file=sys.stderr)
-    simulate(params, seats, 200, seed=0)
+    simulate(GAME, params, seats, 200, seed=0)
     import strategies.chenghuang as chenghuang_strategies
     dispatchers = [kernel.play] + [getattr(chenghuang_strategies, name)
                                    for name in dir(chenghuang_strategies)
@@ -89,7 +90,7 @@ def main(argv=None) -> None:
     time.sleep(0.5)
     begin, games = time.process_time(), 0
     while time.process_time() - begin < args.seconds:
-        simulate(params, seats, 5_000, seed=games + 1)
+        simulate(GAME, params, seats, 5_000, seed=games + 1)
         games += 5_000
     perf.send_signal(2)
     perf.wait()

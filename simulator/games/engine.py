@@ -104,23 +104,26 @@ def clear_legal(st):
 @inlined
 def allow(st, action):
     """Make `action` legal."""
-    st.legal_count += 1 - st.legal[action]
+    if not st.legal[action]:
+        st.legal_count += 1
     st.legal[action] = True
 
 
 @inlined
 def forbid(st, action):
     """Make `action` illegal."""
-    st.legal_count -= st.legal[action]
+    if st.legal[action]:
+        st.legal_count -= 1
     st.legal[action] = False
 
 
 @inlined
 def set_legal(st, action, flag):
     """Make `action` legal or not, by `flag`."""
-    value = 1 if flag else 0
-    st.legal_count += value - st.legal[action]
-    st.legal[action] = value
+    was = 1 if st.legal[action] else 0  # (the mask is bytes: no unsigned arithmetic on it)
+    now = 1 if flag else 0
+    st.legal_count += now - was
+    st.legal[action] = now
 
 
 @inlined
