@@ -27,3 +27,26 @@ def test_rules_document_names_the_provisional_rulings(name):
     text = (DOCS / f"{game.name}.md").read_text(encoding="utf-8").lower()
     if game.provisional:
         assert "provisional" in text
+
+
+def _cited_tests(text: str):
+    """(file, test) pairs a document cites: `test_x.py::test_y`, and `::test_z` for the file
+    named last."""
+    current = None
+    for match in re.finditer(r"(test_\w+\.py)|::(test_\w+)", text):
+        if match.group(1):
+            current = match.group(1)
+        elif current:
+            yield current, match.group(2)
+
+
+@pytest.mark.parametrize("document", sorted(p.name for p in DOCS.glob("*.md")))
+def test_every_test_a_rules_document_cites_exists(document):
+    tests = DOCS.parent.parent / "tests"
+    text = (DOCS / document).read_text(encoding="utf-8")
+    missing = []
+    for file, name in _cited_tests(text):
+        path = tests / file
+        if not path.exists() or not re.search(rf"def {name}\b", path.read_text(encoding="utf-8")):
+            missing.append(f"{file}::{name}")
+    assert not missing, f"docs/rules/{document} cites tests that do not exist: {missing}"
