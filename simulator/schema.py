@@ -123,7 +123,9 @@ class ListOf:
 
 @dataclass(frozen=True)
 class AnyOf:
-    """The first of several types that accepts the value."""
+    """The first of several types that accepts the value. When none does, the message is that of
+    the alternative meant for the value's kind (a list for a list, a number for a number), which
+    says more than the list of alternatives."""
 
     types: tuple
 
@@ -133,6 +135,13 @@ class AnyOf:
                 return kind.check(value)
             except Invalid:
                 continue
+        for kind in self.types:
+            if isinstance(value, _NATURAL.get(type(kind), ())) and \
+                    not (isinstance(value, bool) and not isinstance(kind, Boolean)):
+                try:
+                    kind.check(value)
+                except Invalid as exc:
+                    raise Invalid(f"{exc} (or {self.describe()})") from None
         raise Invalid(f"must be {self.describe()}, got {value!r}")
 
     def describe(self) -> str:
@@ -170,6 +179,11 @@ class Table:
 
     def describe(self) -> str:
         return f"a table of {self.key.describe()} = {self.value.describe()}"
+
+
+# The Python values each type is meant for (for AnyOf's messages).
+_NATURAL = {Integer: (int,), Number: (int, float), Boolean: (bool,), Choice: (str,),
+            ListOf: (list,), Table: (dict,)}
 
 
 @dataclass(frozen=True)

@@ -414,6 +414,12 @@ class GameSpec:
             bad(f"state fields clash with engine fields or tallies: {', '.join(sorted(clash))}")
         if len(set(tally_names)) != len(tally_names):
             bad("tally names repeat")
+        # In interpreted runs the state is a numpy record, whose own attributes (round, size,
+        # sum, ...) would hide a field of the same name.
+        shadowed = sorted(n for n in names + tally_names if hasattr(np.record, n))
+        if shadowed:
+            bad(f"state fields or tallies named like numpy record attributes: "
+                f"{', '.join(shadowed)}")
         for tally in self.tallies:
             if tally.axis not in AXES:
                 bad(f"tally {tally.name}: axis must be one of {', '.join(AXES)}")

@@ -139,11 +139,21 @@ def new_state(spec: GameSpec, params, lineup: Lineup, trace: np.ndarray | None =
     st.obs[OBS_PLAYERS] = params.players
     st.blank[:] = st.obs
     st.blank[[OBS_KIND, OBS_ME, OBS_ROLE]] = -1
-    if trace is not None and len(trace):
-        st.trace_address = kernel_support.trace_address(trace)
-        st.trace_capacity = len(trace)
-    st.trace_game = trace_game
+    if trace is not None:
+        attach_trace(st, trace, trace_game)
     return st
+
+
+def attach_trace(st, trace: np.ndarray, game: int = -1) -> None:
+    """Let a state record events into `trace` (rows x TRACE_WIDTH int64, kept alive by the
+    caller): all games, or only game `game` of the call. Hand-built states trace this way too."""
+    if trace.ndim != 2 or trace.shape[1] != TRACE_WIDTH or trace.dtype != np.int64 or \
+            not trace.flags.c_contiguous:
+        raise ValueError(f"a trace buffer is a C-contiguous int64 array of rows x {TRACE_WIDTH}")
+    st.trace_address = kernel_support.trace_address(trace)
+    st.trace_capacity = len(trace)
+    st.trace_limit = len(trace)  # for hand-built positions; the game loop sets it per game
+    st.trace_game = game
 
 
 def read_tallies(spec: GameSpec, st) -> dict[str, np.ndarray]:
