@@ -239,7 +239,7 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
                        f"legal, params, memory, rng)")
     try:
         # An @njit function is recompiled from its Python source, like a plain one, so that it
-        # gets the strategy compilation (see simulator.games.base.strategy).
+        # gets the strategy compilation (see strategies.common.strategy).
         compiled = strategy(python_function)
     except Exception as exc:
         ctx.error(key, f"strategy {ref} does not compile: {compile_error_summary(exc)}")
