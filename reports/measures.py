@@ -140,32 +140,30 @@ def toml_text(raw: dict) -> str:
     return "\n".join(lines).strip() + "\n"
 
 
-# --- score tallies -----------------------------------------------------------------------------
-_SQUARE_SUFFIXES = ("_sq", "_sumsq", "_sum_sq", "_squares", "_sq_sum")
-
-
-def _axis_labels(result: Result, length: int) -> tuple[str, list[str], str]:
-    """Label the entries of a tally axis of this length: (kind, labels, trials tally)."""
+# --- the game's own tallies ------------------------------------------------------------------------
+def axis_labels(result: Result, tally) -> list[str]:
+    """Labels of a tally's entries, from its declared axis."""
     game, t = result.game, result.tallies
-    players = len(t["seat_wins"])
-    if length == players:
-        return "seat", [f"seat {i}" for i in range(length)], "games"
-    if length == len(game.roles):
-        return "role", [role.name for role in game.roles], "role_games"
-    if game.teams and length == len(game.teams):
-        return "team", list(game.teams), "games"
-    if length == MAX_STRATEGY_SLOTS:
+    if tally.axis == "seat":
+        return [f"seat {i}" for i in range(len(t["seat_wins"]))]
+    if tally.axis == "role":
+        return [role.name for role in game.roles]
+    if tally.axis == "team":
+        return list(game.teams)
+    if tally.axis == "slot":
         labels = list(result.data.get("strategies", []))
-        labels += [f"slot {i}" for i in range(len(labels), length)]
-        return "strategy", labels, "slot_games"
-    return "index", [str(i) for i in range(length)], "games"
+        return labels + [f"slot {i}" for i in range(len(labels), MAX_STRATEGY_SLOTS)]
+    if tally.axis == "end":
+        return game.end_names
+    if tally.axis == "event":
+        return game.event_names
+    if tally.axis == "decision":
+        return [kind.name for kind in game.decisions]
+    return ["all"]
 
 
-def _meaning(result: Result, name: str) -> str:
-    for spec in result.game.tally_specs:
-        if spec.name == name:
-            return spec.meaning
-    return ""
+_BY = {"seat": "seat", "role": "role", "slot": "strategy", "team": "team", "end": "end",
+       "event": "event", "decision": "decision", "none": "all"}
 
 
 def _hist_stats(counts: np.ndarray, confidence: float) -> dict:
@@ -179,82 +177,67 @@ def _hist_stats(counts: np.ndarray, confidence: float) -> dict:
             "sd": _finite(sd) if sd is not None else None}
 
 
-def score_tallies(result: Result) -> list[str]:
-    """Names of the result's score tallies (names containing "score"), in declaration order."""
-    return [name for name in result.game.tally_names()
-            if "score" in name.lower() and name in result.tallies]
-
-
-STANDARD_TALLIES = ("games", "team_wins", "draws", "seat_wins", "role_games", "role_wins",
-                    "slot_games", "slot_wins", "length_hist", "end_counts", "events")
-_COUNT_SUFFIXES = ("s", "_games", "_count", "_n", "_trials")
-
-
-def _partner(t: dict, base: str, suffixes, shape) -> str | None:
-    return next((base + s for s in suffixes if base + s in t and t[base + s].shape == shape), None)
-
-
-def _means(result: Result, total: str, square: str, confidence: float) -> tuple[str, list]:
-    """Means with Student-t intervals from a sum and a sum of squares (1-d, one per label)."""
+def _trials(result: Result, tally) -> np.ndarray:
+    """The trials of a tally declared `per` another (per "games": the games of the run)."""
     t = result.tallies
-    array = t[total]
-    kind, labels, trials_name = _axis_labels(result, array.shape[0])
-    base = total[:-4]
-    count = _partner(t, base, _COUNT_SUFFIXES, array.shape)
-    if count is not None:  # the tally's own count (rounds held, ...) beats a guess
-        trials = t[count]
-    elif trials_name != "games":
-        trials = t[trials_name]
-    else:
-        trials = np.full(array.shape[0], t["games"][0])
-    if kind == "index" and array.shape[0] == 1:
-        labels = ["all"]
+    size = t[tally.name].shape[0]
+    if not tally.per or tally.per == "games":
+        return np.full(size, int(t["games"][0]))
+    return t[tally.per].reshape(-1)[:size]
+
+
+def _means(result: Result, total, confidence: float) -> list[dict]:
+    """Means with Student-t intervals from a declared sum, its squares and its trials."""
+    t = result.tallies
+    sums, squares = t[total.name].reshape(-1), t[total.square].reshape(-1)
+    trials = _trials(result, total)
     means = []
-    for i, row_label in enumerate(labels):
+    for i, row_label in enumerate(axis_labels(result, total)[:sums.size]):
         n = int(trials[i])
         if n == 0:
             continue
-        mean, low, high = stats.mean_interval(float(array[i]), float(t[square][i]), n, confidence)
-        sd = math.sqrt(max(float(t[square][i]) - float(array[i]) ** 2 / n, 0.0) / (n - 1)) \
+        mean, low, high = stats.mean_interval(float(sums[i]), float(squares[i]), n, confidence)
+        sd = math.sqrt(max(float(squares[i]) - float(sums[i]) ** 2 / n, 0.0) / (n - 1)) \
             if n > 1 else None
-        means.append({"name": row_label, "n": n, "sum": int(array[i]),
-                      "sum_sq": int(t[square][i]), "mean": _finite(mean), "low": _finite(low),
-                      "high": _finite(high), "sd": _finite(sd) if sd is not None else None})
-    return kind, means
+        means.append({"name": row_label, "n": n, "sum": int(sums[i]), "sum_sq": int(squares[i]),
+                      "mean": _finite(mean), "low": _finite(low), "high": _finite(high),
+                      "sd": _finite(sd) if sd is not None else None})
+    return means
 
 
-def tally_sections(result: Result, names: list[str], confidence: float = CONFIDENCE) -> list[dict]:
-    """Sections for game-specific tallies, recognised by their names (see :func:`scores`)."""
+def _title(name: str) -> str:
+    for suffix in ("_hist", "_sum"):
+        if name.endswith(suffix):
+            return name[:-len(suffix)]
+    return name
+
+
+def tally_sections(result: Result, tallies, confidence: float = CONFIDENCE) -> list[dict]:
+    """Sections for the game's own tallies, each read by its declaration (base.Tally): a
+    histogram gives a distribution (with exact means from its `total` sum when declared), a sum
+    gives means over its trials, a count declared `per` another gives rates, any other count a
+    table of values. Partners (squares, trials, a histogram's sum) are read with the tally that
+    names them."""
     t = result.tallies
-    used: set[str] = set()  # partners read with the tally that names them
-    for name in names:
-        if name not in t:
-            continue
-        shape = t[name].shape
-        if name.endswith("_sum"):
-            used.add(_partner(t, name[:-4], _SQUARE_SUFFIXES, shape))
-        elif name.endswith("_wins"):
-            used.add(_partner(t, name[:-5], _COUNT_SUFFIXES, shape))
-        elif name.endswith("_hist") and name[:-5] + "_sum" in t:
-            total = name[:-5] + "_sum"
-            square = _partner(t, name[:-5], _SQUARE_SUFFIXES, t[total].shape)
-            if square and t[total].ndim == 1 and (t[name].ndim == 1 or
-                                                   t[total].shape[0] == shape[0]):
-                used.update({total, square})
+    game = result.game
+    present = [tally for tally in tallies if tally.name in t]
+    used: set[str] = set()
+    for tally in present:
+        if tally.holds == "histogram" and tally.total:
+            used.update({tally.total, game.tally(tally.total).square})
+        elif tally.holds == "sum":
+            used.add(tally.square)
+        elif tally.holds == "count" and tally.per:
+            used.add(tally.per)
     sections = []
-    for name in names:
-        if name in used or name not in t:
+    for tally in present:
+        if tally.name in used or tally.holds == "sum_sq":
             continue
-        array = t[name]
-        meaning = _meaning(result, name)
-        if name.endswith("_hist") and array.ndim in (1, 2) and array.size:
-            used.add(name)
-            base = name[:-5]
-            if array.ndim == 1:
-                kind, rows = "all", [("all", array)]
-            else:
-                kind, labels, _ = _axis_labels(result, array.shape[0])
-                rows = list(zip(labels, array))
+        array, name, meaning = t[tally.name], tally.name, tally.meaning
+        by = _BY[tally.axis]
+        if tally.holds == "histogram":
+            rows = [("all", array)] if array.ndim == 1 else \
+                list(zip(axis_labels(result, tally), array))
             series = []
             for row_label, counts in rows:
                 counts = np.asarray(counts, dtype=np.int64)
@@ -263,68 +246,55 @@ def tally_sections(result: Result, names: list[str], confidence: float = CONFIDE
                 entry = {"name": row_label, "counts": counts.tolist()}
                 entry.update(_hist_stats(counts, confidence))
                 series.append(entry)
-            section = {"kind": "distribution", "tally": name, "title": base, "meaning": meaning,
-                       "by": kind, "series": series, "means": [], "means_from": "histogram"}
-            total = base + "_sum" if base + "_sum" in t else None
-            square = _partner(t, base, _SQUARE_SUFFIXES, t[total].shape) if total else None
-            if total and square and t[total].ndim == 1 and \
-                    (array.ndim == 1 or t[total].shape[0] == array.shape[0]):
-                section["by"], section["means"] = _means(result, total, square, confidence)
-                section["means_from"] = f"{total}, {square}"
+            section = {"kind": "distribution", "tally": name, "title": _title(name),
+                       "meaning": meaning, "by": by, "series": series, "means": [],
+                       "means_from": "histogram"}
+            if tally.total:
+                total = game.tally(tally.total)
+                section["means"] = _means(result, total, confidence)
+                section["means_from"] = f"{total.name}, {total.square}"
             elif series:  # the histogram's own means (its last bin may be clipped)
                 section["means"] = [{k: s[k] for k in ("name", "n", "mean", "low", "high", "sd")}
                                     for s in series]
             sections.append(section)
-            continue
-        if name.endswith("_sum") and array.ndim == 1:
-            square = _partner(t, name[:-4], _SQUARE_SUFFIXES, array.shape)
-            if square:
-                kind, means = _means(result, name, square, confidence)
-                sections.append({"kind": "means", "tally": name, "title": name[:-4],
-                                 "meaning": meaning, "by": kind, "series": [], "means": means,
-                                 "means_from": f"{name}, {square}"})
-                continue
-        if name.endswith("_wins") and array.ndim == 1:
-            trials_name = _partner(t, name[:-5], _COUNT_SUFFIXES, array.shape)
-            if trials_name:
-                kind, labels, _ = _axis_labels(result, array.shape[0])
-                games = int(t["games"][0])
-                rates = [rate_dict(stats.wilson(int(k), int(n), confidence), lab, name, games)
-                         for lab, k, n in zip(labels, array, t[trials_name]) if n]
-                sections.append({"kind": "rates", "tally": name, "title": name[:-5],
-                                 "meaning": f"{_meaning(result, trials_name)}; "
-                                            f"{meaning}".strip("; "),
-                                 "by": kind, "rates": rates, "trials": trials_name})
-                continue
-        flat = array.reshape(-1) if array.ndim else array.reshape(1)
-        if array.ndim == 1:
-            _, labels, _ = _axis_labels(result, array.shape[0])
+        elif tally.holds == "sum":
+            sections.append({"kind": "means", "tally": name, "title": _title(name),
+                             "meaning": meaning, "by": by, "series": [],
+                             "means": _means(result, tally, confidence),
+                             "means_from": f"{name}, {tally.square}"})
+        elif tally.per:
+            games = int(t["games"][0])
+            trials = _trials(result, tally)
+            rates = [rate_dict(stats.wilson(int(k), int(n), confidence), label, name, games)
+                     for label, k, n in zip(axis_labels(result, tally), array.reshape(-1),
+                                            trials) if n]
+            trials_meaning = game.tally(tally.per).meaning if tally.per != "games" else "games"
+            sections.append({"kind": "rates", "tally": name, "title": name,
+                             "meaning": f"{trials_meaning}; {meaning}".strip("; "),
+                             "by": by, "rates": rates, "trials": tally.per})
         else:
-            labels = [str(i) for i in range(flat.size)]
-        sections.append({"kind": "values", "tally": name, "title": name, "meaning": meaning,
-                         "entries": [{"name": lab, "value": int(v)}
-                                    for lab, v in zip(labels, flat)]})
+            flat = array.reshape(-1)
+            labels = axis_labels(result, tally) if array.ndim == 1 else \
+                [str(i) for i in range(flat.size)]
+            sections.append({"kind": "values", "tally": name, "title": name, "meaning": meaning,
+                             "entries": [{"name": lab, "value": int(v)}
+                                         for lab, v in zip(labels, flat)]})
     return sections
 
 
-def scores(result: Result, confidence: float = CONFIDENCE) -> list[dict]:
-    """One section per score tally family; an empty list when the game keeps no scores.
+def _own_tallies(result: Result, section: str):
+    return [tally for tally in result.game.tallies if tally.section == section]
 
-    Recognised by name: ``X_hist`` (index = score, value = count; 1-d, or one row per seat, role
-    or strategy) gives a distribution, with means from ``X_sum`` and its square ``X_sq`` when the
-    game keeps them (else from the histogram); ``X_sum`` with ``X_sq`` gives means with Student-t
-    intervals over games, the role's seat-games, or the tally ``Xs`` / ``X_count`` when there is
-    one; ``X_wins`` with ``Xs`` / ``X_games`` gives rates; anything else, a table of values.
-    """
-    return tally_sections(result, score_tallies(result), confidence)
+
+def scores(result: Result, confidence: float = CONFIDENCE) -> list[dict]:
+    """One section per score tally (declared with section "scores"); none when the game keeps
+    no scores."""
+    return tally_sections(result, _own_tallies(result, "scores"), confidence)
 
 
 def other_measures(result: Result, confidence: float = CONFIDENCE) -> list[dict]:
-    """The game's other own tallies (neither standard nor scores), read like :func:`scores`."""
-    scored = set(score_tallies(result))
-    names = [n for n in result.game.tally_names()
-             if n not in STANDARD_TALLIES and n not in scored and n in result.tallies]
-    return tally_sections(result, names, confidence)
+    """The game's other own tallies (declared with section "measures")."""
+    return tally_sections(result, _own_tallies(result, "measures"), confidence)
 
 
 # --- a whole run -------------------------------------------------------------------------------
@@ -458,7 +428,7 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
     draws = int(result.tallies["draws"][0])
     events = [{"name": name, "total": int(result.tallies["events"][i]),
                "per_game": _finite(result.tallies["events"][i] / games) if games else None}
-              for i, name in enumerate(result.game.events)]
+              for i, name in enumerate(result.game.event_names)]
     mean, low, high = summary.mean_length
     seat_rates = [r["rate"] for r in groups["seat"] if r["rate"] is not None]
     return {
@@ -493,7 +463,7 @@ def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
     teams = [rate_dict(stats.wilson(int(t["team_wins"][i]), games, confidence), team, "team", games)
              for i, team in enumerate(game.teams)]
     ends = [rate_dict(stats.wilson(int(t["end_counts"][e]), games, confidence), name, "end", games)
-            for e, name in enumerate(game.end_conditions)]
+            for e, name in enumerate(game.end_names)]
     seat0 = rate_dict(stats.wilson(int(t["seat_wins"][0]), games, confidence), "seat 0", "seat",
                       games)
     draws = rate_dict(stats.wilson(int(t["draws"][0]), games, confidence), "draws", "draws", games)

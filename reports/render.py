@@ -410,7 +410,7 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
             "config_toml": measures.toml_text(sweep.data.get("base_config", {})),
         },
         "teams": teams,
-        "ends": list(game.end_conditions),
+        "ends": list(game.end_names),
         "length_unit": game.length_unit,
         "title": game.title,
     }

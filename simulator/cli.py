@@ -36,44 +36,25 @@ def main():
 
 @main.command()
 @click.argument("game", required=False)
-def games(game):
-    """List the games, or describe one GAME."""
+@click.option("--keys-markdown", is_flag=True,
+              help="Print only the game's config keys, as the Markdown table of its rules doc.")
+def games(game, keys_markdown):
+    """List the games, or describe one GAME: roles, decisions, observation, strategies, config
+    keys and built-in configs."""
+    from simulator import describe
     from simulator.games import game_names, get_game
 
     if game is None:
-        for name in game_names():
+        for name in game_names(listed_only=True):
             spec = get_game(name)
             click.echo(f"{name:<12} {spec.title}  ({spec.min_players}-{spec.max_players} players, "
                        f"{spec.scoring})")
         return
     if game not in game_names():
-        _fail(f"unknown game {game!r}; games: {', '.join(game_names())}")
+        _fail(f"unknown game {game!r}; games: {', '.join(game_names(listed_only=True))}")
     spec = get_game(game)
-    click.echo(f"{spec.title}")
-    click.echo(f"  name: {spec.name}; players {spec.min_players}-{spec.max_players}; "
-               f"scoring: {spec.scoring}; length in {spec.length_unit}")
-    click.echo(f"  source: {spec.source}")
-    if spec.teams:
-        click.echo(f"  teams: {', '.join(spec.teams)}")
-    click.echo("  roles:")
-    for role in spec.roles:
-        team = f" [{role.team}]" if role.team else ""
-        click.echo(f"    {role.name} {role.label}{team}: {role.summary}")
-    click.echo("  decisions (kind: action -- when):")
-    for kind in spec.decisions:
-        click.echo(f"    {kind.code} {kind.name}: {kind.actions} -- {kind.summary}")
-    click.echo(f"  observation ({spec.observation.size} integers):")
-    for name, offset, size, meaning in spec.observation.describe():
-        click.echo(f"    [{offset}:{offset + size}] {name}: {meaning}")
-    click.echo("  strategies:")
-    for name, info in spec.strategies().items():
-        params = ", ".join(f"{k}={v:g}" for k, v in info.params.items())
-        click.echo(f"    {name}{f' ({params})' if params else ''}: {info.summary}")
-    click.echo(f"  end conditions: {'; '.join(spec.end_conditions)}")
-    click.echo(f"  events: {', '.join(spec.events)}")
-    if spec.provisional:
-        click.echo(f"  provisional rules: {'; '.join(spec.provisional)}")
-    click.echo(f"  default config: configs/{spec.default_config}")
+    lines = describe.keys_markdown(spec) if keys_markdown else describe.game_lines(spec)
+    click.echo("\n".join(lines))
 
 
 def _reproduce_command(config, players, n_games, seed, overrides, chunk_size) -> str:
@@ -152,13 +133,25 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
 
 @main.command()
 @click.argument("config")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the game.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the run.")
+@click.option("--game", "game_index", type=int, default=0, show_default=True,
+              help="Which game of the run (0-based): the trace replays exactly that game.")
+@click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
+              help="The run's chunk size (a run's games depend on seed and chunk size).")
 @click.option("--players", type=int, help="Number of players (overrides the config).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
-def trace(config, seed, players, overrides):
-    """Print one game of CONFIG step by step, from the same kernel as `run`."""
+def trace(config, seed, game_index, chunk_size, players, overrides):
+    """Print one game of CONFIG step by step, from the same kernel as `run`: by default the first
+    game of `fairplay run CONFIG --seed SEED`; --game K replays its game K."""
+    if game_index < 0:
+        _fail(f"--game must be at least 0, got {game_index}")
+    if chunk_size < 1:
+        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
     cfg = _load_config(config, overrides, players)
-    for line in runner.trace_game(cfg, seed):
+    if not runner.kernel_is_ready(cfg):
+        click.echo(f"compiling the {cfg.game.name} kernel, first run only (about a minute)",
+                   err=True)
+    for line in runner.trace_game(cfg, seed, game_index, chunk_size):
         click.echo(line)
 
 

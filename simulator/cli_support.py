@@ -21,10 +21,17 @@ def fail(problem) -> None:
 
 
 def progress_bar(quiet: bool, progress_class):
-    """A `progress_class(start, advance, close)` driving tqdm, or None when quiet or not a
-    terminal. `start` receives the total games (and optionally the games already done first)."""
-    if quiet or not sys.stderr.isatty():
+    """A `progress_class(start, advance, close, announce)`: a tqdm bar on a terminal, and lines
+    for the user (such as "compiling the ... kernel") on standard error; nothing when quiet.
+    `start` receives the total games (and optionally the games already done first)."""
+    if quiet:
         return None
+
+    def announce(line):
+        click.echo(line, err=True)
+
+    if not sys.stderr.isatty():
+        return progress_class(announce=announce)
     from tqdm import tqdm
 
     bar = {}
@@ -34,4 +41,4 @@ def progress_bar(quiet: bool, progress_class):
         bar["t"] = tqdm(total=total, initial=done, unit="games", unit_scale=True, file=sys.stderr)
 
     return progress_class(start=start, advance=lambda n: bar["t"].update(n),
-                          close=lambda: bar["t"].close())
+                          close=lambda: bar["t"].close(), announce=announce)

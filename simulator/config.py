@@ -20,10 +20,13 @@ from typing import Any
 
 import numpy as np
 
+from simulator import schema
 from simulator.games import game_names, get_game
 from simulator.games.base import (
-    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, GameSpec, StrategyInfo, strategy,
+    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, STRATEGY_SIGNATURE, GameSpec,
+    StrategyInfo, StrategyParam,
 )
+from simulator.games.driver import Lineup, Slot
 
 COMMON_KEYS = ("game", "extends", "players", "strategies", "description", "balance_target")
 
@@ -100,6 +103,17 @@ def builtin_config_dir() -> Path:
     return Path(str(importlib.resources.files("configs")))
 
 
+def builtin_configs(game: str) -> list[tuple[str, str]]:
+    """A game's built-in configs: (name as a config argument, its first comment line)."""
+    folder = builtin_config_dir() / game
+    out = []
+    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
+        first = path.read_text(encoding="utf-8").splitlines()[:1]
+        description = first[0].lstrip("# ").strip() if first and first[0].startswith("#") else ""
+        out.append((f"{game}/{path.name}", description))
+    return out
+
+
 def locate(spec: str) -> Path:
     """A config path, or a game name (its built-in default config), or a built-in file name."""
     path = Path(spec)
@@ -112,7 +126,8 @@ def locate(spec: str) -> Path:
         return path
     if spec in game_names():
         return builtin_config_dir() / get_game(spec).default_config
-    raise ConfigError(spec, "", f"neither a config file nor a game; games: {', '.join(game_names())}")
+    raise ConfigError(spec, "", f"neither a config file nor a game; games: "
+                             f"{', '.join(game_names(listed_only=True))}")
 
 
 def read_toml(path: Path, seen=()) -> dict:
@@ -179,29 +194,17 @@ def apply_overrides(raw: dict, overrides, file: str) -> dict:
 
 
 # --- strategies --------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Slot:
-    """One strategy slot: a strategy with its parameter values."""
-
-    name: str
-    info: StrategyInfo
-    params: tuple[tuple[str, float], ...]
-
-    def label(self) -> str:
-        if not self.params or dict(self.params) == dict(self.info.params):
-            return self.name
-        inner = ", ".join(f"{k}={v:g}" for k, v in self.params)
-        return f"{self.name}({inner})"
-
-
 def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
     """`path/to/file.py:function` (path relative to the config file) -> a compiled strategy.
 
-    The function may be plain Python or already @njit; it is compiled with the game's strategy
-    signature (and cached next to the file), so it runs as fast as a built-in one. The module may
-    define PARAMS = {"name": default, ...} and FLAGS (see simulator.games.base).
+    The function may be plain Python or already @njit; it is compiled with the platform's strategy
+    signature (and cached), so it runs as fast as a built-in one. The module may define
+    PARAMS = {"name": default, ...} or {"name": (default, low, high), ...}, MEMORY (float64 words
+    of per-seat memory, zeroed each game) and FLAGS (see simulator.games.base).
     """
     from numba.core.registry import CPUDispatcher
+
+    from strategies.common import strategy
 
     file_part, _, function_name = ref.rpartition(":")
     path = Path(file_part)
@@ -227,18 +230,71 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
     function = getattr(module, function_name, None)
     if function is None:
         ctx.error(key, f"{path} has no function {function_name!r}")
+    python_function = function.py_func if isinstance(function, CPUDispatcher) else function
+    if not callable(python_function) or not hasattr(python_function, "__code__"):
+        ctx.error(key, f"{path}: {function_name} is not a function")
+    arguments = python_function.__code__.co_argcount
+    if arguments != len(STRATEGY_SIGNATURE.args):
+        ctx.error(key, f"strategy {ref} takes {arguments} arguments; a strategy takes (kind, obs, "
+                       f"legal, params, memory, rng)")
     try:
         # An @njit function is recompiled from its Python source, like a plain one, so that it
-        # gets the strategy compilation (see simulator.games.base.strategy).
-        compiled = strategy(function.py_func if isinstance(function, CPUDispatcher) else function)
+        # gets the strategy compilation (see strategies.common.strategy).
+        compiled = strategy(python_function)
     except Exception as exc:
         ctx.error(key, f"strategy {ref} does not compile: {compile_error_summary(exc)}")
-    params = getattr(module, "PARAMS", {})
-    flags = int(getattr(module, "FLAGS", 0))
+    if not _returns_an_action(compiled):
+        ctx.error(key, f"strategy {ref} never returns an action (it always raises or loops)")
+    params = _user_params(getattr(module, "PARAMS", {}), ctx, key, path)
+    flags = getattr(module, "FLAGS", 0)
+    memory = getattr(module, "MEMORY", 0)
+    if isinstance(flags, bool) or not isinstance(flags, int) or flags < 0:
+        ctx.error(key, f"{path}: FLAGS must be a non-negative integer, got {flags!r}")
+    if isinstance(memory, bool) or not isinstance(memory, int) or \
+            not 0 <= memory <= MEMORY_PER_SEAT:
+        ctx.error(key, f"{path}: MEMORY must be an integer from 0 to {MEMORY_PER_SEAT}, "
+                       f"got {memory!r}")
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
-    info = StrategyInfo(ref, compiled, summary, params=dict(params), flags=flags)
+    info = StrategyInfo(ref, compiled, summary, params=params, flags=flags, memory=memory,
+                        source=f"{path.name}:{function_name}")
     _USER_STRATEGIES[cache_key] = info
     return info
+
+
+def _returns_an_action(compiled) -> bool:
+    """Did the strategy compile to something that returns an integer? (A function that always
+    raises compiles to one that returns nothing.)"""
+    from numba import types
+
+    results = getattr(compiled, "overloads", None)
+    if not results:  # interpreted: a plain Python function
+        return True
+    return all(result.signature.return_type == types.int64 for result in results.values())
+
+
+def _user_params(declared, ctx: ConfigContext, key: str, path: Path) -> tuple[StrategyParam, ...]:
+    """A user module's PARAMS: {name: default} or {name: (default, low, high)}."""
+    if not isinstance(declared, dict):
+        ctx.error(key, f"{path}: PARAMS must be a dict of name -> default or (default, low, high)")
+    params = []
+    for name, value in declared.items():
+        entry = value if isinstance(value, (tuple, list)) else (value,)
+        numbers = [v for v in entry if _is_number(v)]
+        if not isinstance(name, str) or len(numbers) != len(entry) or len(entry) not in (1, 3):
+            ctx.error(key, f"{path}: PARAMS[{name!r}] must be a number or (default, low, high), "
+                           f"got {value!r}")
+        default = float(entry[0])
+        low, high = (float(entry[1]), float(entry[2])) if len(entry) == 3 else \
+            (-float("inf"), float("inf"))
+        if not low <= default <= high:
+            ctx.error(key, f"{path}: PARAMS[{name!r}]: the default {default:g} is outside "
+                           f"[{low:g}, {high:g}]")
+        params.append(StrategyParam(name, default, low, high))
+    return tuple(params)
+
+
+def _is_number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
@@ -286,12 +342,16 @@ def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: s
         ctx.error(key, f"unknown strategy {name!r}; {game.name} has: {', '.join(builtins)} "
                        f"(or path/to/file.py:function)")
     for param in given:
-        if param not in info.params:
-            allowed = ", ".join(info.params) or "none"
+        declared = info.param(param)
+        if declared is None:
+            allowed = ", ".join(p.name for p in info.params) or "none"
             ctx.error(f"{key}.{param}", f"unknown parameter of {name}; allowed: {allowed}")
-        if isinstance(given[param], bool) or not isinstance(given[param], (int, float)):
-            ctx.error(f"{key}.{param}", f"must be a number, got {given[param]!r}")
-    values = tuple((p, float(given.get(p, default))) for p, default in info.params.items())
+        value = given[param]
+        if not _is_number(value) or not declared.low <= value <= declared.high:
+            span = f" in [{declared.low:g}, {declared.high:g}]" if \
+                (declared.low, declared.high) != (-float("inf"), float("inf")) else ""
+            ctx.error(f"{key}.{param}", f"must be a number{span}, got {value!r}")
+    values = tuple((p.name, float(given.get(p.name, p.default))) for p in info.params)
     if len(values) > MAX_STRATEGY_PARAMS:
         ctx.error(key, f"a strategy may have at most {MAX_STRATEGY_PARAMS} parameters")
     return Slot(name, info, values)
@@ -351,6 +411,15 @@ def resolve_strategies(raw: dict, game: GameSpec, players: int, ctx: ConfigConte
     return slots, slot_table
 
 
+def _check_memory(slots, slot_table, ctx: ConfigContext) -> None:
+    """A seat's strategies (one per role it may hold) share the seat's memory budget."""
+    for seat, row in enumerate(slot_table):
+        used = sum(slots[i].info.memory for i in set(row.tolist()))
+        if used > MEMORY_PER_SEAT:
+            ctx.error("strategies", f"seat {seat}'s strategies need {used} words of memory; a "
+                                    f"seat has {MEMORY_PER_SEAT}")
+
+
 def _seat_number(text, players, ctx, key) -> int:
     try:
         seat = int(text)
@@ -378,27 +447,20 @@ class Config:
     def players(self) -> int:
         return self.params.players
 
-    def kernel_arguments(self):
-        """(strategies, slot_table, slot_params, slot_flags) as the kernel takes them."""
-        functions = [slot.info.function for slot in self.slots]
-        functions += [functions[0]] * (MAX_STRATEGY_SLOTS - len(functions))
-        params = np.zeros((MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), dtype=np.float64)
-        flags = np.zeros(MAX_STRATEGY_SLOTS, dtype=np.int64)
-        for index, slot in enumerate(self.slots):
-            for j, (_, value) in enumerate(slot.params):
-                params[index, j] = value
-            flags[index] = slot.info.flags
-        return tuple(functions), self.slot_table, params, flags
+    @property
+    def lineup(self) -> Lineup:
+        """Who plays what, as the engine takes it."""
+        return Lineup(self.slots, self.slot_table)
 
 
 def resolve(raw: dict, source: str, base_dir: Path) -> Config:
     """Validate a merged raw config dict and build the runnable Config."""
     ctx = ConfigContext(source, base_dir)
     if "game" not in raw:
-        ctx.error("game", f"missing; one of: {', '.join(game_names())}")
+        ctx.error("game", f"missing; one of: {', '.join(game_names(listed_only=True))}")
     name = raw["game"]
     if name not in game_names():
-        ctx.error("game", f"unknown game {name!r}; one of: {', '.join(game_names())}")
+        ctx.error("game", f"unknown game {name!r}; one of: {', '.join(game_names(listed_only=True))}")
     game = get_game(name)
     players = raw.get("players")
     if isinstance(players, bool) or not isinstance(players, int):
@@ -410,8 +472,10 @@ def resolve(raw: dict, source: str, base_dir: Path) -> Config:
         # the intended win rate of the first team, for the camp-balance test (default 0.5)
         ctx.number(raw, "balance_target", low=0.0, high=1.0)
     game_part = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
-    params = game.load_params(dict(game_part, players=players), ctx)
+    values = schema.validate(game_part, game.config_keys, players, ctx.error)
+    params = game.load_params(dict(values, players=players), ctx)
     slots, slot_table = resolve_strategies(raw, game, players, ctx)
+    _check_memory(slots, slot_table, ctx)
     return Config(game, params, raw, source, slots, slot_table, game.describe_setup(params))
 
 

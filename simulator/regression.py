@@ -183,29 +183,16 @@ def _number(x: float, signed: bool = False) -> str:
     return f"{x:{sign},.3f}" if abs(x) < 1e5 else f"{x:{sign},.0f}"
 
 
-def _score_tallies(names) -> list[tuple[str, str, str, str | None]]:
-    """Score tallies by convention: ``X_sum`` with ``X_sq`` (or ``X_sumsq``).
-
-    Returns ``(X, sum name, sum-of-squares name, count name or None)``. The count of element i
-    is, in this order: the tally ``X_count``, the tally ``Xs`` (``role_round`` -> ``role_rounds``),
-    ``role_games`` for a ``role...`` prefix, ``slot_games`` for a ``slot...`` prefix, and the
-    number of games otherwise (None).
-    """
+def score_tallies(game) -> list[tuple[str, str, str, str | None, str]]:
+    """The game's declared sums with their squares: (label prefix, sum, squares, count tally or
+    None when counted per game, axis). The count is the sum's declared `per`."""
     found = []
-    for name in names:
-        if not name.endswith("_sum"):
+    for tally in game.tallies:
+        if tally.holds != "sum":
             continue
-        prefix = name[:-4]
-        squares = next((f"{prefix}{end}" for end in ("_sq", "_sumsq") if f"{prefix}{end}" in names),
-                       None)
-        if squares is None:
-            continue
-        count = next((c for c in (f"{prefix}_count", f"{prefix}s") if c in names), None)
-        if count is None and prefix.startswith("role"):
-            count = "role_games"
-        elif count is None and prefix.startswith("slot"):
-            count = "slot_games"
-        found.append((prefix, name, squares, count))
+        prefix = tally.name[:-4] if tally.name.endswith("_sum") else tally.name
+        count = None if tally.per in ("", "games") else tally.per
+        found.append((prefix, tally.name, tally.square, count, tally.axis))
     return found
 
 
@@ -266,7 +253,7 @@ def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
     for s, label in enumerate(strategies):
         rate("strategy", f"strategy {label}", t["slot_wins"][s], t["slot_games"][s],
              cluster_of(slot_cluster, s))
-    for e, name in enumerate(game.end_conditions):
+    for e, name in enumerate(game.end_names):
         rate("end", f"end: {name}", t["end_counts"][e], games)
 
     if games:
@@ -277,7 +264,9 @@ def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
                             games)))
     role_names = [role.name for role in game.roles]
     max_length = len(t["length_hist"]) - 1
-    for prefix, sum_name, sq_name, count_name in _score_tallies(list(t)):
+    for prefix, sum_name, sq_name, count_name, axis in score_tallies(game):
+        if sum_name not in t or sq_name not in t:
+            continue
         sums, squares = t[sum_name].ravel(), t[sq_name].ravel()
         counts = t[count_name].ravel() if count_name else np.full(sums.size, games)
         # Values one game can add to an element (its cluster, see Measure.cluster): one when
@@ -286,11 +275,11 @@ def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
         per_round = count_name not in (None, "role_games", "slot_games")
         for i in range(sums.size):
             # holders: the seats whose values land in element i in one round (or game)
-            if prefix.startswith("role") and sums.size == len(role_names):
+            if axis == "role":
                 label, holders = role_names[i], cluster_of(role_cluster, i)
-            elif prefix.startswith("slot") and i < len(strategies):
+            elif axis == "slot" and i < len(strategies):
                 label, holders = strategies[i], cluster_of(slot_cluster, i)
-            elif prefix.startswith("seat") or sums.size == players:
+            elif axis == "seat":
                 label, holders = f"seat {i}", 1
             else:
                 label, holders = str(i), players
@@ -319,6 +308,7 @@ def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHU
     progress = progress or runner.Progress()
     results = [runner.start(cfg, games, seed, chunk_size, command) for cfg in cfgs]
     jobs = [(result, chunk) for result in results for chunk in runner.missing_chunks(result)]
+    runner.announce_compiling(jobs, progress.announce)
     progress.start(0, games * len(results))
 
     def merge(result, chunk, tallies, seconds):

@@ -46,7 +46,7 @@ def versions() -> dict:
 
 def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = "") -> dict:
     game = cfg.game
-    empty = game.new_tallies(cfg.params)
+    empty = game.empty_tallies(cfg.players)
     return {
         "schema": SCHEMA,
         "schema_version": SCHEMA_VERSION,
@@ -67,7 +67,7 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
         "command": command,
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "elapsed_seconds": 0.0,
-        "tallies": {name: getattr(empty, name).tolist() for name in game.tally_names()},
+        "tallies": {name: array.tolist() for name, array in empty.items()},
     }
 
 
@@ -223,7 +223,7 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
         if t["slot_games"][s]:
             rows.append(Row("strategy", label, stats.wilson(int(t["slot_wins"][s]),
                                                             int(t["slot_games"][s]), confidence)))
-    for e, name in enumerate(game.end_conditions):
+    for e, name in enumerate(game.end_names):
         rows.append(Row("end", name, stats.wilson(int(t["end_counts"][e]), games, confidence)))
 
     tests = []
@@ -254,6 +254,6 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
     total = float((lengths * t["length_hist"]).sum())
     total_sq = float((lengths ** 2 * t["length_hist"]).sum())
     mean_length = stats.mean_interval(total, total_sq, games, confidence)
-    events = {name: float(t["events"][i]) / games for i, name in enumerate(game.events)} if games else {}
+    events = {name: float(t["events"][i]) / games for i, name in enumerate(game.event_names)} if games else {}
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
                    game.length_unit, events, stats.games_needed(headline, 0.01, 0.95))

@@ -22,6 +22,7 @@ from typing import Callable
 import numpy as np
 
 from simulator import config as config_module
+from simulator.games import driver
 from simulator.results import Result, new_result_data
 
 DEFAULT_CHUNK_SIZE = 20_000
@@ -59,26 +60,23 @@ def _config_for(raw: dict, source: str, base_dir: str) -> config_module.Config:
 def play_chunk(raw: dict, source: str, base_dir: str, seed: int, chunk: int, games: int):
     """Play one chunk and return its tallies as {name: int64 array}."""
     cfg = _config_for(raw, source, base_dir)
-    game = cfg.game
-    tallies = game.new_tallies(cfg.params)
-    setup = game.build_setup(cfg.params)
-    strategies, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
-    no_trace = np.zeros((0, 6), dtype=np.int64)
-    game.kernel(setup, strategies, slot_table, slot_params, slot_flags, games,
-                chunk_rng(seed, chunk), tallies, no_trace)
-    return chunk, {name: getattr(tallies, name) for name in game.tally_names()}
+    tallies, _ = driver.play(cfg.game, cfg.params, cfg.lineup, games, chunk_rng(seed, chunk))
+    return chunk, tallies
 
 
-def trace_game(cfg: config_module.Config, seed: int, max_rows: int = 20_000) -> list[str]:
-    """Play one game (chunk 0 of `seed`) recording every event, and decode it."""
-    game = cfg.game
-    tallies = game.new_tallies(cfg.params)
-    setup = game.build_setup(cfg.params)
-    strategies, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
-    trace = np.zeros((max_rows, 6), dtype=np.int64)
-    rows = game.kernel(setup, strategies, slot_table, slot_params, slot_flags, 1,
-                       chunk_rng(seed, 0), tallies, trace)
-    return game.decode_trace(trace[:rows], cfg.params)
+def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
+               chunk_size: int = DEFAULT_CHUNK_SIZE, max_rows: int = 20_000) -> list[str]:
+    """Replay game `game` (0-based) of a run of `cfg` with `seed` and `chunk_size`, recording
+    every event, and decode it: the same game the run played, from the same kernel."""
+    chunk, index = divmod(game, chunk_size)
+    _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, index + 1, chunk_rng(seed, chunk),
+                          trace_rows=max_rows, trace_game=index)
+    return cfg.game.decode_trace(rows, cfg.params)
+
+
+def kernel_is_ready(cfg: config_module.Config) -> bool:
+    """False when the first chunk will compile the game's kernel (a minute or so, once)."""
+    return driver.kernel_is_ready(cfg.game, cfg.params, cfg.lineup)
 
 
 def _worker_init():
@@ -94,6 +92,7 @@ class Progress:
     start: Callable[[int, int], None] = lambda done_games, total_games: None
     advance: Callable[[int], None] = lambda games: None
     close: Callable[[], None] = lambda: None
+    announce: Callable[[str], None] = lambda line: None  # a line for the user, e.g. compiling
 
 
 class Interrupted(Exception):
@@ -127,6 +126,18 @@ def _timed_chunk(job, raw, source, base_dir, seed, chunk, games):
     started = time.perf_counter()
     chunk, tallies = play_chunk(raw, source, base_dir, seed, chunk, games)
     return job, chunk, tallies, time.perf_counter() - started
+
+
+def announce_compiling(jobs: list[tuple[Result, int]], announce: Callable[[str], None]) -> None:
+    """Say so before a game's kernel is compiled (its first run only: the cache keeps it)."""
+    checked = set()
+    for result in {id(result): result for result, _ in jobs}.values():
+        data = result.data
+        cfg = _config_for(data["config"], data["source"], data["base_dir"])
+        if cfg.game.name not in checked:
+            checked.add(cfg.game.name)
+            if not kernel_is_ready(cfg):
+                announce(f"compiling the {cfg.game.name} kernel, first run only (about a minute)")
 
 
 def play_jobs(jobs: list[tuple[Result, int]], workers: int | None,
@@ -186,6 +197,8 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     progress = progress or Progress()
     data = result.data
     total, size = data["games_requested"], data["chunk_size"]
+    jobs = [(result, chunk) for chunk in missing_chunks(result)]
+    announce_compiling(jobs, progress.announce)
     progress.start(result.games_played, total)
     last_save = time.monotonic()
     started = time.monotonic()
@@ -199,7 +212,7 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
             last_save = time.monotonic()
 
     try:
-        play_jobs([(result, chunk) for chunk in missing_chunks(result)], workers, merge)
+        play_jobs(jobs, workers, merge)
     except KeyboardInterrupt:
         progress.close()
         result.data["elapsed_seconds"] += time.monotonic() - started

@@ -27,6 +27,10 @@ from scipy import stats as sps
 __all__ = [
     "Rate",
     "Test",
+    "GameMoments",
+    "clustered_rate",
+    "clustered_mean",
+    "two_clustered",
     "wilson",
     "wilson_bounds",
     "clopper_pearson",
@@ -58,13 +62,27 @@ _SMALLEST_SHOWN_P = 0.001
 
 @dataclass(frozen=True)
 class Rate:
-    """A proportion ``successes / trials`` with a confidence interval."""
+    """A proportion ``successes / trials`` with a confidence interval.
+
+    ``effective_trials`` is what the interval is worth in independent trials: the trials
+    themselves for independent ones (games), fewer for seat-games that win together (team-mates),
+    more for seat-games that exclude each other (rivals of an individual game); see
+    :func:`clustered_rate`.
+    """
 
     successes: int
     trials: int
     low: float
     high: float
     confidence: float
+    effective_trials: float | None = None
+
+    @property
+    def design_effect(self) -> float:
+        """Variance against independent trials: 1 for games, above 1 for team-mates."""
+        if not self.effective_trials or not self.trials:
+            return 1.0
+        return self.trials / self.effective_trials
 
     @property
     def value(self) -> float:
@@ -216,6 +234,102 @@ def clopper_pearson(successes, trials, confidence: float = 0.95) -> Rate:
     low = 0.0 if k == 0 else float(sps.beta.ppf(tail, k, n - k + 1))
     high = 1.0 if k == n else float(sps.beta.ppf(1 - tail, k + 1, n - k))
     return Rate(k, n, low, high, confidence)
+
+
+# --------------------------------------------------------------------------
+# Rates and means over seat-games: the game is the unit
+# --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class GameMoments:
+    """Per-game sums of a ratio Y/X over G games: what its game-level variance needs.
+
+    ``y`` and ``x`` are the totals (wins and seat-games of a role, say), ``yy``, ``xy`` and
+    ``xx`` the sums over games of y_g², x_g·y_g and x_g², where y_g and x_g are one game's
+    contributions. The engine keeps them for every tally declared `per` seat-games.
+    """
+
+    y: float
+    x: float
+    yy: float
+    xy: float
+    xx: float
+    games: int
+
+    @property
+    def ratio(self) -> float:
+        return self.y / self.x if self.x else math.nan
+
+    def variance(self) -> float:
+        """The ratio estimator's variance with the game as the unit (linearisation, the
+        cluster-robust "sandwich" variance): G/(G-1) · Σ_g (y_g - r x_g)² / X²."""
+        if self.games < 2 or not self.x:
+            return math.nan
+        r = self.ratio
+        spread = self.yy - 2 * r * self.xy + r * r * self.xx
+        if spread <= 1e-12 * max(self.yy, r * r * self.xx):  # zero, up to rounding
+            spread = 0.0
+        return self.games / (self.games - 1) * spread / (self.x * self.x)
+
+    def independent_clusters(self) -> float:
+        """(Σx)²/Σx²: the number of independent trials when every seat-game of a game has the
+        same outcome (the most a game's seat-games can be worth together)."""
+        return self.x * self.x / self.xx if self.xx else 0.0
+
+
+def clustered_rate(moments: GameMoments, confidence: float = 0.95) -> Rate:
+    """A win rate over seat-games (a role, a strategy) with the game as the unit.
+
+    All villagers of a game win or lose together, so their seat-games are not independent
+    trials: the rate's variance is the ratio estimator's game-level variance
+    (:meth:`GameMoments.variance`). The interval is Wilson's at the *effective* number of trials
+    n_eff = p(1-p) / Var(p), so it stays inside [0, 1]; when the rate is 0 or 1 (no spread to
+    measure) n_eff is the seat-games' worth under perfect correlation, (Σx)²/Σx². A ratio that
+    is the same in every game (one winner among five seats of one strategy) has no variance: its
+    interval is the point itself.
+    """
+    k, n = _as_count(moments.y, "successes"), _as_count(moments.x, "trials")
+    _check_counts(np.asarray(k, float), np.asarray(n, float))
+    if n == 0:
+        return Rate(k, n, 0.0, 1.0, confidence, 0.0)
+    p = k / n
+    variance = moments.variance()
+    if 0 < p < 1 and variance == 0:  # the same share every game (one winner among rivals)
+        return Rate(k, n, p, p, confidence, math.inf)
+    if 0 < p < 1 and variance > 0:
+        effective = p * (1 - p) / variance
+    else:  # no spread to measure (p = 0 or 1), or a single game
+        effective = moments.independent_clusters() or float(n)
+    low, high = wilson_bounds(p * effective, effective, confidence)
+    return Rate(k, n, float(low), float(high), confidence, float(effective))
+
+
+def clustered_mean(moments: GameMoments, confidence: float = 0.95):
+    """A mean over seat-games (a role's score, say) with the game as the unit:
+    ``(mean, low, high)``, a Student-t interval with G - 1 degrees of freedom on the ratio
+    estimator's game-level variance."""
+    mean = moments.ratio
+    variance = moments.variance()
+    if not math.isfinite(variance):
+        return mean, math.nan, math.nan
+    half = float(sps.t.ppf(0.5 + confidence / 2, moments.games - 1)) * math.sqrt(variance)
+    return mean, mean - half, mean + half
+
+
+def two_clustered(first: GameMoments, second: GameMoments, confidence: float = 0.95):
+    """Compare a ratio between two runs: ``(second - first, low, high, p)`` with each run's
+    game-level variance (a two-sided z-test; the runs' games are independent). With no spread in
+    either run, equal ratios give p = 1 and different ones p = 0."""
+    diff = second.ratio - first.ratio
+    variances = [first.variance(), second.variance()]
+    if not all(math.isfinite(v) for v in variances):
+        return diff, math.nan, math.nan, math.nan
+    se = math.sqrt(sum(variances))
+    if se == 0:
+        return diff, diff, diff, 1.0 if diff == 0 else 0.0
+    half = _z(confidence) * se
+    return diff, diff - half, diff + half, float(2 * sps.norm.sf(abs(diff) / se))
 
 
 # --------------------------------------------------------------------------

@@ -383,6 +383,7 @@ class SweepProgress:
     advance: Callable[[int], None] = lambda games: None
     cell_done: Callable[[Cell], None] = lambda cell: None
     close: Callable[[], None] = lambda: None
+    announce: Callable[[str], None] = lambda line: None  # a line for the user, e.g. compiling
 
 
 class SweepInterrupted(Exception):
@@ -457,6 +458,7 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
     workers = max(1, workers or os.cpu_count() or 1)
     todo = [cell for cell in sweep.cells if cell.status == "pending" and cell.result is not None]
     total = sum(cell.result.data["games_requested"] for cell in todo)
+    runner.announce_compiling([(cell.result, 0) for cell in todo], progress.announce)
     progress.start(total)
     started = time.monotonic()
     cell_started: dict[int, float] = {}

@@ -1,9 +1,9 @@
 """Scripted strategies for 城隍神與夜冥將軍 (Chenghuang).
 
-Each strategy is an @njit function with the platform's one signature
-(kind, obs, legal, params, rng) -> action; it reads the observation through the named offsets in
-`OBS` and scores holdings with the game's own scoring function over the scoring table carried in
-the observation, never the game state.
+Each strategy is compiled by `strategies.common.strategy` with the platform's one signature
+(kind, obs, legal, params, memory, rng) -> action (none of them uses `memory`); it reads the
+observation through the named offsets in `OBS` and scores holdings with the game's own scoring
+function over the scoring table carried in the observation, never the game state.
 
 * ``random``   – uniform over the legal actions; blind (FLAG_BLIND): it is not shown an
   observation.
@@ -19,32 +19,26 @@ the observation, never the game state.
 import math
 
 import numpy as np
-from numba import njit
 
-from simulator.games.base import FLAG_BLIND, StrategyInfo, strategy
+from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
 from simulator.games.chenghuang.declaration import (
-    ADMIT, ADMIT_DISCARD, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FACE_DOWN, FAN_TARGET,
-    GAN_KEEP, HAND, HIDE, IMPLEMENTS, JUDGE, MARTIAL, N_KINDS, OBS, PEEK, SCRIBE_SOURCE,
-    SCRIBE_TARGET, SET_LEN, T_IMPLEMENTS, T_JUDGE, T_SET_KIND, THEFT_GIVE, THEFT_TARGET, TIE_BREAK,
-    TIE_VOTE, VOTE,
+    ANSWER, DECISION, FACE_DOWN, HAND, N_KINDS, OBS, ROLE, SET_LEN, T, TIE,
 )
 from simulator.games.chenghuang.rules import kind_score, showdown_score
 
-from .common import uniform_legal
+from .common import compiled, inlined, strategy, uniform_legal
 
 
 NEG = -(1 << 60)
 
 # The strategies and their helpers never allocate, so they are compiled without reference counting
-# (every array they touch is a borrowed view owned by the kernel): a call then costs no
-# incref/decref of the observation, the legal mask and the parameters.
-helper = njit(cache=True, _nrt=False)
-# The few helpers called in the innermost loops (every kind of every candidate) are inlined.
-inlined_helper = njit(cache=True, _nrt=False, inline="always")
+# (`compiled`; every array they touch is a view owned by the kernel): a call then costs no
+# incref/decref of the observation, the legal mask and the parameters. The few helpers called in
+# the innermost loops (every kind of every candidate) are `inlined`.
 
 
 # --- scoring what a seat holds, from the observation ----------------------------------------------
-@helper
+@compiled
 def count_with(obs, c0, kind, add, remove, remove2):
     """obs[c0 + kind] with one card of `add` gained and one of `remove` and of `remove2` lost
     (-1: none); the observation itself is read-only."""
@@ -52,50 +46,50 @@ def count_with(obs, c0, kind, add, remove, remove2):
             - (1 if kind == remove2 else 0))
 
 
-@helper
+@compiled
 def score_with(obs, c0, role, add, remove, remove2):
     """Showdown score of the count vector at obs[c0:c0+6], adjusted as `count_with` says, for a
     player holding `role`, with the kind 武判 named this round (or, before it names one, the best
     kind for it)."""
     judge = obs[OBS.judge_kind]
     total = 0
-    if role == MARTIAL and judge < 0:
-        # naming kind j replaces its printed points by T_JUDGE per card: take the best j
+    if role == ROLE.martial_judge and judge < 0:
+        # naming kind j replaces its printed points by T.judge per card: take the best j
         best = 0
         for k in range(N_KINDS):
             count = count_with(obs, c0, k, add, remove, remove2)
             printed = kind_score(obs, OBS.table, k, count, role, -1)
             total += printed
-            best = max(best, obs[OBS.table + T_JUDGE] * count - printed)
+            best = max(best, obs[OBS.table + T.judge] * count - printed)
         return total + best
     for k in range(N_KINDS):
         total += kind_score(obs, OBS.table, k, count_with(obs, c0, k, add, remove, remove2),
                             role, judge)
-    if role == IMPLEMENTS:
-        total += obs[OBS.table + T_IMPLEMENTS]
+    if role == ROLE.lord_of_implements:
+        total += obs[OBS.table + T.implements]
     return total
 
 
-@helper
+@compiled
 def score_at(obs, c0, role):
     """Showdown score of the count vector at obs[c0:c0+6] for a player holding `role`."""
     return score_with(obs, c0, role, -1, -1, -1)
 
 
-@helper
+@compiled
 def my_score_with(obs, add, remove):
     """My score if I gained a card of kind `add` and lost one of kind `remove` (-1: none)."""
     return score_with(obs, OBS.mine, obs[OBS.my_role], add, remove, -1)
 
 
-@inlined_helper
+@inlined
 def gain_with(obs, c0, role, add, remove):
     """How the score of the count vector at obs[c0:c0+6] changes with a card of kind `add` gained
     and one of kind `remove` lost (-1: none), for a player holding `role`. A score is a sum over
     kinds, so only the kinds involved are rescored, except for a 武判 that has not named its kind
     yet (its best kind can change)."""
     judge = obs[OBS.judge_kind]
-    if role == MARTIAL and judge < 0:
+    if role == ROLE.martial_judge and judge < 0:
         return (score_with(obs, c0, role, add, remove, -1)
                 - score_with(obs, c0, role, -1, -1, -1))
     if add == remove:
@@ -112,35 +106,35 @@ def gain_with(obs, c0, role, add, remove):
     return change
 
 
-@inlined_helper
+@inlined
 def my_gain(obs, add, remove):
     """How much my score changes if I gain a card of kind `add` and lose one of kind `remove`
     (-1: none)."""
     return gain_with(obs, OBS.mine, obs[OBS.my_role], add, remove)
 
 
-@inlined_helper
+@inlined
 def seat_gain(obs, seat, add, remove):
     """`gain_with` for the cards of `seat` that I know."""
     return gain_with(obs, OBS.known + seat * N_KINDS, obs[OBS.roles + seat], add, remove)
 
 
-@helper
+@compiled
 def seat_score_with(obs, seat, add, remove):
     """The score of `seat`'s cards that I know, with one card added / removed (-1: none)."""
     return score_with(obs, OBS.known + seat * N_KINDS, obs[OBS.roles + seat], add, remove, -1)
 
 
-@inlined_helper
+@inlined
 def draft_kind_value(obs, kind, role, c):
     """Points `c` cards of a kind are worth to me while drafting (武判 may name any kind later)."""
     value = kind_score(obs, OBS.table, kind, c, role, -1)
-    if role == MARTIAL:
+    if role == ROLE.martial_judge:
         value = max(value, kind_score(obs, OBS.table, kind, c, role, kind))
     return value
 
 
-@inlined_helper
+@inlined
 def draft_value(obs, kind, hope):
     """What keeping one more card of `kind` is worth: its immediate gain, blended with weight
     `hope` with the best average gain per card if the next picks brought more of the kind (how a
@@ -163,13 +157,13 @@ def draft_value(obs, kind, hope):
     return (1.0 - hope) * gain + hope * rate
 
 
-@inlined_helper
+@inlined
 def is_set_kind(obs, kind):
     """Does the kind score by a set table (not just points per card)?"""
-    return obs[OBS.table + T_SET_KIND + kind] == 1
+    return obs[OBS.table + T.set_kind + kind] == 1
 
 
-@helper
+@compiled
 def best_draft(obs, legal, hope):
     best = -1
     best_value = -1e18
@@ -182,7 +176,7 @@ def best_draft(obs, legal, hope):
     return best
 
 
-@helper
+@compiled
 def cheapest_card(obs, legal):
     """The legal kind whose loss lowers my score the least (ties: the lowest kind)."""
     best = -1
@@ -196,7 +190,7 @@ def cheapest_card(obs, legal):
     return best
 
 
-@helper
+@compiled
 def dearest_card(obs, legal):
     """The legal kind whose loss lowers my score the most."""
     best = -1
@@ -210,7 +204,7 @@ def dearest_card(obs, legal):
     return best
 
 
-@helper
+@compiled
 def best_gain(obs, legal):
     """The legal kind that raises my score the most (gain a card of it)."""
     best = -1
@@ -224,25 +218,25 @@ def best_gain(obs, legal):
     return best
 
 
-@helper
+@compiled
 def best_judge(obs):
     best = 0
     best_score = NEG
     for j in range(N_KINDS):
-        score = showdown_score(obs, OBS.table, obs, OBS.mine, MARTIAL, j)
+        score = showdown_score(obs, OBS.table, obs, OBS.mine, ROLE.martial_judge, j)
         if score > best_score:
             best_score = score
             best = j
     return best
 
 
-@inlined_helper
+@inlined
 def scribe_gain(obs, source, target_kind):
     """How my score changes if I move the card of `source` and copy a card of `target_kind`."""
     return my_gain(obs, target_kind, source % FACE_DOWN)
 
 
-@helper
+@compiled
 def kinds_known_elsewhere(obs):
     """The kinds I know a card of on another seat, as bits (bit k: kind k)."""
     me = obs[OBS.me]
@@ -255,7 +249,7 @@ def kinds_known_elsewhere(obs):
     return kinds
 
 
-@inlined_helper
+@inlined
 def visible_elsewhere(obs, kind, source, elsewhere):
     """Could a card of `kind` be copied as a face-up card? (seen on another seat: `elsewhere`,
     from `kinds_known_elsewhere`; or face up on my layout other than the moved card)."""
@@ -265,7 +259,7 @@ def visible_elsewhere(obs, kind, source, elsewhere):
     return mine_up > 0
 
 
-@helper
+@compiled
 def best_scribe_source(obs, legal, prefer_hidden):
     """The source whose best copy scores the most (ties: a face-down source if prefer_hidden)."""
     elsewhere = kinds_known_elsewhere(obs)
@@ -287,7 +281,7 @@ def best_scribe_source(obs, legal, prefer_hidden):
     return best if best >= 0 else first_legal(legal)
 
 
-@helper
+@compiled
 def first_legal(legal):
     for a in range(legal.size):
         if legal[a]:
@@ -295,7 +289,7 @@ def first_legal(legal):
     return -1
 
 
-@helper
+@compiled
 def best_scribe_target(obs, legal, prefer_hidden):
     source = obs[OBS.source]
     best = -1
@@ -312,7 +306,7 @@ def best_scribe_target(obs, legal, prefer_hidden):
     return best
 
 
-@helper
+@compiled
 def theft_choice(obs, legal):
     """The victim whose cheapest card (the one it will give) is worth most to me; ties: the
     victim with the highest total."""
@@ -333,7 +327,7 @@ def theft_choice(obs, legal):
     return best
 
 
-@helper
+@compiled
 def predicted_gift(obs, victim, thief):
     """The card a victim gives: the least loss to itself, then the least gain to the thief."""
     best = -1
@@ -351,7 +345,7 @@ def predicted_gift(obs, victim, thief):
     return best
 
 
-@helper
+@compiled
 def give_choice(obs, legal):
     me = obs[OBS.me]
     thief = obs[OBS.thief]
@@ -370,7 +364,7 @@ def give_choice(obs, legal):
     return best
 
 
-@helper
+@compiled
 def fan_choice(obs, legal):
     """The other player with the highest standing (total plus this round's known score)."""
     best = -1
@@ -384,7 +378,7 @@ def fan_choice(obs, legal):
     return best
 
 
-@helper
+@compiled
 def visible_leader(obs, legal, exclude):
     """The legal seat (other than `exclude`; -1 excludes none) whose known cards score the most."""
     best = -1
@@ -398,7 +392,7 @@ def visible_leader(obs, legal, exclude):
     return best
 
 
-@helper
+@compiled
 def own_tie(obs, legal, rng):
     """Captain's tie-break outside the vote: itself when it is tied, otherwise at random."""
     me = obs[OBS.me]
@@ -408,7 +402,7 @@ def own_tie(obs, legal, rng):
 
 
 # --- estimates from what the seat has seen (balanced) ---------------------------------------------
-@helper
+@compiled
 def unseen_of(obs, kind):
     """Cards of a kind whose place I do not know: the deck less what I know on the table and in
     the pile (the set-aside cards are among them)."""
@@ -418,14 +412,14 @@ def unseen_of(obs, kind):
     return max(left, 0)
 
 
-@helper
+@compiled
 def unseen_counts(obs):
     """The unseen cards of each kind, as a tuple (no allocation)."""
     return (unseen_of(obs, 0), unseen_of(obs, 1), unseen_of(obs, 2), unseen_of(obs, 3),
             unseen_of(obs, 4), unseen_of(obs, 5))
 
 
-@helper
+@compiled
 def choose(n, k):
     """The binomial coefficient as a float (0 outside 0 <= k <= n)."""
     if k < 0 or k > n:
@@ -440,7 +434,7 @@ def choose(n, k):
 # cards (hypergeometric) is what the estimates spend most of their time on: a chain of divisions
 # per kind and seat. The values for the sizes a game meets are tabled once, by the same functions
 # (so they are the same numbers); larger sizes are computed as they come.
-@helper
+@compiled
 def hyper_zero(total, u, hidden):
     """P(none of the `hidden` cards is of the kind)."""
     p = 1.0
@@ -449,7 +443,7 @@ def hyper_zero(total, u, hidden):
     return p
 
 
-@helper
+@compiled
 def hyper_next(p, direct, total, u, hidden, x):
     """P(x + 1 of them are of the kind), from p = P(x) by the ratio recurrence, or directly
     (`direct`) when P(0) is 0 and the ratios are undefined."""
@@ -478,7 +472,7 @@ def hyper_table():
 HYPER = hyper_table()
 
 
-@helper
+@compiled
 def share_and_variance(total, u, hidden):
     """The kind's share of the unseen cards, and the variance of how many of the `hidden` cards
     are of the kind (hypergeometric)."""
@@ -501,7 +495,7 @@ def share_tables():
 SHARE, SHARE_VARIANCE = share_tables()
 
 
-@inlined_helper
+@inlined
 def kind_share(tabled, total, u, hidden):
     """`share_and_variance`, read from its tables when `hyper_start` found the sizes tabled."""
     if tabled:
@@ -509,7 +503,7 @@ def kind_share(tabled, total, u, hidden):
     return share_and_variance(total, u, hidden)
 
 
-@inlined_helper
+@inlined
 def hyper_start(total, u, hidden):
     """(tabled, P(0), direct): what `hyper_at` needs for one kind (u <= total, hidden <= total)."""
     if total < HYPER_TOTAL and u < HYPER_KIND and hidden < HYPER_HIDDEN:
@@ -518,7 +512,7 @@ def hyper_start(total, u, hidden):
     return False, p, p == 0.0
 
 
-@inlined_helper
+@inlined
 def hyper_at(tabled, p, direct, total, u, hidden, x):
     """P(x + 1 of the hidden cards are of the kind); p is P(x) (unused when tabled)."""
     if tabled:
@@ -526,7 +520,7 @@ def hyper_at(tabled, p, direct, total, u, hidden, x):
     return hyper_next(p, direct, total, u, hidden, x)
 
 
-@helper
+@compiled
 def estimate(obs, seat, unseen):
     """(mean, variance) of `seat`'s showdown score: its known cards plus its unknown cards drawn
     from the cards I have not seen. Kind by kind, the number of unknown cards of that kind is
@@ -540,14 +534,14 @@ def estimate(obs, seat, unseen):
     total = 0
     for k in range(N_KINDS):
         total += unseen[k]
-    if hidden == 0 or total == 0 or (role == MARTIAL and judge < 0):
+    if hidden == 0 or total == 0 or (role == ROLE.martial_judge and judge < 0):
         base = score_at(obs, c0, role)
         if hidden == 0 or total == 0:
             return float(base), 0.0
     else:
         base = 0  # the kinds' points are added below, one kind at a time
-        if role == IMPLEMENTS:
-            base = obs[OBS.table + T_IMPLEMENTS]
+        if role == ROLE.lord_of_implements:
+            base = obs[OBS.table + T.implements]
     hidden = min(hidden, total)
     mean = float(base)
     var = 0.0
@@ -558,7 +552,7 @@ def estimate(obs, seat, unseen):
         u = unseen[k]
         c = obs[c0 + k]
         now = kind_score(obs, OBS.table, k, c, role, judge)
-        if not (role == MARTIAL and judge < 0):
+        if not (role == ROLE.martial_judge and judge < 0):
             mean += now
         if u == 0:
             continue
@@ -585,21 +579,21 @@ def estimate(obs, seat, unseen):
     return mean, max(var - independent_linear + exact_linear, 0.0)
 
 
-@helper
+@compiled
 def expected_score(obs, seat, unseen):
     """The mean of `estimate` alone, faster: a kind scored per card adds its points times the
     expected number of its cards among the unknown ones; only set kinds need the distribution."""
     c0 = OBS.known + seat * N_KINDS
     role = obs[OBS.roles + seat]
     judge = obs[OBS.judge_kind]
-    if role == MARTIAL and judge < 0:
+    if role == ROLE.martial_judge and judge < 0:
         return estimate(obs, seat, unseen)[0]
     hidden = obs[OBS.unknown + seat]
     total = 0
     for k in range(N_KINDS):
         total += unseen[k]
     hidden = min(hidden, total)
-    mean = float(obs[OBS.table + T_IMPLEMENTS]) if role == IMPLEMENTS else 0.0
+    mean = float(obs[OBS.table + T.implements]) if role == ROLE.lord_of_implements else 0.0
     for k in range(N_KINDS):
         c = obs[c0 + k]
         now = kind_score(obs, OBS.table, k, c, role, judge)
@@ -607,7 +601,7 @@ def expected_score(obs, seat, unseen):
         u = unseen[k]
         if u == 0 or hidden == 0:
             continue
-        if is_set_kind(obs, k) and not (role == MARTIAL and judge == k):
+        if is_set_kind(obs, k) and not (role == ROLE.martial_judge and judge == k):
             tabled, p, direct = hyper_start(total, u, hidden)
             for x in range(0, min(u, hidden)):
                 p = hyper_at(tabled, p, direct, total, u, hidden, x)
@@ -618,7 +612,7 @@ def expected_score(obs, seat, unseen):
     return mean
 
 
-@helper
+@compiled
 def chance_not_above(mine, mean, var):
     """P(a score with this mean and variance is <= mine), normal approximation."""
     if var <= 0.0:
@@ -627,7 +621,7 @@ def chance_not_above(mine, mean, var):
     return 0.5 * (1.0 + math.erf(z / math.sqrt(2.0)))
 
 
-@helper
+@compiled
 def chance_highest(obs, unseen):
     """My estimated chance of really having the top showdown score (a tie counts)."""
     me = obs[OBS.me]
@@ -640,7 +634,7 @@ def chance_highest(obs, unseen):
     return p
 
 
-@helper
+@compiled
 def pair_losses(obs):
     """(cheapest, dearest): the least and the most my score drops when two of my cards go,
     evaluated exactly over all pairs. (A score is a sum over kinds, so a pair's loss is what each
@@ -660,7 +654,7 @@ def pair_losses(obs):
             count_b = count_with(obs, OBS.mine, b, -1, a, -1)
             if count_b == 0:
                 continue
-            if role == MARTIAL and judge < 0:
+            if role == ROLE.martial_judge and judge < 0:
                 loss = mine - score_with(obs, OBS.mine, role, -1, a, b)
             elif b == a:
                 loss = now_a - kind_score(obs, OBS.table, a, count_a - 2, role, judge)
@@ -674,7 +668,7 @@ def pair_losses(obs):
     return cheapest, dearest
 
 
-@helper
+@compiled
 def compensation_hope(obs, unseen):
     """What a card from the pile would add to my score: the best kind I know is there, or what an
     unseen card adds on average, whichever is more."""
@@ -692,7 +686,7 @@ def compensation_hope(obs, unseen):
     return best
 
 
-@helper
+@compiled
 def admits(obs, risk):
     """Admit when it costs less than denying is expected to: admitting loses my two cheapest
     cards; denying loses my two dearest if I really am the highest (chance p) and otherwise wins a
@@ -704,7 +698,7 @@ def admits(obs, risk):
     return p * dearest - (1.0 - p) * gain > cheapest
 
 
-@helper
+@compiled
 def likely_leader(obs, legal, spread, exclude):
     """The legal seat (other than `exclude`; -1 excludes none) with the highest estimated score
     (plus `spread` standard deviations)."""
@@ -724,7 +718,7 @@ def likely_leader(obs, legal, spread, exclude):
     return best
 
 
-@helper
+@compiled
 def visible_leader_not_me(obs, legal):
     me = obs[OBS.me]
     if legal[me]:
@@ -735,7 +729,7 @@ def visible_leader_not_me(obs, legal):
     return visible_leader(obs, legal, -1)
 
 
-@helper
+@compiled
 def likely_leader_not_me(obs, legal):
     me = obs[OBS.me]
     if legal[me]:
@@ -748,81 +742,89 @@ def likely_leader_not_me(obs, legal):
 
 # --- the strategies -------------------------------------------------------------------------------
 @strategy
-def random_play(kind, obs, legal, params, rng):
+def random_play(kind, obs, legal, params, memory, rng):
     """Uniform over the legal actions."""
     return uniform_legal(legal, rng)
 
 
-@helper
+@compiled
 def value_play(kind, obs, legal, hope, rng):
     """The decisions greedy and balanced make alike (drafting and cards for value)."""
-    if kind == DRAFT:
+    if kind == DECISION.draft:
         return best_draft(obs, legal, hope)
-    if kind == DISCARD or kind == ADMIT_DISCARD:
+    if kind == DECISION.discard or kind == DECISION.admit_discard:
         return cheapest_card(obs, legal)
-    if kind == JUDGE:
+    if kind == DECISION.judge:
         return best_judge(obs)
-    if kind == GAN_KEEP or kind == COMPENSATION:
+    if kind == DECISION.gan_keep or kind == DECISION.compensation:
         return best_gain(obs, legal)
-    if kind == THEFT_TARGET:
+    if kind == DECISION.theft_target:
         return theft_choice(obs, legal)
-    if kind == THEFT_GIVE:
+    if kind == DECISION.theft_give:
         return give_choice(obs, legal)
-    if kind == FAN_TARGET:
+    if kind == DECISION.fan_target:
         return fan_choice(obs, legal)
     return uniform_legal(legal, rng)
 
 
 @strategy
-def greedy(kind, obs, legal, params, rng):
+def greedy(kind, obs, legal, params, memory, rng):
     """For its own highest round score: drafts for value, keeps its best cards, names / keeps /
     copies / steals what scores most, gives away its cheapest card; always denies, votes for the
     highest score it can see, hides cards at random."""
-    if kind == DRAFT:  # the most frequent decision first
+    if kind == DECISION.draft:  # the most frequent decision first
         return best_draft(obs, legal, params[0])
-    if kind == HIDE or kind == PEEK:
+    if kind == DECISION.hide or kind == DECISION.peek:
         return uniform_legal(legal, rng)
-    if kind == SCRIBE_SOURCE:
+    if kind == DECISION.scribe_source:
         return best_scribe_source(obs, legal, False)
-    if kind == SCRIBE_TARGET:
+    if kind == DECISION.scribe_target:
         return best_scribe_target(obs, legal, False)
-    if kind == VOTE:
+    if kind == DECISION.vote:
         return visible_leader(obs, legal, -1)
-    if kind == ADMIT:
-        return DENY
-    if kind == TIE_BREAK:
-        if obs[OBS.tie] == TIE_VOTE:
+    if kind == DECISION.admit:
+        return ANSWER.deny
+    if kind == DECISION.tie_break:
+        if obs[OBS.tie] == TIE.vote:
             return visible_leader_not_me(obs, legal)
         return own_tie(obs, legal, rng)
     return value_play(kind, obs, legal, params[0], rng)
 
 
 @strategy
-def balanced(kind, obs, legal, params, rng):
+def balanced(kind, obs, legal, params, memory, rng):
     """Drafts for value but keeps what the others see of it low; reads the table for the vote.
 
     params: hope (weight of set potential while drafting), risk (0.5: admit when that is expected
     to cost less than denying, by its estimated chance of really being the highest; lower admits
     more, 1 always denies)."""
-    if kind == DRAFT:  # the most frequent decision first
+    if kind == DECISION.draft:  # the most frequent decision first
         return best_draft(obs, legal, params[0])
-    if kind == HIDE:
+    if kind == DECISION.hide:
         return dearest_card(obs, legal)  # the most valuable cards go face down
-    if kind == PEEK:
+    if kind == DECISION.peek:
         return likely_leader(obs, legal, 1.0, -1)
-    if kind == SCRIBE_SOURCE:
+    if kind == DECISION.scribe_source:
         return best_scribe_source(obs, legal, True)
-    if kind == SCRIBE_TARGET:
+    if kind == DECISION.scribe_target:
         return best_scribe_target(obs, legal, True)
-    if kind == VOTE:
+    if kind == DECISION.vote:
         return likely_leader(obs, legal, 0.0, -1)
-    if kind == ADMIT:
-        return CONFESS if admits(obs, params[1]) else DENY
-    if kind == TIE_BREAK:
-        if obs[OBS.tie] == TIE_VOTE:
+    if kind == DECISION.admit:
+        return ANSWER.admit if admits(obs, params[1]) else ANSWER.deny
+    if kind == DECISION.tie_break:
+        if obs[OBS.tie] == TIE.vote:
             return likely_leader_not_me(obs, legal)
         return own_tie(obs, legal, rng)
     return value_play(kind, obs, legal, params[0], rng)
+
+
+HOPE = StrategyParam("hope", 0.5, 0.0, 1.0,
+                     "weight of a set kind's potential (the best average gain per card more "
+                     "cards of it could bring) against its immediate gain, while drafting")
+RISK = StrategyParam("risk", 0.5, 0.0, 1.0,
+                     "shades the estimated chance of really being the highest when accused: 0.5 "
+                     "takes it as estimated, 0 doubles it, 1 ignores it (always deny)")
 
 
 def builtin():
@@ -833,11 +835,11 @@ def builtin():
             "greedy", greedy,
             "plays for its own highest round score and ignores the vote: drafts for value (`hope` "
             "weighs set potential), always denies, votes for the highest visible score",
-            params={"hope": 0.5}),
+            params=(HOPE,)),
         "balanced": StrategyInfo(
             "balanced", balanced,
             "drafts for value but lays its best cards face down; estimates every score from what "
             "it has seen, votes for the likely leader, admits when that is expected to cost less "
             "than denying (`risk` shades its chance of really being the highest)",
-            params={"hope": 0.5, "risk": 0.5}),
+            params=(HOPE, RISK)),
     }

@@ -1,14 +1,38 @@
-"""Helpers every game's strategies share: uniform choices over a legal mask.
+"""What every strategy uses: the `strategy` decorator and uniform choices over a legal mask.
 
-Randomness is one uniform double per choice (`kernel_support.uniform_index`).
+A strategy is a function (kind, obs, legal, params, memory, rng) -> action, compiled by
+`@strategy` with the platform's one signature (simulator.games.base.STRATEGY_SIGNATURE). Helpers
+it calls are `@compiled` or `@inlined` (cached, no reference counting: they never allocate).
+Randomness is one uniform double per choice (`random_double`, `uniform_index`), from the rng the
+strategy is handed.
 """
 
 from numba import njit
+from numba.core.errors import NumbaError
 
-from simulator.games.kernel_support import nth_set_bit, popcount, uniform_index
+from simulator.games.base import STRATEGY_SIGNATURE
+from simulator.games.engine import compiled, inlined  # noqa: F401  (for strategy modules)
+from simulator.games.kernel_support import nth_set_bit, popcount, random_double, uniform_index
+
+__all__ = ["strategy", "compiled", "inlined", "random_double", "uniform_index", "uniform_legal",
+           "uniform_legal_scan", "uniform_where", "uniform_where_not"]
 
 
-@njit(cache=True, inline="always")
+def strategy(function):
+    """Compile `function` as a strategy: the one signature, cached, and without reference counting.
+
+    A strategy is called through a function pointer that Numba cannot inline, so every reference
+    count it touched would be a real call on every decision. The kernel owns everything a strategy
+    sees for the whole call, so a strategy that does not allocate needs no reference counting. One
+    that does allocate (a user's, say) cannot be compiled that way and keeps the ordinary runtime.
+    """
+    try:
+        return njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)(function)
+    except NumbaError:  # it allocates (or does not compile at all: then this raises the reason)
+        return njit(STRATEGY_SIGNATURE, cache=True)(function)
+
+
+@inlined
 def uniform_legal(legal, rng):
     """A uniformly random legal action (-1 if none is legal): the pick-th legal action, with
     pick = floor(u * count). A mask of up to 63 actions is read as the bits of one integer and
@@ -25,7 +49,7 @@ def uniform_legal(legal, rng):
     return nth_set_bit(bits, uniform_index(count, rng))
 
 
-@njit(cache=True, inline="always")
+@inlined
 def uniform_legal_scan(legal, rng):
     """`uniform_legal` for masks longer than 63 actions: the same choice by scanning."""
     count = 0
@@ -42,7 +66,7 @@ def uniform_legal_scan(legal, rng):
     return choice
 
 
-@njit(cache=True, inline="always")
+@inlined
 def uniform_where(legal, values, offset, wanted, rng):
     """A uniformly random legal action `a` with values[offset + a] == wanted (-1 if none)."""
     count = 0
@@ -60,7 +84,7 @@ def uniform_where(legal, values, offset, wanted, rng):
     return -1
 
 
-@njit(cache=True, inline="always")
+@inlined
 def uniform_where_not(legal, values, offset, unwanted, rng):
     """A uniformly random legal action `a` with values[offset + a] != unwanted (-1 if none)."""
     count = 0

@@ -1,53 +1,48 @@
 """Scripted strategies for The Werewolves in Village.
 
-Each strategy is compiled by `simulator.games.base.strategy` with the platform's one signature
-(kind, obs, legal, params, rng) -> action; it reads the observation through the named offsets in
-`OBS`, never the game state.
+Each strategy is compiled by `strategies.common.strategy` with the platform's one signature
+(kind, obs, legal, params, memory, rng) -> action; it reads the observation through the named
+offsets in `OBS`, never the game state.
 """
 
-from numba import njit
+from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
+from simulator.games.werewolf.declaration import DECISION, OBS, ROLE, UNKNOWN, WOLF
 
-from simulator.games.base import FLAG_TALKS, StrategyInfo, strategy
-from simulator.games.kernel_support import random_double
-from simulator.games.werewolf.declaration import (
-    CLAIM, OBS, SEER, SEER_CHECK, UNKNOWN, WOLF, WOLF_KILL,
-)
-
-from .common import uniform_legal, uniform_where, uniform_where_not
+from .common import inlined, random_double, strategy, uniform_legal, uniform_where, uniform_where_not
 
 
-@njit(cache=True, inline="always")
+@inlined
 def play_at_random(kind, obs, legal, rng):
     """`random`'s choice, inlined into every strategy that falls back on it."""
-    if kind == WOLF_KILL:
+    if kind == DECISION.wolf_kill:
         target = uniform_where_not(legal, obs, OBS.known_team, WOLF, rng)
         if target >= 0:
             return target
-    if kind == CLAIM:
+    if kind == DECISION.claim:
         return legal.size - 1  # pass
     return uniform_legal(legal, rng)
 
 
 @strategy
-def random_play(kind, obs, legal, params, rng):
+def random_play(kind, obs, legal, params, memory, rng):
     """Uniform over legal actions; the pack kills uniformly among players it knows are not wolves.
     Never claims anything (it is not asked: no FLAG_TALKS)."""
     return play_at_random(kind, obs, legal, rng)
 
 
 @strategy
-def seer_led(kind, obs, legal, params, rng):
+def seer_led(kind, obs, legal, params, memory, rng):
     """The seer checks a random unchecked living player and publicly names every wolf found;
     humans vote for a publicly named wolf (with probability `trust`), otherwise at random.
     Werewolves play `random`."""
     me = obs[OBS.me]
-    if obs[OBS.known_team + me] == WOLF or kind == WOLF_KILL:
+    if obs[OBS.known_team + me] == WOLF or kind == DECISION.wolf_kill:
         return play_at_random(kind, obs, legal, rng)
-    if kind == SEER_CHECK:
+    if kind == DECISION.seer_check:
         target = uniform_where(legal, obs, OBS.known_team, UNKNOWN, rng)
         return target if target >= 0 else uniform_legal(legal, rng)
-    if kind == CLAIM:
-        if obs[OBS.my_role] == SEER:
+    if kind == DECISION.claim:
+        if obs[OBS.my_role] == ROLE.seer:
             for seat in range(obs[OBS.players]):
                 if (legal[seat] and obs[OBS.known_team + seat] == WOLF
                         and obs[OBS.named_wolf + seat] == 0):
@@ -71,5 +66,7 @@ def builtin():
             "seer-led", seer_led,
             "the seer checks unchecked players and names the wolves it finds; humans vote for a "
             "named wolf (probability `trust`), otherwise at random; wolves play random",
-            params={"trust": 1.0}, flags=FLAG_TALKS),
+            params=(StrategyParam("trust", 1.0, 0.0, 1.0,
+                                  "probability of following a public claim when voting"),),
+            flags=FLAG_TALKS),
     }

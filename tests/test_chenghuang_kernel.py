@@ -6,17 +6,18 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from simulator.games.base import FLAG_BLIND, StrategyInfo, strategy
-from simulator.games.chenghuang import decode_trace, simulate
+from simulator.games.base import FLAG_BLIND, StrategyInfo
 from simulator.games.chenghuang.declaration import (
-    END_CAPTAIN_TIE, EVENTS, FAN, N_KINDS, N_ROLES, OBS, SCORE_CLIP, TR_DISCARD, TR_PICK,
-    TR_ROUND, TR_ROUND_SCORE, TR_VOTE, TR_WINNER, VOTE,
+    DECISION, END, EV, N_KINDS, N_ROLES, OBS, ROLE, SCORE_CLIP, TR,
 )
 from simulator.games.chenghuang.params import ChenghuangParams
+from simulator.games.chenghuang.trace import decode_trace
+from simulator.games.driver import StrategyFault
 from simulator.stats import individual_fairness, simultaneous_rates
 from strategies.chenghuang import builtin as builtin_strategies
+from strategies.common import strategy
 
-EV = {name: i for i, name in enumerate(EVENTS)}
+from test_chenghuang_positions import simulate
 FIVE = ChenghuangParams(players=5)
 SIX = ChenghuangParams(players=6, deck=(5, 6, 7, 7, 7, 4), role_pool=tuple(range(N_ROLES)),
                        pool_name="advanced")
@@ -32,14 +33,14 @@ def conservation(t, params, games):
     assert t.slot_games.sum() == games * n and t.slot_wins.sum() == games
     assert t.length_hist[rounds] == games and t.length_hist.sum() == games
     assert t.end_counts.sum() == games
-    assert t.end_counts[END_CAPTAIN_TIE] == ev[EV["final_ties"]]
-    assert ev[EV["rounds"]] == games * rounds == ev[EV["accusations"]]
-    assert ev[EV["admits"]] + ev[EV["denies"]] == ev[EV["accusations"]]
-    assert ev[EV["deny_correct"]] + ev[EV["deny_wrong"]] == ev[EV["denies"]]
-    assert ev[EV["accused_highest"]] == ev[EV["admits_highest"]] + ev[EV["deny_wrong"]]
-    assert ev[EV["thefts"]] + ev[EV["rounds_without_theft"]] <= games * rounds
-    assert 0 <= ev[EV["captain_round_top"]] <= games * rounds
-    assert ev[EV["final_captain_wins"]] <= games
+    assert t.end_counts[END.captain_tie] == ev[EV.final_ties]
+    assert ev[EV.rounds] == games * rounds == ev[EV.accusations]
+    assert ev[EV.admits] + ev[EV.denies] == ev[EV.accusations]
+    assert ev[EV.deny_correct] + ev[EV.deny_wrong] == ev[EV.denies]
+    assert ev[EV.accused_highest] == ev[EV.admits_highest] + ev[EV.deny_wrong]
+    assert ev[EV.thefts] + ev[EV.rounds_without_theft] <= games * rounds
+    assert 0 <= ev[EV.captain_round_top] <= games * rounds
+    assert ev[EV.final_captain_wins] <= games
     # every game's points are accounted: per seat, per final role, per round role
     assert (t.seat_score_hist.sum(axis=1) == games).all()
     assert t.role_score_hist.sum() == games * n
@@ -61,8 +62,8 @@ def test_conservation_six_players_advanced_roles():
     t, _ = simulate(SIX, ["balanced", "random", "greedy"] * 2, 2000, seed=2)
     conservation(t, SIX, 2000)
     assert t.role_rounds.min() > 0                           # every role is dealt
-    assert t.events[EV["fan_penalties"]] == t.role_rounds[FAN]  # 范將軍 acts every round it is out
-    assert t.events[EV["horse_face_takes"]] > 0
+    assert t.events[EV.fan_penalties] == t.role_rounds[ROLE.general_fan]  # acts every round out
+    assert t.events[EV.horse_face_takes] > 0
 
 
 def test_variants_overseers_and_three_players():
@@ -79,8 +80,8 @@ def test_same_seed_same_result():
     a, _ = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "random"], 500, seed=9)
     b, _ = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "random"], 500, seed=9)
     c, _ = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "random"], 500, seed=10)
-    assert all((x == y).all() for x, y in zip(a, b))
-    assert not all((x == y).all() for x, y in zip(a, c))
+    assert all((x == y).all() for x, y in zip(vars(a).values(), vars(b).values()))
+    assert not all((x == y).all() for x, y in zip(vars(a).values(), vars(c).values()))
 
 
 def test_random_play_is_fair_across_seats():
@@ -119,15 +120,15 @@ def test_trace_rows_tell_the_whole_game():
     t, rows = simulate(FIVE, ["balanced", "greedy", "random", "balanced", "greedy"], 1, seed=8,
                        trace_rows=5000)
     codes = rows[:, 1]
-    assert (codes == TR_ROUND).sum() == 4
-    assert (codes == TR_PICK).sum() == 4 * 30 and (codes == TR_DISCARD).sum() == 4 * 5
-    assert (codes == TR_VOTE).sum() == 4 * 5 and (codes == TR_WINNER).sum() == 1
-    scores = rows[codes == TR_ROUND_SCORE]
+    assert (codes == TR.round).sum() == 4
+    assert (codes == TR.pick).sum() == 4 * 30 and (codes == TR.discard).sum() == 4 * 5
+    assert (codes == TR.vote).sum() == 4 * 5 and (codes == TR.winner).sum() == 1
+    scores = rows[codes == TR.round_score]
     totals = np.zeros(5, np.int64)
     for _, _, seat, _, score, total in scores:
         totals[seat] += score
         assert totals[seat] == total                          # totals add up round by round
-    winner = rows[codes == TR_WINNER][0]
+    winner = rows[codes == TR.winner][0]
     assert winner[4] == totals.max() == totals[winner[2]]
     assert t.seat_wins[winner[2]] == 1
     lines = decode_trace(rows, FIVE)
@@ -149,12 +150,12 @@ def test_a_blind_strategy_plays_the_same_game_without_an_observation():
         unflagged = [sighted if s is blind else s for s in seats]
         a, _ = simulate(FIVE, seats, 400, seed=11)
         b, _ = simulate(FIVE, unflagged, 400, seed=11)
-        for name in a._fields:
+        for name in vars(a):
             assert np.array_equal(getattr(a, name), getattr(b, name)), name
 
 
 @strategy
-def _blank_only(kind, obs, legal, params, rng):
+def _blank_only(kind, obs, legal, params, memory, rng):
     """The first legal action if the observation holds nothing of a seat; else an illegal one."""
     blank = (obs[OBS.kind] == kind and obs[OBS.me] == -1 and obs[OBS.my_role] == -1
              and obs[OBS.round] == -1 and obs[OBS.players] == 5)
@@ -176,13 +177,13 @@ def test_a_blind_strategy_is_handed_only_the_constants_and_the_decision_kind():
     conservation(t, FIVE, 200)
     # unflagged, the same strategy sees its seat's view (its own cards at the latest) and fails
     unflagged = StrategyInfo("blank-only", _blank_only, "", flags=0)
-    with pytest.raises(ValueError, match="illegal action"):
+    with pytest.raises(StrategyFault, match="not a legal action"):
         simulate(FIVE, [unflagged] * 5, 5, seed=3)
 
 
 @strategy
-def _fails_at_the_vote(kind, obs, legal, params, rng):
-    if kind == VOTE:
+def _fails_at_the_vote(kind, obs, legal, params, memory, rng):
+    if kind == DECISION.vote:
         raise RuntimeError("a strategy's own error")
     for a in range(legal.size):
         if legal[a]:
@@ -192,7 +193,9 @@ def _fails_at_the_vote(kind, obs, legal, params, rng):
 
 def test_an_error_inside_a_strategy_reaches_the_caller():
     # Strategies are called by the address of their compiled code (kernel_support.call_strategy);
-    # an exception raised inside one still stops the run with its own message.
+    # an exception raised inside one still stops the run with its own message (the driver names
+    # the strategy, the seat and the decision).
     failing = StrategyInfo("fails-at-the-vote", _fails_at_the_vote, "")
-    with pytest.raises(RuntimeError, match="a strategy's own error"):
+    with pytest.raises(StrategyFault, match="RuntimeError: a strategy's own error") as fault:
         simulate(FIVE, ["random", failing, "random", "random", "random"], 3, seed=1)
+    assert fault.value.seat == 1 and fault.value.kind == "vote"

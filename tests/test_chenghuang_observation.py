@@ -6,28 +6,32 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.chenghuang.declaration import (
-    ADMIT, CIVIL, FACE_DOWN, GAN, IMPLEMENTS, KILLING, LIU, LOYALTY, MARTIAL, N_ACTIONS, N_KINDS,
-    OBS, OX_HEAD, PEEK, THEFT, VOTE, XIE,
+    CARD, DECISION, FACE_DOWN, N_ACTIONS, N_KINDS, OBS, ROLE,
 )
 from simulator.games.chenghuang.observation import (
-    fill_draft, fill_table, legal_admit, legal_peek, legal_seats, legal_source, legal_target,
-    publish_seats,
+    legal_admit, legal_peek, legal_seats, legal_source, legal_target, observe_draft,
+    observe_table, publish_seats,
 )
 from simulator.games.chenghuang.rules import gan_keep, judge_names, peek
-from simulator.games.chenghuang.state import M_JUDGE_KIND, M_VOTED
 from strategies.chenghuang import balanced, greedy
 
 from test_chenghuang_positions import cards, lay, position, random_table
 
+KILLING, LOYALTY, THEFT = CARD.killing, CARD.loyalty, CARD.theft
+LIU, MARTIAL, GAN, IMPLEMENTS, CIVIL = (ROLE.general_liu, ROLE.martial_judge, ROLE.general_gan,
+                                       ROLE.lord_of_implements, ROLE.civil_judge)
+OX_HEAD, XIE = ROLE.ox_head, ROLE.general_xie
+ADMIT, PEEK, VOTE = DECISION.admit, DECISION.peek, DECISION.vote
 ROLES = [LIU, IMPLEMENTS, XIE, OX_HEAD]
 ME = 0
 PARAMS = np.array([0.5, 0.5, 0, 0, 0, 0, 0, 0], dtype=np.float64)
+MEMORY = np.zeros(0, dtype=np.float64)
 
 
 def table(seat3_down, pile=cards(killing=1, theft=2, loyalty=1)):
     """Four seats laid out; seat 3's face-down cards and the pile vary between calls."""
     st = position(ROLES, captain=1)
-    st.meta[M_JUDGE_KIND] = -1  # no 武判 this round
+    st.judge_kind = -1  # no 武判 this round
     lay(st, 0, up=cards(benevolence=1, treachery=1), down=cards(filial=2, theft=1))
     lay(st, 1, up=cards(killing=2, theft=1), down=cards(loyalty=2))
     lay(st, 2, up=cards(filial=2, theft=1), down=cards(benevolence=1, loyalty=1))
@@ -39,13 +43,16 @@ def table(seat3_down, pile=cards(killing=1, theft=2, loyalty=1)):
 
 
 def observe(st, me, kind):
-    fill_table(st, 4, me)
-    st.obs[OBS.kind] = kind  # as the kernel does when it asks
+    observe_table(st, me, ())
+    st.obs[OBS.kind] = kind  # as the engine does when it asks
+    st.obs[OBS.me] = me
+    st.obs[OBS.my_role] = st.role[me]
     return st.obs.copy()
 
 
 def decide(strategy, st, kind, seed=11):
-    return strategy(kind, st.obs, st.legal, PARAMS, np.random.default_rng(seed))
+    return strategy(kind, st.obs, st.legal.view(np.bool_), PARAMS, MEMORY,
+                    np.random.default_rng(seed))
 
 
 def test_hidden_cards_of_others_do_not_reach_the_observation():
@@ -56,13 +63,13 @@ def test_hidden_cards_of_others_do_not_reach_the_observation():
         assert (a == b).all()
     # hence the same decisions, whatever the strategy reads
     for strategy in (balanced, greedy):
-        legal_seats(low.legal, 4, ME)
-        legal_seats(high.legal, 4, ME)
+        legal_seats(low, 4, ME)
+        legal_seats(high, 4, ME)
         observe(low, ME, VOTE)
         observe(high, ME, VOTE)
         assert decide(strategy, low, VOTE) == decide(strategy, high, VOTE)
-        legal_admit(low.legal)
-        legal_admit(high.legal)
+        legal_admit(low)
+        legal_admit(high)
         observe(low, ME, ADMIT)
         observe(high, ME, ADMIT)
         assert decide(strategy, low, ADMIT) == decide(strategy, high, ADMIT)
@@ -103,8 +110,8 @@ def test_martial_judge_reveals_the_named_kind_to_everyone():
     for st in (st_a, st_b):
         lay(st, 1, up=cards(theft=3), down=cards(loyalty=2))
         lay(st, 2, up=cards(treachery=3), down=cards(loyalty=2))
-    fill_table(st_a, 3, 1)
-    fill_table(st_b, 3, 1)
+    observe_table(st_a, 1, ())
+    observe_table(st_b, 1, ())
     assert (st_a.obs == st_b.obs).all()  # before: the face-down cards are hidden
     judge_names(st_a, 3, 0, KILLING)
     judge_names(st_b, 3, 0, KILLING)
@@ -114,16 +121,16 @@ def test_martial_judge_reveals_the_named_kind_to_everyone():
 
 
 def observe_n(st, me):
-    fill_table(st, st.role.size, me)
+    observe_table(st, me, ())
     return st.obs.copy()
 
 
 def test_votes_stay_secret_until_the_count():
     st = table(cards(filial=1, theft=1))
-    st.votes[:] = [0, 2, 1, 0]
+    st.votes[:4] = [0, 2, 1, 0]
     publish_seats(st, 4)
     assert (observe(st, ME, VOTE)[OBS.votes:OBS.votes + 4] == 0).all()
-    st.meta[M_VOTED] = 1
+    st.voted = 1
     publish_seats(st, 4)
     assert list(observe(st, ME, ADMIT)[OBS.votes:OBS.votes + 4]) == [0, 2, 1, 0]
 
@@ -131,17 +138,18 @@ def test_votes_stay_secret_until_the_count():
 def test_draft_observation_shows_only_the_pack_in_hand():
     st_a = position([LIU, GAN, XIE])
     st_b = position([LIU, GAN, XIE])
-    st_a.packs[:] = [cards(killing=2, theft=4), cards(loyalty=6), cards(filial=6)]
-    st_b.packs[:] = [cards(killing=2, theft=4), cards(benevolence=6), cards(treachery=6)]
+    st_a.packs[:3] = [cards(killing=2, theft=4), cards(loyalty=6), cards(filial=6)]
+    st_b.packs[:3] = [cards(killing=2, theft=4), cards(benevolence=6), cards(treachery=6)]
     st_a.held[1] = st_b.held[1] = cards(loyalty=1)
-    fill_draft(st_a, 3, 0, 0, 1)
-    fill_draft(st_b, 3, 0, 0, 1)
+    observe_draft(st_a, 0, (0, 1))
+    observe_draft(st_b, 0, (0, 1))
     assert (st_a.obs == st_b.obs).all()
     assert list(st_a.obs[OBS.pack:OBS.pack + N_KINDS]) == list(cards(killing=2, theft=4))
     assert st_a.obs[OBS.pick] == 2
     legal = np.zeros(12, np.bool_)
     legal[[KILLING, THEFT]] = True
-    assert balanced(0, st_a.obs, legal, PARAMS, np.random.default_rng(0)) in (KILLING, THEFT)
+    assert balanced(DECISION.draft, st_a.obs, legal, PARAMS, MEMORY,
+                    np.random.default_rng(0)) in (KILLING, THEFT)
 
 
 def test_peek_choice_depends_only_on_what_the_looker_knows():
@@ -149,7 +157,7 @@ def test_peek_choice_depends_only_on_what_the_looker_knows():
     st_b = table(cards(killing=2))
     for st in (st_a, st_b):
         legal_peek(st, 4, 1)
-        fill_table(st, 4, 1)
+        observe(st, 1, PEEK)
     assert (st_a.obs == st_b.obs).all() and (st_a.legal == st_b.legal).all()
     assert decide(balanced, st_a, PEEK) == decide(balanced, st_b, PEEK)
 
@@ -185,8 +193,10 @@ def test_scribe_masks_from_the_layout_counts_match_the_cards():
         gan_keep(st, 4, 1, drawn, LOYALTY)  # keeps a 忠信 face down
         legal_source(st, 2)
         sources = st.legal.astype(bool).copy()
+        assert st.legal_count == sources.sum()
         for source in np.flatnonzero(sources):
             legal_target(st, 4, 2, source)
+            assert st.legal_count == st.legal.sum()
             expected_sources, expected_targets = scribe_masks_by_slot(st, 4, 2, source)
             assert np.array_equal(sources, expected_sources)
             assert np.array_equal(st.legal.astype(bool), expected_targets)

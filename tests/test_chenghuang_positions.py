@@ -1,20 +1,23 @@
 """Hand-built Chenghuang positions and scripted strategies shared by the Chenghuang tests.
 
-The module's own tests check the helpers: a hand-built state has exactly the arrays the kernel
-allocates, so a rule tested on one behaves as in the kernel.
+A position is the kernel's own state (`driver.blank_state`: the same record the kernel plays on)
+with the setup written by the game's `setup`, so a rule tested on one behaves as in the kernel.
+The module's own tests check the helpers.
 """
 
 from __future__ import annotations
 
-import numpy as np
-from numba import njit
+from types import SimpleNamespace
 
-from simulator.games.base import MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE
+import numpy as np
+
+from simulator.games import driver
+from simulator.games.base import OBS_PLAYERS, StrategyInfo, StrategyParam
+from simulator.games.chenghuang import GAME
 from simulator.games.chenghuang.declaration import KINDS, N_KINDS
-from simulator.games.chenghuang.observation import init_observation
 from simulator.games.chenghuang.params import ChenghuangParams
 from simulator.games.chenghuang.rules import lay_out, recount
-from simulator.games.chenghuang.state import M_CAPTAIN, M_REVEALED, M_ROUND, M_VOTED, empty_state
+from strategies.common import strategy
 
 PARAMS = ChenghuangParams(players=5)
 TABLE = PARAMS.table()
@@ -29,17 +32,23 @@ def cards(**named) -> np.ndarray:
 
 
 def position(roles, params=PARAMS, captain=0):
-    """A fresh state for len(roles) players in round 1 with the given roles, nothing dealt."""
+    """A fresh state for len(roles) players in round 1 with the given roles, nothing dealt (the
+    setup, the scoring table included, is `params`')."""
     n = len(roles)
-    st = empty_state(n)
-    st.role[:] = roles
-    st.table[:] = params.table()
-    st.meta[M_ROUND] = 1
-    st.meta[M_CAPTAIN] = captain
-    st.meta[M_VOTED] = 0
-    st.meta[M_REVEALED] = 0
-    init_observation(st.obs, params.table(), np.asarray(params.deck, dtype=np.int64), n,
-                     params.rounds)
+    st = driver.blank_state(GAME, n)
+    st.n_actions = GAME.actions(params)
+    GAME.setup(params, st)
+    st.obs[OBS_PLAYERS] = n
+    st.role[:n] = roles
+    st.current_round = 1
+    st.captain = captain
+    st.judge_kind = -1
+    st.voted = 0
+    st.accused = -1
+    st.admitted = -1
+    st.highest = -1
+    st.revealed = 0
+    st.thief = -1
     return st
 
 
@@ -48,8 +57,7 @@ def lay(st, seat, up=None, down=None):
     up = np.zeros(N_KINDS, np.int64) if up is None else up
     down = np.zeros(N_KINDS, np.int64) if down is None else down
     st.held[seat] = up + down
-    lay_out(st, st.role.size, seat, down)
-
+    lay_out(st, st.players, seat, down)
 
 
 def lay_random(st, seat, rng, held=None):
@@ -70,13 +78,25 @@ def random_table(roles, rng):
         lay_random(st, seat, rng)
     return st
 
+
 def relayout(st, seat):
-    recount(st, st.role.size, seat)
+    recount(st, st.players, seat)
+
+
+def tallies(t: dict) -> SimpleNamespace:
+    """A run's tallies (a dict by name) read as attributes: t.seat_wins."""
+    return SimpleNamespace(**t)
+
+
+def simulate(params, seats, games, seed=0, trace_rows=0, seat_params=None):
+    """`driver.simulate` for Chenghuang, its tallies read as attributes."""
+    t, rows = driver.simulate(GAME, params, seats, games, seed, trace_rows, seat_params)
+    return tallies(t), rows
 
 
 # --- scripted strategies ------------------------------------------------------------------------
-@njit(STRATEGY_SIGNATURE, cache=True)
-def prefer(kind, obs, legal, params, rng):
+@strategy
+def prefer(kind, obs, legal, params, memory, rng):
     """Play params[kind % 8] when it is legal, else the first legal action. A test sets the
     preferred action per decision kind in the slot's params (kinds 8-15 share the entries of
     kinds 0-7: a test of the vote and after does not meet the draft, and vice versa)."""
@@ -89,34 +109,34 @@ def prefer(kind, obs, legal, params, rng):
     return -1
 
 
-def slots(st, per_seat_params):
-    """The strategies giving seat s slot s, playing `prefer` with per_seat_params[s] (a dict
-    decision kind -> action): the tuple of functions; the slots and parameters go into `st`."""
-    n = st.role.size
-    st.slot_table[:] = np.arange(n, dtype=np.int64)[:, None]
-    st.slot_params[:] = -1.0
-    for seat, wanted in enumerate(per_seat_params):
-        for kind, action in wanted.items():
-            st.slot_params[seat, kind % 8] = action
-    return tuple([prefer] * MAX_STRATEGY_SLOTS)
+PREFER = StrategyInfo("prefer", prefer, "the action a test names for a decision kind",
+                      params=tuple(StrategyParam(f"kind{i}", -1.0) for i in range(8)))
 
 
-def test_empty_state_matches_the_kernel_state():
-    """The same arrays as the kernel's record, sized for the players at the table (the record is
-    sized for the most players; its legal mask is stored as bytes)."""
-    from simulator.games.chenghuang.declaration import MAX_PLAYERS
-    from simulator.games.chenghuang.state import new_state
+def bind(st, per_seat_params, trace_rows=200):
+    """Seat s plays `prefer` with per_seat_params[s] (a dict decision kind -> action), bound into
+    `st` as the driver binds a run's strategies; the state traces into the returned buffer."""
+    n = st.players
+    wanted = [{f"kind{kind % 8}": action for kind, action in per_seat_params[seat].items()}
+              for seat in range(n)]
+    driver.bind_lineup(st, driver.Lineup.by_seat(GAME, [PREFER] * n, wanted))
+    trace = np.zeros((trace_rows, 6), np.int64)
+    driver.attach_trace(st, trace)
+    st.trace_rows = 0
+    return trace
 
-    kernel_state = new_state()[0]
-    mine = empty_state(MAX_PLAYERS)
-    assert list(kernel_state.dtype.names) == list(mine._fields)
-    for name in mine._fields:
-        ours = getattr(mine, name)
-        theirs = kernel_state[name]
-        assert ours.shape == theirs.shape, name
-        assert ours.dtype == theirs.dtype or (name == "legal" and theirs.dtype == np.uint8), name
-    small = empty_state(3)
-    assert small.held.shape == (3, N_KINDS) and small.peek_count.shape == (3, 3, N_KINDS)
+
+def test_blank_state_is_the_kernel_state():
+    """A position is the kernel's own record: the state type the driver hands the kernel, with
+    every declared field at its declared shape (sized for the most players) and every tally."""
+    st = position([0, 1, 2])
+    assert st.dtype == driver.state_dtype(GAME)
+    for field in GAME.state_fields:
+        assert st[field.name].shape == field.shape, field.name
+    for tally in GAME.all_tallies():
+        assert st[tally.name].shape == tally.state_shape(GAME), tally.name
+    assert st.players == 3 and st.held.shape == (6, N_KINDS) and st.peek_count.shape == (6, 6, 6)
+    assert st.legal.dtype == np.uint8  # the record keeps booleans as bytes
 
 
 def test_cards_and_lay():

@@ -11,8 +11,7 @@ import numpy as np
 import pytest
 
 from simulator.games.chenghuang.declaration import (
-    BENEVOLENCE, CIVIL, FACE_DOWN, FAN, FILIAL, GAN, HORSE_FACE, IMPLEMENTS, KILLING, LIU, LOYALTY,
-    MARTIAL, N_KINDS, N_ROLES, OX_HEAD, SET_LEN, T_JUDGE, T_SET, T_SET_KIND, THEFT, TREACHERY, XIE,
+    CARD, FACE_DOWN, N_KINDS, N_ROLES, ROLE, SET_LEN, T,
 )
 from simulator.games.chenghuang.params import ChenghuangParams, scoring_table
 from simulator.games.chenghuang.rules import (
@@ -22,11 +21,13 @@ from simulator.games.chenghuang.rules import (
     pack_in_hand, peek, peekable, role_kind_points, round_scores, scribe, showdown_score, steal,
     take_from_pile, thief_candidates,
 )
-from simulator.games.chenghuang.state import M_JUDGE_KIND
 
 from test_chenghuang_positions import (
     TABLE, cards, lay, lay_random, position, random_table, relayout,
 )
+
+KILLING, BENEVOLENCE, TREACHERY, LOYALTY, FILIAL, THEFT = CARD
+LIU, MARTIAL, GAN, IMPLEMENTS, CIVIL, OX_HEAD, XIE, HORSE_FACE, FAN = ROLE
 
 NONE = -1
 ANY = 0  # a role without a scoring ability (柳將軍)
@@ -110,7 +111,7 @@ def test_scoring_table_is_data():
     scoring_table((1, (1, 2, 3, 4, 5, 6, 7), 0, 0, 0, 0)),
 ], ids=["official", "designer", "long-set"])
 def test_derived_points_agree_with_the_rule_at_every_count(table):
-    """kind_score reads the table's derived entries (T_POINTS) and extends them past POINTS_LEN;
+    """kind_score reads the table's derived entries (T.points) and extends them past POINTS_LEN;
     the rule itself is role_kind_points (printed points and the S abilities). They agree for
     every role, kind and count, far past the set table."""
     for role in range(N_ROLES):
@@ -118,11 +119,11 @@ def test_derived_points_agree_with_the_rule_at_every_count(table):
             for count in range(25):
                 assert (kind_score(table, 0, kind, count, role, NONE)
                         == role_kind_points(table, 0, kind, count, role)), (role, kind, count)
-        # 武判's named kind is not in the derived entries: T_JUDGE per card
-        assert kind_score(table, 0, LOYALTY, 9, MARTIAL, LOYALTY) == 9 * table[T_JUDGE]
+        # 武判's named kind is not in the derived entries: T.judge per card
+        assert kind_score(table, 0, LOYALTY, 9, MARTIAL, LOYALTY) == 9 * table[T.judge]
     for kind in range(N_KINDS):
-        has_set = any(table[T_SET + kind * SET_LEN + c] != 0 for c in range(SET_LEN))
-        assert table[T_SET_KIND + kind] == int(has_set)
+        has_set = any(table[T.set + kind * SET_LEN + c] != 0 for c in range(SET_LEN))
+        assert table[T.set_kind + kind] == int(has_set)
 
 
 # --- 范將軍 ---------------------------------------------------------------------------------------
@@ -152,14 +153,14 @@ def test_round_score_never_below_zero():
 
 def test_round_scores_apply_fan_after_the_showdown_score():
     st = position([FAN, XIE, IMPLEMENTS])
-    st.meta[M_JUDGE_KIND] = -1
+    st.judge_kind = -1
     st.held[0] = cards(killing=1)                       # 6
     st.held[1] = cards(loyalty=3, filial=1)             # 18 + 0 + 4 (謝將軍) = 22; 4 cards
     st.held[2] = cards(filial=1)                        # 0 + 3 (刑具爺) = 3
-    st.totals[:] = [1, 2, 3]
+    st.totals[:3] = [1, 2, 3]
     round_scores(st, TABLE, 3, 0, 1)                    # 范將軍 names seat 1: 22 - 4 = 18
-    assert list(st.round_score) == [6, 18, 3]
-    assert list(st.totals) == [7, 20, 6]
+    assert list(st.round_score[:3]) == [6, 18, 3]
+    assert list(st.totals[:3]) == [7, 20, 6]
 
 
 # --- the showdown's two most valuable cards -------------------------------------------------------
@@ -231,7 +232,7 @@ def test_vote_leaders_and_ties():
 
 def test_deny_wrong_loses_the_two_most_valuable_to_the_pile():
     st = position([LIU, GAN, XIE])
-    st.meta[M_JUDGE_KIND] = -1
+    st.judge_kind = -1
     st.held[2] = cards(loyalty=3, killing=1, theft=1)  # 謝將軍: 18+3, 殺生 6, 竊盜 2 = 29
     # pairs: 忠信+忠信 -> 1 忠信 (2+1) + 6 + 2 = 11 (loss 18); 忠信 + 殺生 -> 10+2+2+2 = 16
     a, b = lose_most_valuable(st, TABLE, 3, 2)
@@ -261,17 +262,17 @@ def test_admit_discards_face_down_first_and_only_knowers_learn_it():
     assert st.pile[KILLING] == 1
     assert st.pile_known[0, KILLING] == 1 and st.pile_known[1, KILLING] == 0
     admit_discard(st, 3, 0, THEFT)  # a face-up card: everyone saw it leave
-    assert list(st.pile_known[:, THEFT]) == [1, 1, 1]
+    assert list(st.pile_known[:3, THEFT]) == [1, 1, 1]
 
 
 # --- theft ----------------------------------------------------------------------------------------
 def test_thief_is_the_player_with_most_theft_cards():
     st = position([LIU, GAN, XIE, OX_HEAD])
-    st.held[:] = [cards(theft=1), cards(theft=2), cards(theft=2), cards(killing=3)]
+    st.held[:4] = [cards(theft=1), cards(theft=2), cards(theft=2), cards(killing=3)]
     tied = np.zeros(4, np.int64)
     assert thief_candidates(st, 4, tied) == (2, 2)
     assert list(tied) == [0, 1, 1, 0]
-    st.held[:] = [cards(killing=1)] * 4
+    st.held[:4] = [cards(killing=1)] * 4
     assert thief_candidates(st, 4, tied) == (0, 0)  # nobody holds 竊盜: no theft
     assert list(tied) == [0, 0, 0, 0]
 
@@ -285,7 +286,7 @@ def test_horse_face_takes_pile_theft_and_cannot_be_robbed():
     assert horse_face_takes(st, 3, 0) == 3
     assert list(st.held[0]) == list(cards(killing=1, theft=3))
     assert list(st.pile) == list(cards(killing=1))
-    assert list(st.pile_known[:, THEFT]) == [0, 0, 0]
+    assert list(st.pile_known[:3, THEFT]) == [0, 0, 0]
     tied = np.zeros(3, np.int64)
     assert thief_candidates(st, 3, tied) == (1, 3)  # 馬面 now steals
     assert can_be_robbed(st, 0, 1)          # seat 1 holds a card
@@ -326,7 +327,7 @@ def test_deal_gives_six_cards_each_and_sets_the_rest_aside():
     deck = np.repeat(np.arange(6), [3, 4, 5, 5, 5, 3])  # 25 cards, 3 players: 7 aside
     rng = np.random.default_rng(3)
     deal_packs(st, deck, 3, rng)
-    assert list(st.packs.sum(axis=1)) == [6, 6, 6]
+    assert list(st.packs[:3].sum(axis=1)) == [6, 6, 6]
     dealt = st.packs.sum(axis=0)
     assert (dealt <= np.array([3, 4, 5, 5, 5, 3])).all() and dealt.sum() == 18
     draft_pick(st, 1, 0, int(np.flatnonzero(st.packs[0])[0]))
@@ -396,7 +397,7 @@ def test_martial_judge_turns_the_named_kind_sideways():
     # before: seat 1 sees seat 0's three face-up cards only
     assert st.pub_count[0].sum() == 3
     judge_names(st, 3, 0, KILLING)
-    assert st.meta[M_JUDGE_KIND] == KILLING
+    assert st.judge_kind == KILLING
     # the face-down 殺生 is now public: seat 1 knows 2 殺生 and 2 仁愛, one card unknown
     assert list(st.pub_count[0]) == list(cards(killing=2, benevolence=2))
     assert sum(knows_slot(st, 1, 0, i) for i in range(st.n_slots[0])) == 4

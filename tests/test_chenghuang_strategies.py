@@ -9,9 +9,7 @@ import pytest
 from scipy.stats import hypergeom
 
 from simulator.games.chenghuang.declaration import (
-    ADMIT, BENEVOLENCE, COMPENSATION, CONFESS, DENY, DISCARD, DRAFT, FAN_TARGET, FILIAL,
-    GAN_KEEP, HIDE, IMPLEMENTS, JUDGE, KILLING, LIU, LOYALTY, MARTIAL, N_ACTIONS, N_KINDS, OBS,
-    THEFT, THEFT_GIVE, THEFT_TARGET, TREACHERY, VOTE, XIE, GAN,
+    ANSWER, CARD, DECISION, N_ACTIONS, N_KINDS, OBS, ROLE,
 )
 from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
@@ -22,7 +20,17 @@ from strategies.chenghuang import (
 
 from test_chenghuang_positions import TABLE, cards, position
 
+KILLING, BENEVOLENCE, TREACHERY, LOYALTY, FILIAL, THEFT = CARD
+LIU, MARTIAL, GAN, IMPLEMENTS, XIE = (ROLE.general_liu, ROLE.martial_judge, ROLE.general_gan,
+                                      ROLE.lord_of_implements, ROLE.general_xie)
+DRAFT, DISCARD, HIDE, JUDGE, GAN_KEEP = (DECISION.draft, DECISION.discard, DECISION.hide,
+                                         DECISION.judge, DECISION.gan_keep)
+VOTE, ADMIT, COMPENSATION = DECISION.vote, DECISION.admit, DECISION.compensation
+THEFT_TARGET, THEFT_GIVE, FAN_TARGET = (DECISION.theft_target, DECISION.theft_give,
+                                        DECISION.fan_target)
+DENY, CONFESS = ANSWER.deny, ANSWER.admit
 PARAMS = np.array([0.5, 0.5, 0, 0, 0, 0, 0, 0], dtype=np.float64)
+MEMORY = np.zeros(0, dtype=np.float64)
 
 
 def observation(roles, me, mine, known=None, unknown=None, judge=-1, pick=0, pile_known=None,
@@ -56,21 +64,24 @@ def mask(*actions):
 
 
 def play(strategy, kind, obs, legal, seed=0, params=PARAMS):
-    return strategy(kind, obs, legal, params, np.random.default_rng(seed))
+    return strategy(kind, obs, legal, params, MEMORY, np.random.default_rng(seed))
 
 
 def test_builtin_strategies_and_params():
     strategies = builtin()
     assert set(strategies) == {"random", "greedy", "balanced"}
-    assert dict(strategies["balanced"].params) == {"hope": 0.5, "risk": 0.5}
+    assert strategies["balanced"].defaults() == {"hope": 0.5, "risk": 0.5}
+    assert all((p.low, p.high) == (0.0, 1.0) for p in strategies["balanced"].params)
+    assert strategies["greedy"].defaults() == {"hope": 0.5}
     assert strategies["greedy"].function is greedy
+    assert all(info.memory == 0 for info in strategies.values())
 
 
 def test_random_is_uniform_over_legal_actions():
     obs = observation([LIU, GAN, XIE], 0, cards(killing=1))
     legal = mask(KILLING, LOYALTY, THEFT)
     rng = np.random.default_rng(1)
-    picks = [random_play(DRAFT, obs, legal, PARAMS, rng) for _ in range(3000)]
+    picks = [random_play(DRAFT, obs, legal, PARAMS, MEMORY, rng) for _ in range(3000)]
     counts = np.bincount(picks, minlength=N_ACTIONS)
     assert counts[[KILLING, LOYALTY, THEFT]].sum() == 3000     # never an illegal action
     assert all(abs(counts[a] - 1000) < 5 * (3000 * 2 / 9) ** 0.5 for a in (KILLING, LOYALTY, THEFT))
@@ -275,7 +286,7 @@ def test_theft_takes_the_most_it_can_and_the_victim_gives_the_least():
 
 
 def test_fan_targets_the_other_leader():
-    roles = [8, GAN, XIE]  # 范將軍 first
+    roles = [ROLE.general_fan, GAN, XIE]  # 范將軍 first
     obs = observation(roles, 0, cards(), known=[None, cards(killing=1), cards(benevolence=1)],
                       totals=[50, 60, 70])
     # standings: seat 1 60 + 6 = 66, seat 2 70 + 4 = 74

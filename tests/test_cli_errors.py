@@ -81,7 +81,7 @@ def test_strategy_file_missing(write):
 
 
 def test_strategy_file_does_not_compile(write):
-    write("bad.py", "def broken(kind, obs, legal, params, rng):\n    return obs.nothing\n")
+    write("bad.py", "def broken(kind, obs, legal, params, memory, rng):\n    return obs.nothing\n")
     path = write("c.toml", 'extends = "werewolf/base.toml"\n[strategies]\nall = "bad.py:broken"\n')
     assert_one_line_error(run_cli("run", str(path), "-n", "10"), "strategies.all",
                           "does not compile")
@@ -89,7 +89,7 @@ def test_strategy_file_does_not_compile(write):
 
 def test_strategy_file_that_writes_into_its_observation(write):
     # The observation, legal mask and parameters are the kernel's own buffers, read-only.
-    write("scribble.py", "def scribble(kind, obs, legal, params, rng):\n"
+    write("scribble.py", "def scribble(kind, obs, legal, params, memory, rng):\n"
                          "    obs[0] = 7\n    return 0\n")
     path = write("c.toml",
                  'extends = "werewolf/base.toml"\n[strategies]\nall = "scribble.py:scribble"\n')

@@ -5,6 +5,7 @@ Expected p-values are recomputed here from textbook formulas, independently of s
 
 from __future__ import annotations
 
+import dataclasses
 import math
 
 import numpy as np
@@ -13,6 +14,7 @@ from scipy import stats as sps
 
 from simulator import config, regression
 from simulator.games import get_game
+from simulator.games.base import Tally
 from simulator.regression import DRIFT, FAIL, MISSING, NEW, OK, Measure, compare
 
 
@@ -193,13 +195,28 @@ def test_strategy_clusters_follow_the_slot_table():
     assert regression.clusters(cfg)[1] == [1, 8]  # one seat; the other eight seats
 
 
-def test_score_tallies_by_convention():
-    game = get_game("werewolf")
+def test_score_tallies_by_their_declaration():
+    # A game (werewolf's declaration plus score tallies) declares each sum with its squares and
+    # what it is counted per: games (seat_score), role_games (role_score), role_rounds (role_round),
+    # games again for a tally without an axis (bonus).
+    game = dataclasses.replace(get_game("werewolf"), tallies=(
+        Tally("seat_score_sum", "seat", "sum", "final totals", per="games", square="seat_score_sq"),
+        Tally("seat_score_sq", "seat", "sum_sq", "their squares"),
+        Tally("role_score_sum", "role", "sum", "final totals by role", per="role_games",
+              square="role_score_squares"),
+        Tally("role_score_squares", "role", "sum_sq", "their squares"),
+        Tally("role_rounds", "role", "count", "rounds played by role"),
+        Tally("role_round_sum", "role", "sum", "round scores", per="role_rounds",
+              square="role_round_sq"),
+        Tally("role_round_sq", "role", "sum_sq", "their squares"),
+        Tally("bonus_sum", "none", "sum", "bonus points", per="games", square="bonus_sq"),
+        Tally("bonus_sq", "none", "sum_sq", "their squares"),
+    ))
     games, players = 100, 9
     tallies = standard_tallies(game, players, games)
     tallies.update({
         "seat_score_sum": list(range(players)), "seat_score_sq": list(range(players)),
-        "role_score_sum": [60, 20, 10], "role_score_sumsq": [600, 200, 100],
+        "role_score_sum": [60, 20, 10], "role_score_squares": [600, 200, 100],
         "role_round_sum": [5, 6, 7], "role_round_sq": [50, 60, 70], "role_rounds": [30, 0, 10],
         "bonus_sum": [12], "bonus_sq": [40],
     })

@@ -26,7 +26,7 @@ from reports import render
 from reports.commands import report, sweep
 from simulator import config, runner, stats
 from simulator import sweep as sw
-from simulator.games.base import Role, TallySpec, standard_tallies
+from simulator.games.base import Item, Role, Tally
 from simulator.games.werewolf import GAME as WEREWOLF
 from simulator.results import Result
 
@@ -215,7 +215,7 @@ def expected_rows(raw: dict) -> dict[tuple[str, str], stats.Rate]:
             rows[("role", role.name)] = stats.wilson(t["role_wins"][r], t["role_games"][r])
     for s, label in enumerate(raw["strategies"]):
         rows[("strategy", label)] = stats.wilson(t["slot_wins"][s], t["slot_games"][s])
-    for e, name in enumerate(WEREWOLF.end_conditions):
+    for e, name in enumerate(WEREWOLF.end_names):
         rows[("end", name)] = stats.wilson(t["end_counts"][e], games)
     return rows
 
@@ -366,23 +366,28 @@ def individual_game():
     role, and per-role round counts (rounds held, rounds won, round-score sums)."""
     roles = (Role("judge", "", "names a kind", "武判"),
              Role("general", "", "lays out more", "柳將軍"))
-    specs = standard_tallies(6) + (
-        TallySpec("seat_score_sum", lambda g, p: (p.players,), "sum of final totals per seat"),
-        TallySpec("seat_score_sq", lambda g, p: (p.players,), "their squares"),
-        TallySpec("seat_score_hist", lambda g, p: (p.players, 40), "final totals per seat"),
-        TallySpec("role_score_sum", lambda g, p: (len(g.roles),), "final totals by role"),
-        TallySpec("role_score_sq", lambda g, p: (len(g.roles),), "their squares"),
-        TallySpec("role_rounds", lambda g, p: (len(g.roles),), "rounds a seat held the role"),
-        TallySpec("role_round_wins", lambda g, p: (len(g.roles),), "rounds with the top score"),
-        TallySpec("role_round_sum", lambda g, p: (len(g.roles),), "round scores by role"),
-        TallySpec("role_round_sq", lambda g, p: (len(g.roles),), "their squares"),
+    specs = (
+        Tally("seat_score_sum", "seat", "sum", "sum of final totals per seat", per="games",
+              square="seat_score_sq", section="scores"),
+        Tally("seat_score_sq", "seat", "sum_sq", "their squares", section="scores"),
+        Tally("seat_score_hist", "seat", "histogram", "final totals per seat", bins=40,
+              total="seat_score_sum", section="scores"),
+        Tally("role_score_sum", "role", "sum", "final totals by role", per="role_games",
+              square="role_score_sq", section="scores"),
+        Tally("role_score_sq", "role", "sum_sq", "their squares", section="scores"),
+        Tally("role_rounds", "role", "count", "rounds a seat held the role"),
+        Tally("role_round_wins", "role", "count", "rounds with the top score",
+              per="role_rounds"),
+        Tally("role_round_sum", "role", "sum", "round scores by role", per="role_rounds",
+              square="role_round_sq"),
+        Tally("role_round_sq", "role", "sum_sq", "their squares"),
     )
     return dataclasses.replace(
         WEREWOLF, name="overseers", title="Overseers (城隍神與夜冥將軍)", scoring="individual",
-        teams=(), roles=roles, end_conditions=("four rounds played",),
-        events=("thefts", "admits"), length_unit="rounds",
+        teams=(), roles=roles, end_conditions=(Item("four_rounds", "four rounds played"),),
+        events=(Item("thefts"), Item("admits")), length_unit="rounds", max_length=6,
         provisional=("the captain breaks the final tie", "theft ties go to the captain"),
-        tally_specs=specs)
+        tallies=specs)
 
 
 def individual_result(games=1000, players=4, seed=3):
@@ -553,7 +558,7 @@ def test_comparison_numbers_are_two_proportions_with_holm(pages, result_file, ot
                                          b["role_wins"][r], b["role_games"][r])
     expected[("strategy", "random")] = (a["slot_wins"][0], a["slot_games"][0],
                                         b["slot_wins"][0], b["slot_games"][0])
-    for e, name in enumerate(WEREWOLF.end_conditions):
+    for e, name in enumerate(WEREWOLF.end_names):
         expected[("end", name)] = (a["end_counts"][e], games_a, b["end_counts"][e], games_b)
     shown = {(d["group"], d["name"]): d for d in numbers["differences"]}
     assert list(shown) == list(expected)  # the same rows, in the report's order

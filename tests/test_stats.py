@@ -521,3 +521,81 @@ def test_favoured_sentence_draws_targets_and_many_teams():
     even = stats.favoured_sentence(["a", "b", "c"], [334, 333, 333], 1000)
     assert "no side is significantly favoured" in even
     assert "No game has been won" in stats.favoured_sentence(["a", "b"], [0, 0], 3)
+
+
+# --------------------------------------------------------------------------
+# Rates over seat-games with the game as the unit
+# --------------------------------------------------------------------------
+
+
+def moments_of(y, x):
+    """GameMoments of per-game contributions y_g (successes) and x_g (trials)."""
+    y, x = np.asarray(y, dtype=float), np.asarray(x, dtype=float)
+    return stats.GameMoments(y.sum(), x.sum(), (y * y).sum(), (x * y).sum(), (x * x).sum(),
+                             len(y))
+
+
+def test_team_mates_winning_together_are_worth_one_trial_a_game():
+    # G games, m team-mates per game who all win or all lose: y_g = m b_g, x_g = m. Then
+    # sum (y_g - p x_g)^2 = m^2 sum (b_g - p)^2 = m^2 G p (1 - p), and
+    # Var = G/(G-1) m^2 G p(1-p) / (m G)^2 = p(1-p)/(G-1): n_eff = G - 1, whatever m is.
+    rng = np.random.default_rng(1)
+    for m in (1, 3, 7):
+        won = rng.random(500) < 0.3
+        rate = stats.clustered_rate(moments_of(m * won, np.full(500, m)))
+        assert rate.effective_trials == pytest.approx(499)
+        assert rate.design_effect == pytest.approx(500 * m / 499)
+        low, high = stats.wilson_bounds(rate.value * 499, 499)
+        assert (rate.low, rate.high) == pytest.approx((float(low), float(high)))
+
+
+def test_rivals_of_an_individual_game_have_a_fixed_share():
+    # Five seats playing one strategy: exactly one of them wins each game, the share is 1/5 in
+    # every game, so the rate has no variance.
+    rate = stats.clustered_rate(moments_of(np.ones(100), np.full(100, 5)))
+    assert rate.value == 0.2 and rate.low == rate.high == 0.2
+
+
+def test_a_rate_of_zero_uses_the_worth_of_perfectly_correlated_seat_games():
+    # x_g = 2 in every game: (sum x)^2 / sum x^2 = (2G)^2 / (4G) = G independent trials.
+    rate = stats.clustered_rate(moments_of(np.zeros(400), np.full(400, 2)))
+    assert rate.effective_trials == 400
+    assert (rate.low, rate.high) == pytest.approx(tuple(map(float, stats.wilson_bounds(0, 400))))
+
+
+def test_clustered_intervals_cover_at_their_level():
+    # 400 replicate runs of 300 games, four team-mates who win together with p = 0.4: the 95%
+    # interval must cover 0.4 in at least the share a binomial(400, 0.95) exceeds with
+    # probability 0.999 (seat-game Wilson intervals, half as wide, cover far less).
+    rng = np.random.default_rng(7)
+    covered = naive = 0
+    for _ in range(400):
+        won = rng.random(300) < 0.4
+        rate = stats.clustered_rate(moments_of(4 * won, np.full(300, 4)))
+        covered += rate.low <= 0.4 <= rate.high
+        seat_games = stats.wilson(int(4 * won.sum()), 1200)
+        naive += seat_games.low <= 0.4 <= seat_games.high
+    floor = sps.binom.ppf(0.001, 400, 0.95)
+    assert covered >= floor
+    assert naive < floor  # the seat-game interval is too narrow: why this exists
+
+
+def test_clustered_mean_is_a_t_interval_on_game_totals():
+    # With one value per game (x_g = 1) the ratio is the plain mean and
+    # Var = G/(G-1) sum (y - mean)^2 / G^2 = s^2 / G: the usual t interval.
+    rng = np.random.default_rng(3)
+    values = rng.integers(0, 30, 50).astype(float)
+    mean, low, high = stats.clustered_mean(moments_of(values, np.ones(50)))
+    reference = stats.mean_interval(values.sum(), (values ** 2).sum(), 50)
+    assert (mean, low, high) == pytest.approx(reference)
+
+
+def test_two_clustered_runs_compare_with_both_game_level_variances():
+    a = moments_of(3 * (np.arange(200) % 2), np.full(200, 3))         # exactly half
+    b = moments_of(3 * (np.arange(200) % 4 == 0), np.full(200, 3))    # a quarter
+    diff, low, high, p = stats.two_clustered(a, b)
+    se = math.sqrt(a.variance() + b.variance())
+    assert diff == pytest.approx(-0.25)
+    assert (low, high) == pytest.approx((diff - Z95 * se, diff + Z95 * se))
+    assert p == pytest.approx(2 * sps.norm.sf(0.25 / se))
+    assert stats.two_clustered(a, a)[3] == pytest.approx(1.0)

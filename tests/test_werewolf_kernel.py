@@ -16,18 +16,17 @@ import re
 
 import numpy as np
 import pytest
+from numba import typeof
 
 from simulator import config, runner
 from simulator.config import ConfigError
-from simulator.games.base import MAX_STRATEGY_SLOTS, TRACE_WIDTH
+from simulator.games import driver
+from simulator.games.base import MAX_STRATEGY_SLOTS
 from simulator.games.werewolf.declaration import (
-    END_CONDITIONS, END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, EVENTS, HUMAN, ROLE_TEAM, SEER,
-    TR_CLAIM, TR_DAY, TR_DEAL, TR_DEATH, TR_HANGED, TR_NIGHT, TR_SEER_CHECK, TR_SENTENCE_VOTE,
-    TR_SUSPECT_VOTE, TR_SUSPECTS, TR_WINNER, TR_WOLF_KILL, VILLAGER, WEREWOLF, WOLF, CAUSE_HANGED,
-    CAUSE_WOLVES,
+    CAUSE, DECISION, END, END_CONDITIONS, EV, HUMAN, ROLE, ROLE_TEAM, TR, WOLF,
 )
 
-EV = {name: i for i, name in enumerate(EVENTS)}
+VILLAGER, WEREWOLF, SEER = ROLE.villager, ROLE.werewolf, ROLE.seer
 
 
 def run(players, strategy="random", games=2000, seed=1, overrides=()):
@@ -60,8 +59,8 @@ def test_tallies_are_conserved(players, strategy):
     assert np.all(t["seat_wins"] <= games)
     # End conditions: "all wolves dead" is exactly the humans' wins.
     assert t["end_counts"].sum() == games
-    assert t["end_counts"][END_WOLVES_DEAD] == human_wins
-    assert t["end_counts"][END_HUMANS_GONE] + t["end_counts"][END_PARITY] == wolf_wins
+    assert t["end_counts"][END.wolves_dead] == human_wins
+    assert t["end_counts"][END.humans_gone] + t["end_counts"][END.parity] == wolf_wins
     # Lengths: no game is decided before night 1. A night starts only while humans > wolves >= 1,
     # i.e. with at least 3 players alive, and each round (night + day) removes two players, so
     # night d has players - 2 (d - 1) >= 3 alive: a game lasts at most (players - 1) // 2 days.
@@ -71,20 +70,30 @@ def test_tallies_are_conserved(players, strategy):
     days = np.arange(hist.size)
     ev = t["events"]
     # One kill every night, and a game of length d had d nights: night kills = sum of lengths.
-    assert ev[EV["night_kills"]] == (days * hist).sum() >= games
+    assert ev[EV.night_kills] == (days * hist).sum() >= games
     # One hanging every completed day: a game of length d had d - 1 or d hangings.
-    hangings = ev[EV["hanged_wolf"]] + ev[EV["hanged_human"]]
-    assert 0 <= ev[EV["night_kills"]] - hangings <= games
+    hangings = ev[EV.hanged_wolf] + ev[EV.hanged_human]
+    assert 0 <= ev[EV.night_kills] - hangings <= games
     # The seer checks at most once a night, dies at most once.
-    assert ev[EV["seer_found_wolf"]] <= ev[EV["seer_checks"]] <= ev[EV["night_kills"]]
-    assert ev[EV["seer_killed_at_night"]] + ev[EV["hanged_seer"]] <= games
-    assert ev[EV["hanged_seer"]] <= ev[EV["hanged_human"]]
+    assert ev[EV.seer_found_wolf] <= ev[EV.seer_checks] <= ev[EV.night_kills]
+    assert ev[EV.seer_killed_at_night] + ev[EV.hanged_seer] <= games
+    assert ev[EV.hanged_seer] <= ev[EV.hanged_human]
     # These packs never kill a wolf, so every human win hanged all the wolves.
-    assert ev[EV["hanged_wolf"]] >= wolves * human_wins
+    assert ev[EV.hanged_wolf] >= wolves * human_wins
     # At most one tie of each kind a day.
-    assert ev[EV["suspect_vote_ties"]] <= hangings and ev[EV["sentence_ties"]] <= hangings
+    assert ev[EV.suspect_vote_ties] <= hangings and ev[EV.sentence_ties] <= hangings
     if strategy == "random":
-        assert ev[EV["wolf_claims"]] == 0  # random play never talks
+        assert ev[EV.wolf_claims] == 0  # random play never talks
+    # Decisions, by kind: while the game goes on at least 3 players live and the two suspects
+    # differ, so no decision ever has a single legal action (none is forced), and each is asked:
+    # one seer check per check, one pack choice per night kill, one suspect vote and one sentence
+    # vote per voter, and (talking strategies only) one claim decision per voter.
+    asked, forced = t["decisions"], t["forced"]
+    assert not forced.any()
+    assert asked[DECISION.seer_check] == ev[EV.seer_checks]
+    assert asked[DECISION.wolf_kill] == ev[EV.night_kills]
+    assert asked[DECISION.sentence_vote] == asked[DECISION.suspect_vote] >= 3 * hangings
+    assert asked[DECISION.claim] == (asked[DECISION.suspect_vote] if strategy == "seer-led" else 0)
 
 
 def test_seer_led_claims_are_all_true():
@@ -92,9 +101,9 @@ def test_seer_led_claims_are_all_true():
     # So every claim names a real wolf, at most one claim per wolf found.
     _, t = run(12, "seer-led", games=3000, seed=5)
     ev = t["events"]
-    assert ev[EV["wolf_claims"]] > 0
-    assert ev[EV["true_wolf_claims"]] == ev[EV["wolf_claims"]]
-    assert ev[EV["wolf_claims"]] <= ev[EV["seer_found_wolf"]]
+    assert ev[EV.wolf_claims] > 0
+    assert ev[EV.true_wolf_claims] == ev[EV.wolf_claims]
+    assert ev[EV.wolf_claims] <= ev[EV.seer_found_wolf]
 
 
 def test_seer_led_helps_the_town():
@@ -130,20 +139,19 @@ def test_trace_of_one_game_reads_like_the_rulebook():
                    "suspect vote: ", "suspects: footprint", "sentence vote: ", "is hanged",
                    "dies, hanged"):
         assert needle in text, needle
-    assert lines[-1].startswith("The ") and lines[-1].rstrip(".").split(": ")[1] in END_CONDITIONS
+    assert lines[-1].startswith("The ") and \
+        lines[-1].rstrip(".").split(": ")[1] in [end.meaning for end in END_CONDITIONS]
     # The seer, while alive, checks every night (seer-led play).
     assert "the seer, seat" in text
 
 
 def kernel_trace(players, strategy, seed, games):
     cfg = config.load("werewolf", [f"strategies.all={strategy}"], players=players)
-    functions, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
-    trace = np.zeros((200 * games * players, TRACE_WIDTH), np.int64)
-    tallies = cfg.game.new_tallies(cfg.params)
-    rows = cfg.game.kernel(cfg.game.build_setup(cfg.params), functions, slot_table, slot_params,
-                           slot_flags, games, np.random.default_rng(seed), tallies, trace)
-    assert rows < trace.shape[0]
-    return cfg, trace[:rows].tolist(), tallies
+    capacity = 200 * games * players
+    tallies, rows = driver.play(cfg.game, cfg.params, cfg.lineup, games,
+                                np.random.default_rng(seed), trace_rows=capacity, trace_game=-1)
+    assert len(rows) < capacity  # every game of the call traced, none cut short
+    return cfg, rows.tolist(), tallies
 
 
 def end_of(role, alive):
@@ -151,11 +159,11 @@ def end_of(role, alive):
     wolves = sum(1 for s, r in enumerate(role) if alive[s] and ROLE_TEAM[r] == WOLF)
     humans = sum(alive) - wolves
     if wolves == 0:
-        return END_WOLVES_DEAD
+        return END.wolves_dead
     if humans <= 1:
-        return END_HUMANS_GONE
+        return END.humans_gone
     if wolves >= humans:
-        return END_PARITY
+        return END.parity
     return -1
 
 
@@ -171,60 +179,60 @@ def replay(rows, n, talks):
         return rows[i - 1]
 
     while i < len(rows):
-        role = [take(TR_DEAL)[4] for _ in range(n)]
+        role = [take(TR.deal)[4] for _ in range(n)]
         alive = [1] * n
         day = 0
         while True:
             day += 1
             # Night: the living seer checks first, then the pack's lowest living wolf chooses.
-            assert take(TR_NIGHT)[4] == day
+            assert take(TR.night)[4] == day
             seer = next((s for s in range(n) if alive[s] and role[s] == SEER), -1)
             if seer >= 0:
-                _, _, actor, target, team, _ = take(TR_SEER_CHECK)
+                _, _, actor, target, team, _ = take(TR.seer_check)
                 assert actor == seer and target != seer and alive[target]
                 assert team == ROLE_TEAM[role[target]]  # the team, truthfully
-            _, _, leader, victim, _, _ = take(TR_WOLF_KILL)
+            _, _, leader, victim, _, _ = take(TR.wolf_kill)
             assert leader == min(s for s in range(n) if alive[s] and ROLE_TEAM[role[s]] == WOLF)
             assert alive[victim]
-            death = take(TR_DEATH)
-            assert death[2:] == [victim, -1, role[victim], CAUSE_WOLVES]
+            death = take(TR.death)
+            assert death[2:] == [victim, -1, role[victim], CAUSE.wolves]
             alive[victim] = 0
             end = end_of(role, alive)
             if end >= 0:
                 break
             # Day: voting order is clockwise from the victim's right, living players only.
-            assert take(TR_DAY)[4] == day
+            assert take(TR.day)[4] == day
             order = [(victim + k) % n for k in range(1, n) if alive[(victim + k) % n]]
-            while rows[i][1] == TR_CLAIM:
-                _, _, claimant, named, _, _ = take(TR_CLAIM)
+            while rows[i][1] == TR.claim:
+                _, _, claimant, named, _, _ = take(TR.claim)
                 assert talks and alive[claimant] and alive[named] and claimant != named
             votes = [0] * n
             for voter in order:
-                _, _, actor, target, _, _ = take(TR_SUSPECT_VOTE)
+                _, _, actor, target, _, _ = take(TR.suspect_vote)
                 assert actor == voter and target != voter and alive[target]
                 votes[target] += 1
             ranked = sorted((s for s in range(n) if alive[s]),
                             key=lambda s: (-votes[s], (s - victim) % n))
-            _, _, a, b, va, vb = take(TR_SUSPECTS)
+            _, _, a, b, va, vb = take(TR.suspects)
             assert (a, b, va, vb) == (ranked[0], ranked[1], votes[ranked[0]], votes[ranked[1]])
             ballots = {a: 0, b: 0}
             for voter in order:  # everyone living votes, the suspects included
-                _, _, actor, target, _, _ = take(TR_SENTENCE_VOTE)
+                _, _, actor, target, _, _ = take(TR.sentence_vote)
                 assert actor == voter and target in (a, b)
                 ballots[target] += 1
             nearer = a if (a - victim) % n < (b - victim) % n else b
             hanged = max((a, b), key=lambda s: (ballots[s], s == nearer))
-            _, _, who, _, got, other = take(TR_HANGED)
+            _, _, who, _, got, other = take(TR.hanged)
             assert (who, got, other) == (hanged, ballots[hanged], len(order) - ballots[hanged])
-            death = take(TR_DEATH)
-            assert death[2:] == [hanged, -1, role[hanged], CAUSE_HANGED]
+            death = take(TR.death)
+            assert death[2:] == [hanged, -1, role[hanged], CAUSE.hanged]
             alive[hanged] = 0
             end = end_of(role, alive)
             if end >= 0:
                 break
         # Victory is checked after every death: the game ends at the first death that decides it.
-        winner = take(TR_WINNER)
-        assert winner[0] == day and winner[4] == (HUMAN if end == END_WOLVES_DEAD else WOLF)
+        winner = take(TR.winner)
+        assert winner[0] == day and winner[4] == (HUMAN if end == END.wolves_dead else WOLF)
         assert winner[5] == end
         games += 1
     return games
@@ -235,22 +243,46 @@ def replay(rows, n, talks):
 def test_trace_replays_against_the_rules(players, strategy):
     # 30 games per setup, every event checked against the rules written again in this file.
     cfg, rows, tallies = kernel_trace(players, strategy, seed=players, games=30)
-    assert replay(rows, players, talks=strategy == "seer-led") == 30 == tallies.games[0]
+    assert replay(rows, players, talks=strategy == "seer-led") == 30 == tallies["games"][0]
+
+
+def test_trace_of_one_game_of_a_call_is_that_game():
+    # trace_game = k records game k of the call and nothing else: the same rows as game k's part of
+    # the trace of every game (same seed), and the tallies are those of the untraced call. A
+    # buffer too small stops recording without disturbing play.
+    cfg = config.load("werewolf", ["strategies.all=seer-led"], players=9)
+
+    def play(**trace):
+        return driver.play(cfg.game, cfg.params, cfg.lineup, 5, np.random.default_rng(4), **trace)
+
+    plain, none = play()
+    assert len(none) == 0
+    tallies, rows = play(trace_rows=20_000, trace_game=-1)
+    assert all(np.array_equal(plain[k], tallies[k]) for k in plain)
+    starts = [i for i, row in enumerate(rows.tolist()) if row[1] == TR.deal and row[2] == 0]
+    assert len(starts) == 5 and starts[0] == 0
+    for k, (start, end) in enumerate(zip(starts, starts[1:] + [len(rows)])):
+        tallies, one = play(trace_rows=20_000, trace_game=k)
+        assert np.array_equal(one, rows[start:end]), k
+        assert all(np.array_equal(plain[name], tallies[name]) for name in plain)
+    tallies, few = play(trace_rows=10, trace_game=-1)
+    assert np.array_equal(few, rows[:10])
+    assert all(np.array_equal(plain[name], tallies[name]) for name in plain)
 
 
 # === user strategies ============================================================================
 
 USER_STRATEGY = '''
 """A user's werewolf strategy, in plain Python (fairplay compiles it)."""
-from simulator.games.werewolf.declaration import CLAIM, OBS
+from simulator.games.werewolf.declaration import DECISION, OBS
 
 PARAMS = {"claim_rate": 0.5}
 FLAGS = 1  # FLAG_TALKS: ask me in the discussion
 
 
-def loud(kind, obs, legal, params, rng):
+def loud(kind, obs, legal, params, memory, rng):
     """Names the first other living seat with probability claim_rate; otherwise uniform."""
-    if kind == CLAIM:
+    if kind == DECISION.claim:
         if rng.random() < params[0]:
             for a in range(legal.size - 1):
                 if legal[a]:
@@ -293,14 +325,14 @@ def test_user_strategy_file_named_in_a_config_runs(tmp_path):
     assert t["slot_games"][mine].sum() == 500 and t["slot_games"].sum() == 10 * 500
     assert t["slot_wins"][mine].sum() == t["seat_wins"][0]
     # It talks (FLAGS) and, with claim_rate 0.5, claims; nobody else talks.
-    assert t["events"][EV["wolf_claims"]] > 0
+    assert t["events"][EV.wolf_claims] > 0
 
     # Its parameter, set in the config: claim_rate = 0 never claims.
     (tmp_path / "quiet.toml").write_text(
         'extends = "setup.toml"\n[strategies.seat]\n0 = { name = "mine.py:loud", claim_rate = 0.0 }\n')
     quiet = config.load(str(tmp_path / "quiet.toml"))
     assert {slot.params for slot in quiet.slots if slot.name == "mine.py:loud"} == {(("claim_rate", 0.0),)}
-    assert runner.run(quiet, 300, seed=1, workers=1).tallies["events"][EV["wolf_claims"]] == 0
+    assert runner.run(quiet, 300, seed=1, workers=1).tallies["events"][EV.wolf_claims] == 0
 
 
 def test_user_strategy_named_for_a_team_is_one_slot(tmp_path):
@@ -380,11 +412,20 @@ def test_balance_target_is_a_validated_number():
 
 
 def test_kernel_argument_types_pickle_by_reference():
-    # Numba's on-disk cache finds a compiled kernel by its argument types, which it pickles; a
-    # namedtuple class pickles by reference only if `module.<its name>` is that class.
-    from simulator.games.werewolf.kernel import Setup
-    from simulator.games.werewolf.metrics import Tallies
-    from simulator.games.werewolf.state import State
+    # Numba's on-disk cache finds a compiled kernel by its argument types, which it pickles. The
+    # kernel's arguments are now (state record, game count, Generator): each type must come back
+    # from a pickle equal to itself, or the cache would never hit. The state record is sized for
+    # the game's maximum player count, so every table size has the same type (one compile).
+    from simulator.games.werewolf import GAME
 
-    for cls in (Setup, Tallies, State):
-        assert pickle.loads(pickle.dumps(cls)) is cls
+    states = [driver.blank_state(GAME, n) for n in range(GAME.min_players, GAME.max_players + 1)]
+    assert len({typeof(st) for st in states}) == 1
+    for argument in (states[0], np.int64(0), np.random.default_rng(0)):
+        kind = typeof(argument)
+        assert pickle.loads(pickle.dumps(kind)) == kind
+    # Once played in this process, the kernel is ready for every player count.
+    cfg = config.load("werewolf", players=8)
+    driver.play(cfg.game, cfg.params, cfg.lineup, 1, np.random.default_rng(0))
+    for players in (8, 23):
+        cfg = config.load("werewolf", players=players)
+        assert driver.kernel_is_ready(cfg.game, cfg.params, cfg.lineup)

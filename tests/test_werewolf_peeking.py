@@ -2,12 +2,15 @@
 
 The guarantee is a chain of three facts, each tested here:
 
-1. A strategy is a function of (decision kind, observation, legal mask, params, rng) and of
-   nothing else: the signature has exactly those five arguments, the built-in strategies are
-   compiled with it, and every call the kernel makes into a strategy passes exactly those.
+1. A strategy is a function of (decision kind, observation, legal mask, params, memory, rng) and
+   of nothing else: the signature has exactly those six arguments, the built-in strategies are
+   compiled with it, and the one call the engine makes into a strategy passes exactly those. The
+   memory is the one writable argument: the seat's own scratch, which only that seat's strategy
+   sees and which is zeroed at the start of every game (so it holds nothing but what the seat
+   itself was shown in this game).
 2. The observation (and the legal mask) of a seat is the same in every world the seat cannot tell
    apart, and differs between worlds it can: checked exhaustively over every deal of the 8-player
-   table (`fill_observation` on hand-built positions).
+   table (real decisions through the engine's `ask` on hand-built positions).
 3. End to end, the kernel hands a seat exactly that observation at every decision of a real game:
    a recording test strategy logs every (kind, observation, legal mask) it receives; the log is
    compared with the seat's knowledge rebuilt from the game's trace, and with the log of the same
@@ -19,6 +22,7 @@ from __future__ import annotations
 import ast
 import inspect
 import itertools
+from functools import lru_cache
 from pathlib import Path
 
 import numpy as np
@@ -26,32 +30,40 @@ import pytest
 from numba import carray, njit, types
 
 from simulator import config
-from simulator.games import kernel_support
-from simulator.games.kernel_support import _address_as_pointer
+from simulator.games import driver, engine, kernel_support
 from simulator.games.base import (
-    FLAG_TALKS, MAX_STRATEGY_SLOTS, STRATEGY_SIGNATURE, TRACE_WIDTH, strategy,
+    FLAG_TALKS, STRATEGY_SIGNATURE, TRACE_WIDTH, StrategyInfo, StrategyParam,
 )
+from simulator.games.engine import ask
+from simulator.games.kernel_support import _address_as_pointer
+from simulator.games.werewolf import GAME
 from simulator.games.werewolf import kernel as kernel_module
+from simulator.games.werewolf import observation as observation_module
+from simulator.games.werewolf import rules as rules_module
+from simulator.games.werewolf import state as state_module
 from simulator.games.werewolf.declaration import (
-    CLAIM, HUMAN, MAX_PLAYERS, OBS, ROLE_TEAM, SEER, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE,
-    TR_CLAIM, TR_DAY, TR_DEAL, TR_DEATH, TR_HANGED, TR_NIGHT, TR_SEER_CHECK, TR_SENTENCE_VOTE,
-    TR_SUSPECT_VOTE, TR_SUSPECTS, TR_WINNER, TR_WOLF_KILL, UNKNOWN, VILLAGER, WEREWOLF, WOLF,
-    WOLF_KILL,
+    DECISION, HUMAN, MAX_PLAYERS, OBS, ROLE, ROLE_TEAM, TR, UNKNOWN, WOLF,
 )
-from simulator.games.werewolf.kernel import Setup
-from simulator.games.werewolf.observation import (
-    fill_observation, legal_claim, legal_living, legal_pair,
-)
+from simulator.games.werewolf.observation import legal_claim, legal_living, legal_pair, observe
 from simulator.games.werewolf.rules import (
     publish_claim, reset_for_deal, seer_learns, shuffle_into, victory,
 )
-from simulator.games.werewolf.state import new_state
+from strategies.common import inlined, strategy, uniform_legal
 from strategies.werewolf import builtin, random_play, seer_led
 
-V, W, S = VILLAGER, WEREWOLF, SEER
+V, W, S = ROLE.villager, ROLE.werewolf, ROLE.seer
+CLAIM, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE, WOLF_KILL = (
+    DECISION.claim, DECISION.seer_check, DECISION.sentence_vote, DECISION.suspect_vote,
+    DECISION.wolf_kill)
 N = 8
 BASE_8 = (V, V, W, V, V, W, S, V)  # wolves at 2 and 5, the seer at 6
 ALL_KINDS = (SEER_CHECK, WOLF_KILL, CLAIM, SUSPECT_VOTE, SENTENCE_VOTE)
+
+
+@lru_cache(maxsize=None)
+def params_for(players):
+    """The validated params of the built-in config for `players`."""
+    return config.load("werewolf", players=players).params
 
 
 def all_deals():
@@ -72,58 +84,77 @@ def all_deals():
 # === 1. the strategy API has no path to the state ===============================================
 
 def test_strategy_signature_is_exactly_kind_obs_legal_params_rng():
-    # (decision kind, observation, legal mask, parameters, rng) -> action: five arguments, none of
-    # them a game state (a tuple or record type).
+    # (decision kind, observation, legal mask, parameters, memory, rng) -> action: six arguments,
+    # none of them a game state (a tuple or record type).
     args = STRATEGY_SIGNATURE.args
-    assert len(args) == 5
+    assert len(args) == 6
     assert args[0] == types.int64
     assert args[1] == types.Array(types.int64, 1, "C", readonly=True)
     assert args[2] == types.Array(types.boolean, 1, "C", readonly=True)
     assert args[3] == types.Array(types.float64, 1, "C", readonly=True)
-    assert isinstance(args[4], types.NumPyRandomGeneratorType)
+    # the seat's own memory: writable, a plain float64 vector (see test_memory_is_the_seats_own_
+    # and_fresh_every_game)
+    assert args[4] == types.Array(types.float64, 1, "C")
+    assert isinstance(args[5], types.NumPyRandomGeneratorType)
+    assert not any(isinstance(arg, (types.BaseTuple, types.Record)) for arg in args)
     assert STRATEGY_SIGNATURE.return_type == types.int64
     # Every built-in werewolf strategy is compiled with that one signature and no other.
     for info in builtin().values():
         assert info.function.signatures == [args], info.name
 
 
-def _writes_obs(kind, obs, legal, params, rng):
+def _writes_obs(kind, obs, legal, params, memory, rng):
     obs[0] = 1
     return 0
 
 
-def _writes_legal(kind, obs, legal, params, rng):
+def _writes_legal(kind, obs, legal, params, memory, rng):
     legal[0] = False
     return 0
 
 
-def _writes_params(kind, obs, legal, params, rng):
+def _writes_params(kind, obs, legal, params, memory, rng):
     params[0] = 0.5
     return 0
 
 
-def _writes_an_obs_slice(kind, obs, legal, params, rng):
+def _writes_an_obs_slice(kind, obs, legal, params, memory, rng):
     obs[3:5] = 1
+    return 0
+
+
+def _writes_memory(kind, obs, legal, params, memory, rng):
+    memory[0] = obs[0]
     return 0
 
 
 @pytest.mark.parametrize("scribbler", [_writes_obs, _writes_legal, _writes_params,
                                        _writes_an_obs_slice])
 def test_strategies_get_read_only_buffers(scribbler):
-    # The kernel hands a strategy its own observation and legal-mask buffers (no copy per
-    # decision), so a strategy that writes into any of its arrays must not compile.
+    # The engine hands a strategy the state's own observation and legal-mask buffers and its slot's
+    # parameters (no copy per decision), so a strategy that writes into any of them must not
+    # compile. (Its memory is its own scratch, and writable: see the next test.)
     from numba.core.errors import TypingError
 
     with pytest.raises(TypingError, match="readonly"):
         strategy(scribbler)
 
 
+def test_strategies_may_write_their_memory():
+    # The control: the one writable argument is the seat's memory (private to the seat and zeroed
+    # every game, see test_memory_is_the_seats_own_and_fresh_every_game).
+    compiled = strategy(_writes_memory)
+    assert compiled.signatures == [STRATEGY_SIGNATURE.args]
+    memory = np.zeros(2)
+    compiled(0, np.full(3, 7, np.int64), np.ones(4, np.bool_), np.zeros(8), memory,
+             np.random.default_rng(0))
+    assert memory.tolist() == [7.0, 0.0]
+
+
 def test_strategies_compile_without_reference_counting_unless_they_allocate():
     # Reference counting at a non-inlinable call is pure overhead when nothing is allocated; a
     # strategy that does allocate still compiles, with the ordinary runtime.
-    import numpy as np
-
-    def allocates(kind, obs, legal, params, rng):
+    def allocates(kind, obs, legal, params, memory, rng):
         scratch = np.zeros(legal.size, np.int64)
         return scratch[0]
 
@@ -131,30 +162,77 @@ def test_strategies_compile_without_reference_counting_unless_they_allocate():
         assert info.function.targetoptions.get("_nrt") is False, info.name
     compiled = strategy(allocates)
     legal = np.ones(4, np.bool_)
-    assert compiled(0, np.zeros(3, np.int64), legal, np.zeros(8), np.random.default_rng(0)) == 0
+    assert compiled(0, np.zeros(3, np.int64), legal, np.zeros(8), np.zeros(2),
+                    np.random.default_rng(0)) == 0
+
+
+def _function_defs(module):
+    tree = ast.parse(Path(inspect.getsourcefile(module)).read_text())
+    return {node.name: node for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}
+
+
+def _calls_named(node, name):
+    return [call for call in ast.walk(node) if isinstance(call, ast.Call) and (
+        (isinstance(call.func, ast.Name) and call.func.id == name)
+        or (isinstance(call.func, ast.Attribute) and call.func.attr == name))]
+
+
+def _state_fields_read(node):
+    """The `st.<field>` attributes an expression reads."""
+    return {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)
+            and isinstance(n.value, ast.Name) and n.value.id == "st"}
 
 
 def test_every_call_into_a_strategy_passes_only_the_observation_buffers():
-    # Read the kernel's source (and its shared helpers'): every call `strategies[...](...)` passes
-    # five arguments, the 2nd and 3rd being the observation buffer fill_observation fills and the
-    # legal mask (st.obs, st.legal; read-only to the strategy, see test_strategies_get_read_only_
-    # buffers), and never the state `st` itself or one of its secret arrays.
-    calls = []
-    for module in (kernel_module, kernel_support):
-        tree = ast.parse(Path(inspect.getsourcefile(module)).read_text())
-        calls += [node for node in ast.walk(tree)
-                  if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
-                  and isinstance(node.func.value, ast.Name) and node.func.value.id == "strategies"]
-    assert calls, "the kernel calls its strategies somewhere"
-    for call in calls:
-        assert len(call.args) == 5 and not call.keywords
-        assert ast.unparse(call.args[1]) in ("st.obs", "obs")
-        assert ast.unparse(call.args[2]) in ("st.legal", "legal")
-        for arg in call.args:
-            names = {n.id for n in ast.walk(arg) if isinstance(n, ast.Name)}
-            attrs = {n.attr for n in ast.walk(arg) if isinstance(n, ast.Attribute)}
-            assert ast.unparse(arg) in ("st.obs", "st.legal") or "st" not in names
-            assert not attrs & {"role", "known_team", "sentence", "alive", "votes"}
+    # Read the sources. A strategy is called by the address of its compiled code, through
+    # kernel_support.call_strategy, and only from the engine's `ask`: the game's kernel, rules,
+    # observer and state never call one, never reach for the call or a strategy's address. The
+    # one call passes exactly (kind, obs, legal, params, memory, rng), where obs is the state's
+    # observation buffer (the one `observe` fills; the blank one for a strategy that decides
+    # without it), legal the state's mask cut to n_actions, params and memory the seat's slot's
+    # (read-only to the strategy but the memory, see test_strategies_get_read_only_buffers), and
+    # never the state `st` itself or one of its secret fields.
+    for module in (kernel_module, rules_module, observation_module, state_module):
+        text = Path(inspect.getsourcefile(module)).read_text()
+        for forbidden in ("call_strategy", "kernel_support", "slot_address", "native_address"):
+            assert forbidden not in text, (module.__name__, forbidden)
+
+    engine_defs = _function_defs(engine)
+    callers = [name for name, node in engine_defs.items() if _calls_named(node, "call_strategy")
+               and name != "call_strategy"]
+    assert callers == ["ask"], "only `ask` calls into a strategy"
+    (call,) = _calls_named(engine_defs["ask"], "call_strategy")
+    assert len(call.args) == 7 and not call.keywords
+    address, *handed = [ast.unparse(arg) for arg in call.args]
+    assert address == "st.slot_address[slot]"
+    assert handed == ["kind", "obs", "_ks.flag_view(st.legal, st.n_actions)",
+                      "st.slot_params[slot]", "memory", "rng"]
+    # What `obs`, `memory` and `slot` are, in `ask` (every assignment to them).
+    assigned = {}
+    for node in ast.walk(engine_defs["ask"]):
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and \
+                isinstance(node.targets[0], ast.Name):
+            assigned.setdefault(node.targets[0].id, []).append(node.value)
+    assert sorted(ast.unparse(v) for v in assigned["obs"]) == ["st.blank", "st.obs"]
+    assert [ast.unparse(v) for v in assigned["memory"]] == [
+        "_ks.subarray(st.memory, st.memory_offset[seat, slot], st.slot_memory[slot])"]
+    assert [ast.unparse(v) for v in assigned["slot"]] == ["slot_of(st, seat)"]
+    # The state fields the handed arguments are made of: the strategy machinery's own, and no
+    # field of the game's state (its secrets: roles dealt, knowledge rows, ballots, ...).
+    read = set()
+    for node in call.args[1:] + assigned["obs"] + assigned["memory"]:
+        read |= _state_fields_read(node)
+    assert read == {"obs", "blank", "legal", "n_actions", "slot_params", "memory",
+                    "memory_offset", "slot_memory"}
+    assert not read & ({f.name for f in GAME.state_fields} | {"role"})
+    # The interpreted twin (NUMBA_DISABLE_JIT=1) passes on its own arguments and nothing else.
+    support_tree = ast.parse(Path(inspect.getsourcefile(kernel_support)).read_text())
+    twins = [node for node in ast.walk(support_tree)
+             if isinstance(node, ast.Call) and isinstance(node.func, ast.Subscript)
+             and ast.unparse(node.func.value) == "INTERPRETED_STRATEGIES"]
+    assert len(twins) == 1
+    assert [ast.unparse(arg) for arg in twins[0].args] == [
+        "int(kind)", "_read_only_view(obs)", "legal", "_read_only_view(params)", "memory", "rng"]
 
 
 # === 2. the observation: the same in worlds a seat cannot tell apart ============================
@@ -169,45 +247,66 @@ SUSPECTS = (0, 5)
 DAY = 2
 
 
+@njit(cache=True)
+def _ask(st, seat, kind, context, rng):
+    """The engine's decision, as the kernel makes it: `observe` fills the seat's observation, the
+    engine adds the standard pieces (kind, me, my_role), the seat's strategy is called."""
+    return ask(st, seat, kind, rng, observe, context)
+
+
+@lru_cache(maxsize=None)
+def _lineup(players):
+    return driver.Lineup.uniform(GAME, players, "random")
+
+
 class World:
     """One hidden world behind the public history above: a deal, the seer's private checks (the
-    seer checks `checks` in order, skipping itself), and secret sentence ballots."""
+    seer checks `checks` in order, skipping itself), and secret sentence ballots. Its state is the
+    kernel's own record, as the driver builds it for an 8-player run, set by hand."""
 
     def __init__(self, deal, checks=(), sentence=(0,) * N):
         self.deal = deal
-        self.st, self.owners = new_state(N)  # owners keep the state's memory alive
+        self.st = driver.new_state(GAME, params_for(N), _lineup(N))
         st = self.st
-        st.role[:] = deal
+        st.role[:N] = deal
         reset_for_deal(st, N)
         seer = deal.index(S)
         for target in checks:
             if target != seer:
                 seer_learns(st, seer, target)
         for seat in DEAD:
-            st.alive[seat] = 0
+            self.alive[seat] = 0
         publish_claim(st, 1, 0)
-        st.votes[:] = VOTES
-        st.sentence[:] = sentence
+        self.votes[:] = VOTES
+        st.sentence[:N] = sentence
+
+    # The public record lives in the observation (state.alive(st) etc. in compiled code).
+    alive = property(lambda self: self.st.obs[OBS.alive:OBS.alive + N])
+    votes = property(lambda self: self.st.obs[OBS.votes:OBS.votes + N])
 
     def goes_on(self):
         return victory(self.st, N) == -1
 
     def view(self, me, kind):
-        """(observation, legal mask) of seat `me` for a decision of `kind`, as copies."""
+        """(observation, legal mask) seat `me` is handed for a decision of `kind`, as copies: the
+        mask built as the kernel builds it, then a real decision through the engine's `ask` (the
+        strategy is handed the state's own buffers, so afterwards they hold what it saw)."""
         st = self.st
         night = kind in (SEER_CHECK, WOLF_KILL)
         victim = -1 if night else VICTIM
         a, b = SUSPECTS if kind == SENTENCE_VOTE else (-1, -1)
-        obs = fill_observation(st, N, me, kind, DAY, victim, a, b, 2).copy()
         if kind == WOLF_KILL:
-            legal = legal_living(st, N, -1)
+            legal_living(st, N, -1)
         elif kind == CLAIM:
-            legal = legal_claim(st, N, me)
+            legal_claim(st, N, me)
         elif kind == SENTENCE_VOTE:
-            legal = legal_pair(st, a, b)
+            legal_pair(st, a, b)
         else:
-            legal = legal_living(st, N, me)
-        return obs, legal.copy()
+            legal_living(st, N, me)
+        st.asking_kind = -1
+        _ask(st, me, kind, (DAY, victim, a, b), np.random.default_rng(0))
+        assert st.asking_kind == kind, "the strategy was asked (the decision was not forced)"
+        return st.obs.copy(), st.legal[:st.n_actions].view(np.bool_).copy()
 
 
 def indistinguishable(me, deal, other, checked):
@@ -288,7 +387,7 @@ def test_observation_changes_with_what_the_seat_can_know():
     assert obs_of(World(swapped, checks=SEER_CHECKS))[OBS.my_role] == S != ref[OBS.my_role]
     # a public vote: one more open vote on seat 5
     changed = World(BASE_8, checks=SEER_CHECKS)
-    changed.st.votes[5] += 1
+    changed.votes[5] += 1
     assert obs_of(changed)[OBS.votes + 5] == ref[OBS.votes + 5] + 1
     # a public claim: seat 2 claims the seer and names seat 6
     changed = World(BASE_8, checks=SEER_CHECKS)
@@ -296,7 +395,7 @@ def test_observation_changes_with_what_the_seat_can_know():
     assert obs_of(changed)[OBS.named_wolf + 6] == 1 and obs_of(changed)[OBS.claimed_seer + 2] == 1
     # a public death: seat 1 dead
     changed = World(BASE_8, checks=SEER_CHECKS)
-    changed.st.alive[1] = 0
+    changed.alive[1] = 0
     assert obs_of(changed)[OBS.alive + 1] == 0
     # a seer's check result (for the seer 6): checking 5 (a wolf) vs not checking it
     checked = World(BASE_8, checks=SEER_CHECKS + (5,))
@@ -312,6 +411,7 @@ def test_builtin_strategies_decide_the_same_in_indistinguishable_worlds():
     # rng in the same state, take the same action; for every seat, kind and such world.
     ref = World(BASE_8, checks=SEER_CHECKS)
     params = np.array([1.0] + [0.0] * 7)
+    memory = np.zeros(0)  # the built-in strategies use no memory
     for me in range(N):
         for deal in all_deals():
             checks = SEER_CHECKS if deal[me] == S else ((deal.index(S) + 2) % N,)
@@ -319,18 +419,20 @@ def test_builtin_strategies_decide_the_same_in_indistinguishable_worlds():
             if not world.goes_on() or not indistinguishable(me, BASE_8, deal, SEER_CHECKS):
                 continue
             for kind in ALL_KINDS:
-                for strategy in (random_play, seer_led):
+                for play in (random_play, seer_led):
                     obs_r, legal_r = ref.view(me, kind)
                     obs_w, legal_w = world.view(me, kind)
-                    a = strategy(kind, obs_r, legal_r, params, np.random.default_rng(me))
-                    b = strategy(kind, obs_w, legal_w, params, np.random.default_rng(me))
+                    a = play(kind, obs_r, legal_r, params, memory, np.random.default_rng(me))
+                    b = play(kind, obs_w, legal_w, params, memory, np.random.default_rng(me))
                     assert a == b
 
 
 # === 3. end to end through the kernel ===========================================================
 
 # The recording strategy writes what it was given into a buffer the test owns. Its parameters are
-# read-only (like its observation and legal mask), so params[2] holds the buffer's address.
+# read-only (like its observation and legal mask) and its memory is too small for a game's records
+# (MEMORY_PER_SEAT words), so params[2] holds the buffer's address (kernel_support's
+# _address_as_pointer turns it back into a pointer, numba.carray into an array).
 # Layout: [0] number of records, then records of REC entries from offset HEADER: action, kind, the
 # OBS.size observation entries, the legal mask padded to MAX_PLAYERS + 1 with -1.
 HEADER = 8
@@ -341,7 +443,7 @@ ROW = HEADER + REC * MAX_RECORDS
 PRIME = 1_000_000_007
 
 
-@njit(cache=True)
+@inlined
 def _pick(legal, h):
     """The (h mod count)-th legal action."""
     count = 0
@@ -357,8 +459,8 @@ def _pick(legal, h):
     return -1
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
-def probe(kind, obs, legal, params, rng):
+@strategy
+def probe(kind, obs, legal, params, memory, rng):
     """Deterministic in (kind, obs, legal): a hash of ALL of them picks among the legal actions
     (so any hidden information leaking into the observation would change its play), never uses
     the rng, and records what it was given. params[1] is a salt that varies the game."""
@@ -382,8 +484,8 @@ def probe(kind, obs, legal, params, rng):
     return action
 
 
-@njit(STRATEGY_SIGNATURE, cache=True)
-def public_only(kind, obs, legal, params, rng):
+@strategy
+def public_only(kind, obs, legal, params, memory, rng):
     """Deterministic in the PUBLIC part of the observation (and the legal mask): ignores its own
     role and its private knowledge. Used by every other seat, so that two worlds differing only
     in hidden roles produce the same public game. Claims now and then. params[1] is a salt."""
@@ -411,10 +513,37 @@ def deck_for(deal, seed):
     """
     n = len(deal)
     perm = np.empty(n, np.int64)
-    shuffle_into(perm, np.arange(n, dtype=np.int64), np.random.default_rng(seed))
+    shuffle_into(perm, np.arange(n, dtype=np.int64), n, np.random.default_rng(seed))
     deck = np.empty(n, np.int64)
     deck[perm] = deal
     return deck
+
+
+def play_dealt(lineup, deal, seed, trace_rows=4000):
+    """Play one game with `lineup`, dealt as `deal`, on default_rng(seed): the driver's state for
+    the run with the deck replaced by deck_for(deal, seed) (the setup deals the config's deck, in
+    role order). Returns (trace rows, tallies)."""
+    n = len(deal)
+    trace = np.zeros((trace_rows, TRACE_WIDTH), np.int64)
+    st = driver.new_state(GAME, params_for(n), lineup, trace)
+    assert sorted(st.deck[:n].tolist()) == sorted(deal)  # the same cards, in another order
+    st.deck[:n] = deck_for(deal, seed)
+    rows = GAME.kernel(st, 1, np.random.default_rng(seed))
+    assert rows < trace_rows
+    trace = trace[:rows]
+    dealt = [int(r[4]) for r in trace if r[1] == TR.deal]
+    assert dealt == list(deal), "deck_for reproduces the kernel's deal"
+    return trace, driver.read_tallies(GAME, st)
+
+
+def _test_slot(name, function, seed, log_address=0, flags=0, memory=0):
+    """A strategy slot for these tests: params[1] is the salt (the seed), params[2] a log's
+    address."""
+    declared = tuple(StrategyParam(p, 0.0) for p in ("unused", "salt", "log"))
+    info = StrategyInfo(name, function, f"test strategy {name}", params=declared, flags=flags,
+                        memory=memory)
+    return driver.Slot(name, info, (("unused", 0.0), ("salt", float(seed)),
+                                    ("log", float(log_address))))
 
 
 def play_recorded(deal, watched, seed=1, others=public_only, talk=True):
@@ -423,23 +552,15 @@ def play_recorded(deal, watched, seed=1, others=public_only, talk=True):
     (params[1]); the rng only deals (and deck_for fixes the deal).
     Returns (records, trace rows). A record is (action, kind, obs, legal)."""
     n = len(deal)
-    cfg = config.load("werewolf", players=n)
-    functions = (others, probe) + (others,) * (MAX_STRATEGY_SLOTS - 2)
-    slot_table = np.zeros((n, 3), np.int64)
-    slot_table[watched, :] = 1
+    flags = FLAG_TALKS if talk else 0
     recording = np.zeros(ROW, np.float64)
-    slot_params = np.zeros((MAX_STRATEGY_SLOTS, 8), np.float64)
-    slot_params[:, 1] = seed
-    slot_params[1, 2] = recording.ctypes.data  # below 2**53: exact in a float64
-    slot_flags = np.full(MAX_STRATEGY_SLOTS, FLAG_TALKS if talk else 0, np.int64)
-    tallies = cfg.game.new_tallies(cfg.params)
-    trace = np.zeros((4000, TRACE_WIDTH), np.int64)
-    setup = Setup(deck_for(deal, seed), np.int64(sum(1 for r in deal if r == W)))
-    rows = cfg.game.kernel(setup, functions, slot_table, slot_params, slot_flags, 1,
-                           np.random.default_rng(seed), tallies, trace)
-    trace = trace[:rows]
-    dealt = [int(r[4]) for r in trace if r[1] == TR_DEAL]
-    assert dealt == list(deal), "deck_for reproduces the kernel's deal"
+    slots = [_test_slot("others", others, seed, flags=flags),
+             # the log's address is below 2**53: exact in a float64
+             _test_slot("probe", probe, seed, recording.ctypes.data, flags=flags)]
+    table = np.zeros((n, len(GAME.roles)), np.int64)
+    table[watched, :] = 1
+    trace, tallies = play_dealt(driver.Lineup(slots, table), deal, seed)
+    assert tallies["games"][0] == 1
     row = recording
     count = int(row[0])
     assert count <= MAX_RECORDS
@@ -448,6 +569,8 @@ def play_recorded(deal, watched, seed=1, others=public_only, talk=True):
         base = HEADER + r * REC
         obs = row[base + 2:base + 2 + OBS.size].astype(np.int64)
         legal = row[base + 2 + OBS.size:base + REC].astype(np.int64)
+        # the strategy is handed a mask of exactly n + 1 actions (seats, then pass)
+        assert legal.size == LEGAL_MAX and set(legal[n + 1:].tolist()) == {-1}
         records.append((int(row[base]), int(row[base + 1]), obs, legal[:n + 1]))
     return records, trace
 
@@ -456,8 +579,9 @@ def expected_views(deal, watched, trace):
     """What seat `watched` may know at each of its decisions, rebuilt from the game's trace (the
     moderator's log): the public record (deaths, claims, open votes, suspects), its own role,
     and its private knowledge (wolves know the wolves; the seer its own check results).
-    Yields (kind, expected obs, expected legal, the action the trace shows, or None for a claim
-    that passed)."""
+    Yields (kind, expected obs, expected legal, the action the trace shows: n for a claim that
+    passed) for every decision the seat's strategy is asked: a decision with a single legal
+    action is taken by the engine without asking (checked here against the trace's action)."""
     n = len(deal)
     wolves = sum(1 for r in deal if r == W)
     alive = [1] * n
@@ -490,51 +614,58 @@ def expected_views(deal, watched, trace):
     def living_except(exclude):
         return np.array([1 if alive[s] and s != exclude else 0 for s in range(n)] + [0])
 
+    def asked(kind, at_night, legal, action):
+        """The decision, if the strategy is asked it: not when its one legal action is forced."""
+        assert legal[action], (kind, action)
+        if legal.sum() == 1:
+            return []
+        return [(kind, obs(kind, at_night), legal, action)]
+
     rows = [tuple(int(x) for x in r) for r in trace]
     i = 0
     while i < len(rows):
         _step, code, actor, target, value, extra = rows[i]
-        if code == TR_NIGHT:
+        if code == TR.night:
             day = value
             votes = [0] * n  # a new day's open vote has no votes yet
-        elif code == TR_SEER_CHECK:
+        elif code == TR.seer_check:
             if actor == watched:
-                yield SEER_CHECK, obs(SEER_CHECK, True), living_except(watched), target
+                yield from asked(SEER_CHECK, True, living_except(watched), target)
                 known[target] = value
-        elif code == TR_WOLF_KILL:
+        elif code == TR.wolf_kill:
             if actor == watched:
-                yield WOLF_KILL, obs(WOLF_KILL, True), living_except(-1), target
+                yield from asked(WOLF_KILL, True, living_except(-1), target)
             victim = target
-        elif code == TR_DEATH:
+        elif code == TR.death:
             alive[actor] = 0
-        elif code == TR_DAY:
+        elif code == TR.day:
             voting_started = False
             suspects = (-1, -1)
             # Discussion: every living seat in voting order (clockwise from the victim's right)
             # is asked in turn; claims already made are public for the later ones.
             order = [(victim + k) % n for k in range(1, n + 1) if alive[(victim + k) % n]]
             for seat in order:
-                made = i + 1 < len(rows) and rows[i + 1][1] == TR_CLAIM and rows[i + 1][2] == seat
+                made = i + 1 < len(rows) and rows[i + 1][1] == TR.claim and rows[i + 1][2] == seat
                 if seat == watched:
                     legal = living_except(watched)
                     legal[n] = 1
-                    yield CLAIM, obs(CLAIM, False), legal, (rows[i + 1][3] if made else n)
+                    yield from asked(CLAIM, False, legal, rows[i + 1][3] if made else n)
                 if made:
                     i += 1
                     named[rows[i][3]] = 1
                     claimed[seat] = 1
-        elif code == TR_SUSPECT_VOTE:
+        elif code == TR.suspect_vote:
             voting_started = True
             if actor == watched:
-                yield SUSPECT_VOTE, obs(SUSPECT_VOTE, False), living_except(watched), target
+                yield from asked(SUSPECT_VOTE, False, living_except(watched), target)
             votes[target] += 1
-        elif code == TR_SUSPECTS:
+        elif code == TR.suspects:
             suspects = (actor, target)
-        elif code == TR_SENTENCE_VOTE:
+        elif code == TR.sentence_vote:
             if actor == watched:
                 legal = np.zeros(n + 1, np.int64)
                 legal[list(suspects)] = 1
-                yield SENTENCE_VOTE, obs(SENTENCE_VOTE, False), legal, target
+                yield from asked(SENTENCE_VOTE, False, legal, target)
         i += 1
 
 
@@ -564,11 +695,11 @@ def public_rows(trace):
     the seer's private checks, the pack's spokesman (who the wolves are) and the roles of the dead."""
     out = []
     for step, code, actor, target, value, extra in trace.tolist():
-        if code in (TR_DEAL, TR_SEER_CHECK):
+        if code in (TR.deal, TR.seer_check):
             continue
-        if code == TR_WOLF_KILL:
+        if code == TR.wolf_kill:
             actor = -1
-        if code == TR_DEATH:
+        if code == TR.death:
             value = -1
         out.append((step, code, actor, target, value, extra))
     return out
@@ -599,8 +730,8 @@ def test_villager_and_wolf_play_the_same_when_the_seer_is_someone_else(seed):
         assert public_rows(trace_a) == public_rows(trace_b)
         assert same_records(rec_a, rec_b)
         # the worlds really differ in secret: different seats did the seer's checks
-        checks_a = {int(r[2]) for r in trace_a if r[1] == TR_SEER_CHECK}
-        checks_b = {int(r[2]) for r in trace_b if r[1] == TR_SEER_CHECK}
+        checks_a = {int(r[2]) for r in trace_a if r[1] == TR.seer_check}
+        checks_b = {int(r[2]) for r in trace_b if r[1] == TR.seer_check}
         assert checks_a <= {6} and checks_b <= {3} and checks_a | checks_b
 
 
@@ -608,8 +739,8 @@ def _seen_or_dead(trace, seer):
     """Seats the seer checked or that died in this game."""
     out = set()
     for r in trace.tolist():
-        if (r[1] == TR_SEER_CHECK and r[2] == seer) or r[1] == TR_DEATH:
-            out.add(r[3] if r[1] == TR_SEER_CHECK else r[2])
+        if (r[1] == TR.seer_check and r[2] == seer) or r[1] == TR.death:
+            out.add(r[3] if r[1] == TR.seer_check else r[2])
     return out
 
 
@@ -642,11 +773,11 @@ def test_seer_observation_changes_once_it_checks_a_swapped_seat():
     for seed in range(1, 60):
         rec_a, trace_a = play_recorded(BASE_8, 6, seed)
         rows = trace_a.tolist()
-        checks = [(i, r[3]) for i, r in enumerate(rows) if r[1] == TR_SEER_CHECK]
+        checks = [(i, r[3]) for i, r in enumerate(rows) if r[1] == TR.seer_check]
         if not checks:
             continue
         at, target = checks[0]  # the first night's check
-        dead_before = {r[2] for r in rows[:at] if r[1] == TR_DEATH}
+        dead_before = {r[2] for r in rows[:at] if r[1] == TR.death}
         partners = [s for s in range(N) if s not in dead_before and s not in (6, target)
                     and ROLE_TEAM[BASE_8[s]] != ROLE_TEAM[BASE_8[target]]]
         check_index = next(k for k, rec in enumerate(rec_a) if rec[1] == SEER_CHECK)
@@ -681,14 +812,10 @@ def test_random_strategy_end_to_end_with_the_real_rng():
         traces = []
         for deal in (BASE_8, swapped(BASE_8, 3, 6)):
             cfg = config.load("werewolf", players=N)
-            functions, slot_table, slot_params, slot_flags = cfg.kernel_arguments()
-            trace = np.zeros((4000, TRACE_WIDTH), np.int64)
-            rows = cfg.game.kernel(Setup(deck_for(deal, seed), np.int64(2)), functions, slot_table,
-                                   slot_params, slot_flags, 1, np.random.default_rng(seed),
-                                   cfg.game.new_tallies(cfg.params), trace)
-            traces.append(public_rows(trace[:rows]))
+            trace, _ = play_dealt(cfg.lineup, deal, seed)
+            traces.append(public_rows(trace))
         a, b = traces
-        cut = next((k for k, r in enumerate(a) if r[1] == TR_DEATH and r[2] in (3, 6)), len(a))
+        cut = next((k for k, r in enumerate(a) if r[1] == TR.death and r[2] in (3, 6)), len(a))
         assert a[:cut + 1] == b[:cut + 1], seed
 
 
@@ -701,3 +828,65 @@ def test_votes_piece_holds_only_todays_votes():
             for _action, kind, obs, _legal in records:
                 if kind in (SEER_CHECK, WOLF_KILL, CLAIM):
                     assert not obs[OBS.votes:OBS.votes + N].any(), (seed, watched, kind)
+
+
+# === the seat's memory ==========================================================================
+
+MEMORY_WORDS = 3
+LOG_ENTRY = 2 + MEMORY_WORDS  # seat, day, then the memory words as the strategy found them
+LOG_MAX = 4000
+
+
+@strategy
+def remembers(kind, obs, legal, params, memory, rng):
+    """Plays uniformly; logs its seat, the day and its memory as it finds it, then writes into its
+    memory: [0] its decisions so far this game, [1] 1 + its seat, [2] 1 + the day."""
+    log = carray(_address_as_pointer(int(params[2])), 1 + LOG_ENTRY * LOG_MAX, np.float64)
+    r = int(log[0])
+    if r < LOG_MAX:
+        base = 1 + r * LOG_ENTRY
+        log[base] = obs[OBS.me]
+        log[base + 1] = obs[OBS.day]
+        for i in range(MEMORY_WORDS):
+            log[base + 2 + i] = memory[i]
+    log[0] = r + 1
+    memory[0] += 1.0
+    memory[1] = obs[OBS.me] + 1
+    memory[2] = obs[OBS.day] + 1
+    return uniform_legal(legal, rng)
+
+
+@pytest.mark.parametrize("players", [8, 23])
+def test_memory_is_the_seats_own_and_fresh_every_game(players):
+    # The one writable argument a strategy gets must not be a channel: every seat plays
+    # `remembers` (one slot, so any sharing between seats would show), over several games of one
+    # call. At each decision a seat's memory holds exactly what that seat wrote at its own
+    # previous decision of the same game: zeros at its first decision of every game, then its own
+    # count, its own seat and the day of that decision; never another seat's marks, nothing
+    # carried over from the previous game.
+    games = 6
+    log = np.zeros(1 + LOG_ENTRY * LOG_MAX, np.float64)
+    slot = _test_slot("remembers", remembers, 0, log.ctypes.data, flags=FLAG_TALKS,
+                      memory=MEMORY_WORDS)
+    lineup = driver.Lineup([slot], np.zeros((players, len(GAME.roles)), np.int64))
+    tallies, _ = driver.play(GAME, params_for(players), lineup, games,
+                             np.random.default_rng(players))
+    assert tallies["games"][0] == games
+    count = int(log[0])
+    assert 0 < count <= LOG_MAX
+    entries = log[1:1 + count * LOG_ENTRY].reshape(count, LOG_ENTRY).astype(np.int64).tolist()
+    # Split the log into games: no game of these tables ends before night 2 (night 1 and day 1
+    # kill at most one wolf and two players), and every game's first decision is the pack's on
+    # night 1, so a game starts exactly where the day goes down.
+    split = [0] + [k for k in range(1, count) if entries[k][1] < entries[k - 1][1]] + [count]
+    assert len(split) - 1 == games
+    for first, last in zip(split, split[1:]):
+        previous = {}  # seat -> (its decisions so far in this game, the day of the last one)
+        for seat, day, *memory in entries[first:last]:
+            if seat not in previous:
+                assert memory == [0] * MEMORY_WORDS, (seat, memory)
+                previous[seat] = (1, day)
+                continue
+            made, last_day = previous[seat]
+            assert memory == [made, seat + 1, last_day + 1], (seat, memory, made, last_day)
+            previous[seat] = (made + 1, day)

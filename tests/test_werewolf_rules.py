@@ -1,9 +1,10 @@
 """The rules of The Werewolves in Village, one function at a time, on hand-built positions.
 
-Every test builds a position by hand (`new_state(n)`, then roles / deaths / votes set directly),
-calls the @njit rule function of rules.py or observation.py and checks the result against an
-expectation derived by hand in the comment above it. Seats are numbered clockwise; "the player to
-the right of X" is X + 1 (mod n). docs/rules/werewolf.md maps every rule to these tests.
+Every test builds a position by hand (the kernel's own state record, `driver.new_state`, then
+roles / deaths / votes set directly), calls the compiled rule function of rules.py or
+observation.py and checks the result against an expectation derived by hand in the comment above
+it. Seats are numbered clockwise; "the player to the right of X" is X + 1 (mod n).
+docs/rules/werewolf.md maps every rule to these tests.
 
 Role codes: 0 villager, 1 werewolf, 2 seer. Team codes: 0 human, 1 wolf.
 """
@@ -12,50 +13,104 @@ from __future__ import annotations
 
 import itertools
 import math
+from functools import lru_cache
 
 import numpy as np
 import pytest
+from numba import njit
 
 from simulator import config
 from simulator.config import ConfigError
+from simulator.games import driver
+from simulator.games.base import OBS_KIND, OBS_ME, OBS_PLAYERS, OBS_ROLE
+from simulator.games.engine import ask
+from simulator.games.werewolf import GAME
 from simulator.games.werewolf.declaration import (
-    CLAIM, END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, HUMAN, MAX_PLAYERS, OBS, OBSERVATION,
-    SEER, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE, UNKNOWN, VILLAGER, WEREWOLF, WOLF, WOLF_KILL,
+    DECISION, END, HUMAN, MAX_PLAYERS, OBS, OBSERVATION, ROLE, UNKNOWN, WOLF,
 )
-from simulator.games.werewolf.observation import (
-    fill_observation, legal_claim, legal_living, legal_pair,
-)
+from simulator.games.werewolf.observation import legal_claim, legal_living, legal_pair, observe
 from simulator.games.werewolf.params import DEFAULT_THRESHOLDS
 from simulator.games.werewolf.rules import (
     beats, choose_suspects, clockwise_distance, first_living_with_role, is_wolf, kill,
     living_counts, pack_leader, publish_claim, reset_for_deal, seer_learns, sentence_result,
     shuffle_into, suspect_vote_order, victory, winner_of, wolves_for_players,
 )
-from simulator.games.werewolf.state import new_state
+from simulator.games.werewolf.state import alive, claimed_seer, named_wolf, votes
 
-V, W, S = VILLAGER, WEREWOLF, SEER
+V, W, S = ROLE.villager, ROLE.werewolf, ROLE.seer
+CLAIM, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE, WOLF_KILL = (
+    DECISION.claim, DECISION.seer_check, DECISION.sentence_vote, DECISION.suspect_vote,
+    DECISION.wolf_kill)
+
+
+@lru_cache(maxsize=None)
+def _run_setup(n):
+    """The params and a lineup (everyone `random`) of an n-player run, to build a state from."""
+    return config.load("werewolf", players=n).params, driver.Lineup.uniform(GAME, n, "random")
 
 
 class Position:
-    """A hand-built game state. It holds `owners`, the arrays behind the state's borrowed views,
-    for as long as the test uses `st` (the views do not keep their memory alive themselves): a
-    test keeps the Position in a variable, or calls a rule through `apply`, never `Position(...).st`
-    on a temporary."""
+    """A hand-built game state: the kernel's own state record, as `driver.new_state` builds it for
+    a run of n players (setup, strategies, the observation's constants), with the roles, deaths
+    and open votes set by hand. The public record lives in the observation (`state.alive(st)` and
+    its siblings are views of its pieces, for compiled code); from Python the same pieces are
+    reached here as `pos.alive`, `pos.named_wolf`, `pos.claimed_seer`, `pos.votes`."""
 
     def __init__(self, roles, dead=(), votes=None, deal=True):
         self.n = len(roles)
-        self.st, self.owners = new_state(self.n)
-        self.st.role[:] = roles
+        params, lineup = _run_setup(self.n)
+        self.st = driver.new_state(GAME, params, lineup)
+        self.st.role[:self.n] = roles
         if deal:
             reset_for_deal(self.st, self.n)
         for seat in dead:
-            self.st.alive[seat] = 0
+            self.alive[seat] = 0
         if votes is not None:
-            self.st.votes[:] = votes
+            self.votes[:] = votes
+
+    def piece(self, offset):
+        """The observation piece at `offset`, for the seats at the table (a writable view)."""
+        return self.st.obs[offset:offset + self.n]
+
+    alive = property(lambda self: self.piece(OBS.alive))
+    named_wolf = property(lambda self: self.piece(OBS.named_wolf))
+    claimed_seer = property(lambda self: self.piece(OBS.claimed_seer))
+    votes = property(lambda self: self.piece(OBS.votes))
+
+    def legal(self):
+        """The legal mask a strategy is handed: the first n_actions entries, as booleans."""
+        return self.st.legal[:self.st.n_actions].view(np.bool_)
 
     def apply(self, rule, *args):
-        """rule(st, n, *args), with this position (and so its memory) alive during the call."""
+        """rule(st, n, *args) on this position."""
         return rule(self.st, self.n, *args)
+
+
+@njit(cache=True)
+def _ask(st, seat, kind, context, rng):
+    """The engine's decision, as the kernel makes it: `observe` fills the seat's observation, the
+    engine adds the standard pieces, the seat's strategy is called."""
+    return ask(st, seat, kind, rng, observe, context)
+
+
+def observation(pos, me, kind, day, victim, suspect_a, suspect_b):
+    """The observation seat `me` is handed for a decision of `kind` (the legal mask built as the
+    kernel builds it), as a copy: the engine hands the strategy the state's own buffer, so after
+    the decision `st.obs` is exactly what the strategy saw."""
+    st, n = pos.st, pos.n
+    if kind == WOLF_KILL:
+        legal_living(st, n, -1)
+    elif kind == CLAIM:
+        legal_claim(st, n, me)
+    elif kind == SENTENCE_VOTE:
+        legal_pair(st, suspect_a, suspect_b)
+    else:
+        legal_living(st, n, me)
+    st.asking_kind = -1
+    action = _ask(st, me, kind, (day, victim, suspect_a, suspect_b), np.random.default_rng(0))
+    assert st.asking_kind == kind, "the strategy was asked (the decision was not forced)"
+    assert pos.legal()[action]
+    return st.obs.copy()
 
 
 # The standard 8-player table used below: wolves at seats 2 and 5, the seer at seat 6.
@@ -68,10 +123,12 @@ BASE_8 = (V, V, W, V, V, W, S, V)
 def test_wolves_for_players_thresholds():
     # The text: 2 wolves for 8 role players and up, 3 from 16, 4 from 20 (role players, not people).
     expected = {p: 2 for p in range(8, 16)} | {p: 3 for p in range(16, 20)} | {p: 4 for p in range(20, 24)}
+    # The default table is config data ({head count: wolves}); the rule reads its rows as pairs.
+    rows = tuple(DEFAULT_THRESHOLDS.items())
     for players, wolves in expected.items():
-        assert wolves_for_players(players, DEFAULT_THRESHOLDS) == wolves, players
+        assert wolves_for_players(players, rows) == wolves, players
     # Below the first threshold no row applies: 0.
-    assert wolves_for_players(7, DEFAULT_THRESHOLDS) == 0
+    assert wolves_for_players(7, rows) == 0
 
 
 def test_wolves_for_players_custom_and_unsorted_thresholds():
@@ -88,8 +145,12 @@ def test_config_deals_the_threshold_wolves(players):
     cfg = config.load("werewolf", players=players)
     wolves = 2 if players < 16 else 3 if players < 20 else 4
     assert cfg.params.role_counts == (players - wolves - 1, wolves, 1)
-    deck = cfg.game.build_setup(cfg.params).deck
+    # The setup writes the deck dealt each game (and the public wolf count) into the state.
+    st = driver.blank_state(cfg.game, players)
+    cfg.game.setup(cfg.params, st)
+    deck = st.deck[:players]
     assert sorted(deck.tolist()) == [V] * (players - wolves - 1) + [W] * wolves + [S]
+    assert st.wolves == wolves and st.obs[OBS.wolves] == wolves
 
 
 def test_config_knobs_for_roles_and_rules():
@@ -131,7 +192,7 @@ def test_shuffle_into_is_a_permutation_of_the_deck():
     target = np.full(8, -9, np.int64)
     seen = set()
     for _ in range(500):
-        shuffle_into(target, deck, rng)
+        shuffle_into(target, deck, 8, rng)
         assert sorted(target.tolist()) == sorted(deck.tolist())
         seen.add(tuple(target.tolist()))
     assert deck.tolist() == [V, V, V, V, V, W, W, S]
@@ -159,7 +220,7 @@ def test_shuffle_into_is_uniform():
     index = {p: i for i, p in enumerate(itertools.permutations(range(4)))}
     counts = [0] * 24
     for _ in range(n_draws):
-        shuffle_into(target, source, rng)
+        shuffle_into(target, source, 4, rng)
         counts[index[tuple(target.tolist())]] += 1
     assert _chi_square(counts, n_draws / 24) < bound
 
@@ -188,7 +249,7 @@ def test_shuffle_into_gives_every_seat_the_seer_equally_often():
     seer_at = [0] * 8
     wolf_at = np.zeros(8)
     for _ in range(16000):
-        shuffle_into(target, deck, rng)
+        shuffle_into(target, deck, 8, rng)
         seer_at[int(np.flatnonzero(target == S)[0])] += 1
         wolf_at += target == W
     assert _chi_square(seer_at, 2000) < 40.52
@@ -199,16 +260,16 @@ def test_reset_for_deal_knowledge():
     # Start from a dirty state (as after a previous game): deaths, claims, votes, stale knowledge.
     pos = Position(BASE_8, deal=False)
     st, n = pos.st, pos.n
-    st.alive[:] = 0
-    st.named_wolf[:] = 1
-    st.claimed_seer[:] = 1
-    st.votes[:] = 3
+    pos.alive[:] = 0
+    pos.named_wolf[:] = 1
+    pos.claimed_seer[:] = 1
+    pos.votes[:] = 3
     st.sentence[:] = 2
     st.known_team[:, :] = WOLF
     reset_for_deal(st, n)
-    assert st.alive.tolist() == [1] * 8
-    assert st.named_wolf.tolist() == st.claimed_seer.tolist() == st.votes.tolist() == [0] * 8
-    assert st.sentence.tolist() == [0] * 8
+    assert pos.alive.tolist() == [1] * 8
+    assert pos.named_wolf.tolist() == pos.claimed_seer.tolist() == pos.votes.tolist() == [0] * 8
+    assert st.sentence[:n].tolist() == [0] * 8
     # Expected knowledge, seat by seat (row = who knows, column = about whom):
     #   villagers 0, 1, 3, 4, 7 and the seer 6: only their own seat, as human (0);
     #   wolves 2 and 5: themselves and each other as wolf (1), nobody else.
@@ -218,7 +279,7 @@ def test_reset_for_deal_knowledge():
     for wolf in (2, 5):
         expected[wolf, 2] = expected[wolf, 5] = WOLF
     # Only the columns of seats at the table are reset: the rest of a row is never read.
-    assert np.array_equal(st.known_team[:, :n], expected[:, :n])
+    assert np.array_equal(st.known_team[:n, :n], expected[:, :n])
 
 
 # === counting and victory =======================================================================
@@ -235,31 +296,31 @@ def test_victory_all_wolves_dead():
     # Both wolves (2, 5) dead, 6 humans alive -> rule 1: the humans win.
     pos = Position(BASE_8, dead=(2, 5))
     st = pos.st
-    assert victory(st, 8) == END_WOLVES_DEAD
-    assert winner_of(END_WOLVES_DEAD) == HUMAN
+    assert victory(st, 8) == END.wolves_dead
+    assert winner_of(END.wolves_dead) == HUMAN
 
 
 def test_victory_humans_down_to_one():
     # Rule 2: every human but one dead. Alive: villager 7 and both wolves (1 human, 2 wolves).
     pos = Position(BASE_8, dead=(0, 1, 3, 4, 6))
     st = pos.st
-    assert victory(st, 8) == END_HUMANS_GONE
+    assert victory(st, 8) == END.humans_gone
     # Every human dead, wolves 2 and 5 alive (0 humans): also rule 2.
     pos = Position(BASE_8, dead=(0, 1, 3, 4, 6, 7))
     st = pos.st
-    assert victory(st, 8) == END_HUMANS_GONE
-    assert winner_of(END_HUMANS_GONE) == WOLF
+    assert victory(st, 8) == END.humans_gone
+    assert winner_of(END.humans_gone) == WOLF
 
 
 def test_victory_parity():
     # Rule 3: wolves alive equal humans alive. Alive: villagers 0, 1 and wolves 2, 5 (2 vs 2).
     pos = Position(BASE_8, dead=(3, 4, 6, 7))
     st = pos.st
-    assert victory(st, 8) == END_PARITY
+    assert victory(st, 8) == END.parity
     # 3 wolves against 3 humans (a 3-wolf table of 9 with 3 humans dead): parity too.
     nine = (W, V, W, V, S, W, V, V, V)
-    assert Position(nine, dead=(6, 7, 8)).apply(victory) == END_PARITY
-    assert winner_of(END_PARITY) == WOLF
+    assert Position(nine, dead=(6, 7, 8)).apply(victory) == END.parity
+    assert winner_of(END.parity) == WOLF
 
 
 def test_victory_game_goes_on():
@@ -275,13 +336,13 @@ def test_victory_priority():
     # the humans win, although "every human but one is dead" also holds.
     pos = Position(BASE_8, dead=(0, 1, 2, 3, 4, 5, 6))
     st = pos.st
-    assert victory(st, 8) == END_WOLVES_DEAD
+    assert victory(st, 8) == END.wolves_dead
     # Rule 2 before rule 3: 1 human and 1 wolf is also parity; it counts as "humans down to one".
     pos = Position(BASE_8, dead=(0, 1, 3, 4, 5, 6))  # villager 7, wolf 2
     st = pos.st
-    assert victory(st, 8) == END_HUMANS_GONE
+    assert victory(st, 8) == END.humans_gone
     # Nobody left at all (not reachable in play): no wolves -> rule 1.
-    assert Position(BASE_8, dead=range(8)).apply(victory) == END_WOLVES_DEAD
+    assert Position(BASE_8, dead=range(8)).apply(victory) == END.wolves_dead
 
 
 # === night ======================================================================================
@@ -326,7 +387,7 @@ def test_seer_learns_the_team_only():
 def test_kill_marks_only_that_seat_dead():
     pos = Position(BASE_8)
     kill(pos.st, 3)
-    assert pos.st.alive.tolist() == [1, 1, 1, 0, 1, 1, 1, 1]
+    assert pos.alive.tolist() == [1, 1, 1, 0, 1, 1, 1, 1]
 
 
 # === day ========================================================================================
@@ -483,49 +544,70 @@ def test_publish_claim():
     st = pos.st
     publish_claim(st, 4, 2)
     publish_claim(st, 4, 2)
-    assert st.named_wolf.tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
-    assert st.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 0, 0]
+    assert pos.named_wolf.tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
+    assert pos.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 0, 0]
     # A second claimant (the real seer 6 naming 5) adds its marks.
     publish_claim(st, 6, 5)
-    assert st.named_wolf.tolist() == [0, 0, 1, 0, 0, 1, 0, 0]
-    assert st.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 1, 0]
+    assert pos.named_wolf.tolist() == [0, 0, 1, 0, 0, 1, 0, 0]
+    assert pos.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 1, 0]
 
 
 # === legal actions ==============================================================================
+# The engine hands a strategy the first `n_actions` entries of the state's mask (seats 0..n-1, then
+# n = "pass"); the mask builders keep `st.legal_count`, from which the engine knows whether a
+# decision is forced.
 
 def test_legal_living_excludes_the_dead_and_the_excluded_seat():
     # Dead 1 and 4, excluding 6 (the deciding seat): legal = 0, 2, 3, 5, 7; never "pass" (index 8).
     pos = Position(BASE_8, dead=(1, 4))
-    pos.st.legal[:] = True  # stale content must be cleared
-    legal = legal_living(pos.st, 8, 6)
-    assert legal.size == 9
+    pos.st.legal[:] = True  # stale content must be cleared (the whole mask, not only 9 entries)
+    pos.st.legal_count = 99
+    legal_living(pos.st, 8, 6)
+    legal = pos.legal()
+    assert legal.size == 9 == GAME.actions(_run_setup(8)[0])
     assert np.flatnonzero(legal).tolist() == [0, 2, 3, 5, 7]
+    assert not pos.st.legal[9:].any() and pos.st.legal_count == 5
     # exclude = -1 (the pack's choice): every living seat, wolves included.
-    assert np.flatnonzero(legal_living(pos.st, 8, -1)).tolist() == [0, 2, 3, 5, 6, 7]
+    legal_living(pos.st, 8, -1)
+    assert np.flatnonzero(pos.legal()).tolist() == [0, 2, 3, 5, 6, 7]
+    assert pos.st.legal_count == 6
 
 
 def test_legal_claim_adds_pass():
     # Seat 3 talks with 0 dead: it may name 1, 2, 4, 5, 6, 7 (not itself, not the dead) or pass = 8.
     pos = Position(BASE_8, dead=(0,))
-    legal = legal_claim(pos.st, 8, 3)
+    legal_claim(pos.st, 8, 3)
+    legal = pos.legal()
     assert np.flatnonzero(legal).tolist() == [1, 2, 4, 5, 6, 7, 8]
     assert legal[8] and legal.size - 1 == 8
+    assert pos.st.legal_count == 7
 
 
 def test_legal_pair_is_exactly_the_two_suspects():
     # Sentence vote between 2 and 7: only those two, even for a suspect voting (self-vote allowed).
     pos = Position(BASE_8)
     pos.st.legal[:] = True
-    assert np.flatnonzero(legal_pair(pos.st, 2, 7)).tolist() == [2, 7]
+    legal_pair(pos.st, 2, 7)
+    assert np.flatnonzero(pos.legal()).tolist() == [2, 7]
+    assert not pos.st.legal[9:].any() and pos.st.legal_count == 2
 
 
 # === the observation ============================================================================
+# A seat's observation is built in three parts: the run's constants (players; the public setup:
+# wolves) written once when the state is made; the public record (alive, named_wolf,
+# claimed_seer, votes) kept in the observation by the rules; and, at each decision, the engine's
+# standard pieces (kind, me, my_role) and the game's observer `observe` (day, victim, suspects and
+# the seat's own knowledge row). `observation(...)` above takes a real decision through the
+# engine's `ask` and returns what the strategy was handed.
 
 def test_observation_layout():
     # 9 scalars, then 5 per-seat pieces of MAX_PLAYERS = 23 entries: 9 + 5 * 23 = 124 entries.
+    # The first four are the engine's standard pieces, the same in every game.
     assert [name for name, _, _ in OBSERVATION.pieces] == [
         "kind", "me", "my_role", "players", "day", "victim", "suspect_a", "suspect_b", "wolves",
         "alive", "known_team", "named_wolf", "claimed_seer", "votes"]
+    assert (OBS.kind, OBS.me, OBS.my_role, OBS.players) == (OBS_KIND, OBS_ME, OBS_ROLE,
+                                                            OBS_PLAYERS) == (0, 1, 2, 3)
     assert (OBS.alive, OBS.known_team, OBS.named_wolf, OBS.claimed_seer, OBS.votes, OBS.size) == (
         9, 32, 55, 78, 101, 124)
 
@@ -540,7 +622,7 @@ def test_fill_observation_for_a_villager():
     seer_learns(st, 6, 3)
     seer_learns(st, 6, 2)
     publish_claim(st, 1, 2)
-    obs = fill_observation(st, 8, 3, SENTENCE_VOTE, 2, 5, 2, 7, 2).copy()
+    obs = observation(pos, 3, SENTENCE_VOTE, 2, 5, 2, 7)
     assert obs[:OBS.alive].tolist() == [SENTENCE_VOTE, 3, V, 8, 2, 5, 2, 7, 2]
     assert obs[OBS.alive:OBS.alive + 8].tolist() == [1, 1, 1, 1, 1, 0, 1, 1]
     assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, -1, HUMAN, -1, -1, -1, -1]
@@ -559,29 +641,52 @@ def test_fill_observation_for_the_seer_and_a_wolf():
     st = pos.st
     seer_learns(st, 6, 3)
     seer_learns(st, 6, 2)
-    obs = fill_observation(st, 8, 6, SEER_CHECK, 3, -1, -1, -1, 2).copy()
+    obs = observation(pos, 6, SEER_CHECK, 3, -1, -1, -1)
     assert obs[:OBS.alive].tolist() == [SEER_CHECK, 6, S, 8, 3, -1, -1, -1, 2]
     assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, HUMAN, -1, -1, HUMAN, -1]
     # Wolf 2 choosing the victim: knows itself and wolf 5 (dead, still known as a wolf); nothing
     # of the seer's checks.
-    obs = fill_observation(st, 8, 2, WOLF_KILL, 3, -1, -1, -1, 2).copy()
+    obs = observation(pos, 2, WOLF_KILL, 3, -1, -1, -1)
     assert obs[OBS.my_role] == W
     assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, -1, -1, WOLF, -1, -1]
     # The claim and suspect-vote kinds carry the kind code and the victim.
-    obs = fill_observation(st, 8, 0, CLAIM, 3, 4, -1, -1, 2)
+    obs = observation(pos, 0, CLAIM, 3, 4, -1, -1)
     assert (obs[OBS.kind], obs[OBS.victim]) == (CLAIM, 4)
-    obs = fill_observation(st, 8, 0, SUSPECT_VOTE, 3, 4, -1, -1, 2)
+    obs = observation(pos, 0, SUSPECT_VOTE, 3, 4, -1, -1)
     assert (obs[OBS.kind], obs[OBS.suspect_a], obs[OBS.suspect_b]) == (SUSPECT_VOTE, -1, -1)
 
 
 def test_fill_observation_writes_into_the_state_buffer():
-    # The observation is the state's one buffer (no allocation per decision): the returned array
-    # shares memory with st.obs, and the next fill overwrites it.
+    # The observation is the state's one buffer (no allocation per decision): `observe` writes
+    # into st.obs, the engine hands the strategy that buffer, and the next decision overwrites it.
     pos = Position(BASE_8)
-    a = fill_observation(pos.st, 8, 0, SUSPECT_VOTE, 1, 4, -1, -1, 2)
-    assert np.shares_memory(a, pos.st.obs)
-    fill_observation(pos.st, 8, 6, SEER_CHECK, 1, -1, -1, -1, 2)
-    assert a[OBS.me] == 6
+    a = pos.st.obs  # a view of the state's buffer
+    observe(pos.st, 0, (1, 4, -1, -1))
+    assert (a[OBS.day], a[OBS.victim]) == (1, 4)
+    assert a[OBS.known_team:OBS.known_team + 8].tolist() == [HUMAN] + [-1] * 7
+    observe(pos.st, 2, (2, -1, -1, -1))
+    assert (a[OBS.day], a[OBS.victim]) == (2, -1)
+    assert a[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, -1, -1, WOLF, -1, -1]
+    observation(pos, 0, SUSPECT_VOTE, 1, 4, -1, -1)
+    assert (a[OBS.kind], a[OBS.me]) == (SUSPECT_VOTE, 0)
+    observation(pos, 6, SEER_CHECK, 1, -1, -1, -1)
+    assert (a[OBS.kind], a[OBS.me]) == (SEER_CHECK, 6)
+
+
+@njit(cache=True)
+def _add_a_vote(st, seat):
+    votes(st)[seat] += 1
+
+
+@njit(cache=True)
+def _public_pieces_at(st):
+    """Where the state's public-record accessors point: (start address - obs address, size)."""
+    base = st.obs.ctypes.data
+    out = np.empty((4, 2), np.int64)
+    for i, piece in enumerate((alive(st), named_wolf(st), claimed_seer(st), votes(st))):
+        out[i, 0] = piece.ctypes.data - base
+        out[i, 1] = piece.size
+    return out
 
 
 def test_public_record_lives_in_the_observation():
@@ -589,15 +694,13 @@ def test_public_record_lives_in_the_observation():
     # buffer, once for everybody; a decision writes only the deciding seat's own part.
     pos = Position(BASE_8)
     st = pos.st
-    for piece, array in ((OBS.alive, st.alive), (OBS.named_wolf, st.named_wolf),
-                         (OBS.claimed_seer, st.claimed_seer), (OBS.votes, st.votes)):
-        assert np.shares_memory(array, st.obs)
-        assert array.size == 8
+    # The accessors rules use (state.alive(st) etc.) are the observation's pieces, byte for byte.
+    offsets = [OBS.alive, OBS.named_wolf, OBS.claimed_seer, OBS.votes]
+    assert _public_pieces_at(st).tolist() == [[8 * o, MAX_PLAYERS] for o in offsets]
     kill(st, 3)
     publish_claim(st, 6, 2)
-    st.votes[5] += 1
+    _add_a_vote(st, 5)
     assert st.obs[OBS.alive + 3] == 0 and st.obs[OBS.named_wolf + 2] == 1
     assert st.obs[OBS.claimed_seer + 6] == 1 and st.obs[OBS.votes + 5] == 1
     # The secret sentence votes are not in it.
     assert not np.shares_memory(st.sentence, st.obs)
-

@@ -1,21 +1,28 @@
-"""The game registry: every game package exposes GAME, a GameSpec (see base.py).
+"""The game registry: one line per game, naming the package whose GAME is its GameSpec.
 
 Games are imported on first use, so listing them, or running one, never compiles the others.
+The contract suite (tests/test_game_contract.py) runs over every game registered here.
 """
 
 import importlib
 
-_PACKAGES = {
+GAMES = {
     "werewolf": "simulator.games.werewolf",
     "chenghuang": "simulator.games.chenghuang",
 }
+# The runnable example a new game starts from (docs/adding-a-game.md): it runs and passes the
+# contract suite like every game, but `fairplay games` does not list it.
+EXAMPLES = {
+    "template": "simulator.games._template",
+}
 
 
-def game_names() -> list[str]:
-    return list(_PACKAGES)
+def game_names(listed_only: bool = False) -> list[str]:
+    return list(GAMES) if listed_only else list(GAMES) + list(EXAMPLES)
 
 
 def get_game(name: str):
-    if name not in _PACKAGES:
+    package = GAMES.get(name) or EXAMPLES.get(name)
+    if package is None:
         raise KeyError(name)
-    return importlib.import_module(_PACKAGES[name]).GAME
+    return importlib.import_module(package).GAME

@@ -1,58 +1,44 @@
-"""The contract every game package fulfils.
+"""What a game declares: pure data the engine, the platform and the docs all read.
 
-A game is declared once, up front, by a :class:`GameSpec` (its name, player range, teams or
-individual scoring, roles, decision kinds with their observation layout, end conditions, event
-counters, trace events) plus four functions that turn a validated config into the arrays one Numba
-kernel needs. The runner, the statistics, the CLI and the reports only ever talk to a game through
-this contract, so a new game plugs in without touching them.
+A game is declared once, up front, before any logic: its name and player range, teams or
+individual scoring, roles, decision kinds, observation pieces, end conditions, events, trace
+events, tallies, config keys and provisional rulings. Every code (a role, a decision kind, an
+event, a trace event, an end condition) is a position in one declared tuple, and `codes(...)`
+derives the named constants from that tuple, so nothing is numbered twice.
 
-The kernel of every game has the same calling convention::
-
-    play(setup, strategies, slot_table, slot_params, slot_flags, n_games, rng, tallies, trace) -> int
-
-* ``setup``       – a game-specific NamedTuple of arrays/scalars (built by ``GameSpec.build_setup``)
-* ``strategies``  – a tuple of ``MAX_STRATEGY_SLOTS`` first-class strategy functions
-* ``slot_table``  – int64[n_players, n_roles]: strategy slot of a seat while it holds a role
-* ``slot_params`` – float64[MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS]: each slot's parameters
-* ``slot_flags``  – int64[MAX_STRATEGY_SLOTS]: capability bits (see ``FLAG_*``)
-* ``n_games``     – games to play; their outcomes are *added* into ``tallies``
-* ``rng``         – a ``numpy.random.Generator`` over ``PCG64`` (``random_double`` steps its
-                    state inline); the only source of randomness
-* ``tallies``     – a game-specific NamedTuple of int64 arrays (see ``TallySpec``)
-* ``trace``       – int64[max_events, TRACE_WIDTH]; filled only when it has rows (one game traced)
-
-and returns the number of trace rows written.
+`GameSpec` gathers a game's declaration and its few functions; `simulator.games.engine` builds
+the kernel's state from it, and the runner, the statistics, the CLI and the reports only ever
+talk to a game through it.
 """
 
 from __future__ import annotations
 
+import keyword
+import math
+import re
 import warnings
 from collections import namedtuple
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping
+from typing import Any, Callable
 
 import numba
 import numpy as np
 from numba import types
 
-# Strategies are Numba first-class functions by design (one kernel compile serves every strategy,
-# built-in or a user's); Numba labels the feature experimental on every use, which is noise here.
+# Numba labels first-class functions experimental on every use; the engine relies on them.
 warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning)
 
-# A kernel receives a fixed-size tuple of strategy functions, padded with copies of the first, so
-# that its Numba type never changes and it compiles (and caches) once per game.
-MAX_STRATEGY_SLOTS = 16
-MAX_STRATEGY_PARAMS = 8
+# --- limits every game shares ---------------------------------------------------------------------
+MAX_STRATEGY_SLOTS = 16   # different strategies (with their parameters) in one run
+MAX_STRATEGY_PARAMS = 8   # parameters of one strategy
+MEMORY_PER_SEAT = 256     # float64 words of strategy memory one seat may use in all
+TRACE_WIDTH = 6           # one trace row: (step, event code, actor, target, value, extra)
 
-# Strategy capability bits (slot_flags).
-FLAG_TALKS = 1  # the strategy wants to be asked the public "claim" decisions of a game
-# The strategy decides from the legal mask (and the decision kind) alone. A kernel may then skip
-# building the seat's observation and hand it one that holds only the run's constants and the
-# decision kind: a blind strategy sees nothing of the seat's view, let alone another seat's.
+# Strategy capability bits (StrategyInfo.flags).
+FLAG_TALKS = 1  # the strategy wants to be asked a game's optional public decisions (claims)
+# The strategy decides from the legal mask (and the decision kind) alone: the engine does not
+# build its seat's observation and hands it the blank one (the run's constants and the kind).
 FLAG_BLIND = 2
-
-# One trace row: (step, event code, actor seat, target seat, value, extra).
-TRACE_WIDTH = 6
 
 _RNG_TYPE = numba.typeof(np.random.default_rng(0))
 
@@ -61,51 +47,105 @@ def _read_only(dtype):
     return types.Array(dtype, 1, "C", readonly=True)
 
 
-# Every strategy of every game has this signature: (decision kind, observation, legal-action mask,
-# parameters, rng) -> action index. A seat's strategy never receives the game state. The three
-# arrays are read-only: a strategy that writes into them does not compile, so the kernel can hand
-# over its own buffers without copying them first.
+# Every strategy of every game has this signature:
+#   (decision kind, observation, legal-action mask, parameters, memory, rng) -> action index.
+# A seat's strategy never receives the game state. The observation, the mask and the parameters
+# are read-only (a strategy that writes into them does not compile); `memory` is the seat's own
+# writable scratch vector, zeroed at the start of each game.
 STRATEGY_SIGNATURE = types.int64(
     types.int64, _read_only(types.int64), _read_only(types.boolean), _read_only(types.float64),
-    _RNG_TYPE,
+    types.Array(types.float64, 1, "C"), _RNG_TYPE,
 )
 
 
-def strategy(function):
-    """Compile `function` as a strategy: the one signature, cached, and without reference counting.
+class IllegalAction(Exception):
+    """Raised by the kernel when a strategy returns an action its legal mask does not allow (the
+    engine records the seat, the decision kind and the value in the state for the message)."""
 
-    A strategy is called through a function pointer that Numba cannot inline, so every reference
-    count it touches (the three arrays, the generator) is a real call on every decision (eight
-    of them in the werewolf `random` strategy). The kernel owns everything a strategy sees for the whole
-    call, so a strategy that does not allocate needs no reference counting. One that does
-    allocate (a user's, say) cannot be compiled that way and keeps the ordinary runtime.
+
+class NoLegalAction(Exception):
+    """Raised by the kernel when a game asks for a decision whose mask allows nothing (a bug in
+    the game's rules, never in a strategy)."""
+
+
+# --- codes ------------------------------------------------------------------------------------------
+def identifier(name: str) -> str:
+    """A declared name as a Python identifier: "general-liu" -> "general_liu"."""
+    text = re.sub(r"\W", "_", name.strip().lower().replace("-", "_").replace(" ", "_"))
+    if not text or text[0].isdigit() or keyword.iskeyword(text):
+        text = "_" + text
+    return text
+
+
+def codes(items, typename: str = "Codes"):
+    """The named codes of a declared tuple: its items' positions, by name.
+
+    `codes(("deal", "night"))` -> Codes(deal=0, night=1); items may also be declarations with a
+    `name` (roles, decisions, events). The result is a namedtuple, which Numba reads as constants:
+    `EV.night_kill` compiles to the literal code.
     """
-    from numba import njit
-    from numba.core.errors import NumbaError
+    names = [identifier(item if isinstance(item, str) else item.name) for item in items]
+    if len(set(names)) != len(names):
+        duplicates = sorted({n for n in names if names.count(n) > 1})
+        raise ValueError(f"duplicate names in a declared tuple: {', '.join(duplicates)}")
+    return namedtuple(typename, names)(*range(len(names)))
 
-    try:
-        return njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)(function)
-    except NumbaError:  # it allocates (or does not compile at all: then this raises the reason)
-        return njit(STRATEGY_SIGNATURE, cache=True)(function)
+
+# --- declarations -------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Role:
+    name: str
+    team: str  # a team name, or "" in an individual game
+    summary: str
+    label: str = ""  # original name
 
 
 @dataclass(frozen=True)
-class ObservationLayout:
-    """A flat int64 observation vector assembled from named pieces (name, size).
+class DecisionKind:
+    """A kind of decision a seat is asked for; its code is its position in the game's tuple."""
 
-    Offsets are fixed at import time (piece sizes use the game's maximum player count), so the
-    kernel and the strategies index the vector through compile-time constants:
-    ``obs[OBS.alive + seat]`` rather than magic numbers.
-    """
+    name: str
+    actions: str  # what an action index means
+    summary: str
 
-    pieces: tuple[tuple[str, int, str], ...]  # (name, size, meaning)
+
+@dataclass(frozen=True)
+class Item:
+    """A named thing a game counts or reports (an event counter, an end condition, a trace event)
+    with a sentence saying what it is."""
+
+    name: str
+    meaning: str = ""
+
+
+# The pieces every observation starts with; the engine writes them at every decision.
+STANDARD_PIECES = (
+    ("kind", 1, "decision kind code"),
+    ("me", 1, "my seat"),
+    ("my_role", 1, "my role code"),
+    ("players", 1, "number of players"),
+)
+OBS_KIND, OBS_ME, OBS_ROLE, OBS_PLAYERS = range(4)
+
+
+@dataclass(frozen=True)
+class Layout:
+    """A flat int64 vector assembled from named pieces (name, size, meaning): offsets are derived
+    from the declared order, so code indexes the vector through compile-time constants
+    (``table[T.judge]``, ``obs[OBS.alive + seat]``) rather than magic numbers."""
+
+    declared: tuple[tuple[str, int, str], ...]
+
+    @property
+    def pieces(self) -> tuple[tuple[str, int, str], ...]:
+        return tuple(self.declared)
 
     @property
     def size(self) -> int:
         return sum(size for _, size, _ in self.pieces)
 
-    def offsets(self):
-        """A namedtuple of piece offsets, usable as a constant inside @njit code."""
+    def offsets(self, typename: str = "Offsets"):
+        """A namedtuple of piece offsets (and `size`), usable as constants inside compiled code."""
         names, values, at = [], [], 0
         for name, size, _ in self.pieces:
             names.append(name)
@@ -113,7 +153,7 @@ class ObservationLayout:
             at += size
         names.append("size")
         values.append(at)
-        return namedtuple("Obs", names)(*values)
+        return namedtuple(typename, names)(*values)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         rows, at = [], 0
@@ -124,44 +164,147 @@ class ObservationLayout:
 
 
 @dataclass(frozen=True)
-class DecisionKind:
-    code: int
-    name: str
-    actions: str  # what an action index means
-    summary: str
+class ObservationLayout(Layout):
+    """The observation vector: the standard pieces (kind, me, my_role, players) first in every
+    game, then the game's own. Piece sizes use the game's maximum player count, so the offsets
+    are fixed: ``obs[OBS.alive + seat]``."""
+
+    @property
+    def pieces(self) -> tuple[tuple[str, int, str], ...]:
+        return STANDARD_PIECES + tuple(self.declared)
+
+    def offsets(self, typename: str = "Obs"):
+        return super().offsets(typename)
 
 
 @dataclass(frozen=True)
-class Role:
+class Field:
+    """One field of a game's state: name, dtype (np.int64, np.float64 or bool), shape, meaning.
+    A shape of () is a scalar. Sizes use the game's maxima: the state is sized once per game, so
+    it compiles once."""
+
     name: str
-    team: str  # a team name, or "" in an individual game
-    summary: str
-    label: str = ""  # original name
+    dtype: Any
+    shape: tuple[int, ...]
+    meaning: str
+
+
+# Tally axes: what the first dimension of a tally counts.
+AXES = ("none", "seat", "role", "slot", "team", "end", "event", "decision")
+# What a tally holds.
+HOLDS = ("count", "sum", "sum_sq", "histogram")
+
+
+@dataclass(frozen=True)
+class Tally:
+    """One integer tally a run adds up, declared with its axis and what it holds.
+
+    * axis: "none" (one number, or one histogram), "seat", "role", "slot", "team", "end", "event",
+      "decision";
+    * holds: "count", "sum", "sum_sq" (a sum of squares) or "histogram" (`bins` counts per entry
+      of the axis: the value of bin i is i, the last bin holds higher values too);
+    * per: for a count of wins or a sum, the tally that counts its trials (e.g. role_wins per
+      role_games; a sum per "games" is per game);
+    * square: for a sum, the tally holding the sum of its squares;
+    * total: for a histogram, the sum tally whose exact means go with it (the histogram's last
+      bin may be clipped);
+    * section: where a report shows it: "scores" or "measures".
+    """
+
+    name: str
+    axis: str
+    holds: str
+    meaning: str
+    bins: int = 0
+    per: str = ""
+    square: str = ""
+    total: str = ""
+    section: str = "measures"
+
+    def shape(self, spec: "GameSpec", players: int) -> tuple[int, ...]:
+        """The tally's shape in a result of `players` players."""
+        length = {"none": 1, "seat": players, "role": len(spec.roles), "slot": MAX_STRATEGY_SLOTS,
+                  "team": len(spec.teams), "end": len(spec.end_conditions),
+                  "event": len(spec.events), "decision": len(spec.decisions)}[self.axis]
+        if self.holds == "histogram":
+            return (self.bins,) if self.axis == "none" else (length, self.bins)
+        return (length,)
+
+    def state_shape(self, spec: "GameSpec") -> tuple[int, ...]:
+        """Its shape in the kernel's state: sized for the game's maximum player count (at least 1
+        entry per axis, as the state cannot hold empty arrays)."""
+        shape = self.shape(spec, spec.max_players)
+        return tuple(max(1, size) for size in shape)
+
+
+def standard_tallies(max_length: int) -> tuple[Tally, ...]:
+    """The tallies every game keeps; the engine fills them at the end of each game."""
+    return (
+        Tally("games", "none", "count", "games played"),
+        Tally("team_wins", "team", "count", "games won by each team", per="games"),
+        Tally("draws", "none", "count", "games without a winner", per="games"),
+        Tally("seat_wins", "seat", "count", "games each seat won (its team or itself)",
+              per="games"),
+        Tally("role_games", "role", "count", "seat-games ending with the role"),
+        Tally("role_wins", "role", "count", "of those, won", per="role_games"),
+        Tally("slot_games", "slot", "count", "seat-games per strategy slot"),
+        Tally("slot_wins", "slot", "count", "of those, won", per="slot_games"),
+        Tally("length_hist", "none", "histogram", "games by length", bins=max_length + 1),
+        Tally("end_counts", "end", "count", "games by end condition", per="games"),
+        Tally("events", "event", "count", "named event counters"),
+        Tally("decisions", "decision", "count", "decisions a strategy was asked for, by kind"),
+        Tally("forced", "decision", "count", "decisions taken without asking (one legal action)"),
+    )
+
+
+STANDARD_TALLY_NAMES = tuple(t.name for t in standard_tallies(1))
+
+
+# --- strategies ---------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class StrategyParam:
+    """A strategy parameter: its default, its allowed range and what it means."""
+
+    name: str
+    default: float
+    low: float = -math.inf
+    high: float = math.inf
+    meaning: str = ""
+
+    def describe(self) -> str:
+        span = "" if math.isinf(self.low) and math.isinf(self.high) else \
+            f" in [{self.low:g}, {self.high:g}]"
+        return f"{self.name}={self.default:g}{span}"
 
 
 @dataclass(frozen=True)
 class StrategyInfo:
-    """A strategy as a config names it: the compiled function, its parameters and capabilities."""
+    """A strategy as a config names it: the compiled function, its parameters, its memory and
+    its capabilities."""
 
     name: str
     function: Any  # a Numba dispatcher compiled with STRATEGY_SIGNATURE
     summary: str
-    params: Mapping[str, float] = field(default_factory=dict)  # name -> default, in slot order
+    params: tuple[StrategyParam, ...] = ()
     flags: int = 0
+    memory: int = 0  # float64 words of per-seat memory it uses
+    source: str = ""  # where it is defined (file:function), for messages
+
+    def defaults(self) -> dict[str, float]:
+        return {p.name: p.default for p in self.params}
+
+    def param(self, name: str) -> StrategyParam | None:
+        return next((p for p in self.params if p.name == name), None)
 
 
-@dataclass(frozen=True)
-class TallySpec:
-    """Declares one tally array: its name and shape as a function of the game parameters."""
-
-    name: str
-    shape: Callable[["GameSpec", Any], tuple[int, ...]]
-    meaning: str
-
-
+# --- the game ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameSpec:
-    """Everything the platform knows about a game, declared before any logic."""
+    """Everything the platform knows about a game, declared before any logic.
+
+    Built by each game package's `__init__.py` and checked here (`validate`), so a game that
+    declares something inconsistent fails when it registers, not in the middle of a run.
+    """
 
     name: str
     title: str
@@ -173,20 +316,31 @@ class GameSpec:
     roles: tuple[Role, ...]
     decisions: tuple[DecisionKind, ...]
     observation: ObservationLayout
-    end_conditions: tuple[str, ...]
-    events: tuple[str, ...]  # named event counters (tallies.events)
-    length_unit: str  # what tallies.length_hist counts ("days", "rounds")
+    end_conditions: tuple[Item, ...]
+    events: tuple[Item, ...]
+    trace_events: tuple[str, ...]
+    length_unit: str  # what a game's length counts ("days", "rounds")
+    max_length: int  # longest length the length histogram tells apart
+    max_actions: int  # the largest legal mask of any decision
+    state_fields: tuple[Field, ...]
+    tallies: tuple[Tally, ...]  # the game's own, beside the standard ones
+    config_keys: tuple  # simulator.schema.Key: the game's config schema
     default_config: str  # built-in config file, relative to the configs package
-    provisional: tuple[str, ...]  # rules this project designed where the source is silent
-    # game-specific behaviour
-    load_params: Callable[..., Any]  # (raw config dict, ConfigContext) -> frozen params
-    build_setup: Callable[[Any], Any]  # params -> setup NamedTuple
-    tally_specs: tuple[TallySpec, ...]
-    tally_class: type  # a namedtuple class with the tally names, defined in the game's metrics
-    kernel: Any
+    provisional: tuple[str, ...]  # rulings this project made where the source is silent
+    # behaviour
+    load_params: Callable[..., Any]  # (validated values, ConfigContext) -> frozen params
+    setup: Callable[[Any, Any], None]  # (params, state): write the setup into a fresh state
+    actions: Callable[[Any], int]  # params -> size of the legal mask strategies are handed
+    kernel: Any  # the compiled entry play(state, games, rng)
     decode_trace: Callable[[np.ndarray, Any], list[str]]
-    strategies: Callable[[], Mapping[str, StrategyInfo]]  # built-in strategies (loaded lazily)
+    # (state, seat, rng): replace everything the seat cannot know by another possibility; the
+    # contract suite checks the seat's observation does not change (no peeking)
+    scramble_hidden: Callable[..., None]
+    strategies: Callable[[], dict]  # built-in strategies by name (loaded lazily)
     describe_setup: Callable[[Any], dict] = lambda params: {}
+
+    def __post_init__(self):
+        self.validate()
 
     @property
     def team_game(self) -> bool:
@@ -198,26 +352,156 @@ class GameSpec:
     def role_index(self, name: str) -> int:
         return self.role_names().index(name)
 
+    @property
+    def end_names(self) -> list[str]:
+        """The end conditions as a designer reads them."""
+        return [end.meaning or end.name for end in self.end_conditions]
+
+    @property
+    def event_names(self) -> list[str]:
+        return [event.name for event in self.events]
+
+    def all_tallies(self) -> tuple[Tally, ...]:
+        return standard_tallies(self.max_length) + tuple(self.tallies)
+
+    def tally(self, name: str) -> Tally:
+        return next(t for t in self.all_tallies() if t.name == name)
+
     def tally_names(self) -> list[str]:
-        return [spec.name for spec in self.tally_specs]
+        return [t.name for t in self.all_tallies()]
 
-    def new_tallies(self, params):
-        arrays = [np.zeros(spec.shape(self, params), dtype=np.int64) for spec in self.tally_specs]
-        return self.tally_class(*arrays)
+    def empty_tallies(self, players: int) -> dict[str, np.ndarray]:
+        return {t.name: np.zeros(t.shape(self, players), dtype=np.int64)
+                for t in self.all_tallies()}
+
+    def validate(self) -> None:
+        """Refuse an inconsistent declaration at registration, with a sentence saying what."""
+
+        def bad(message):
+            raise ValueError(f"game {self.name!r}: {message}")
+
+        if self.scoring not in ("team", "individual"):
+            bad(f"scoring must be 'team' or 'individual', not {self.scoring!r}")
+        if not 1 <= self.min_players <= self.max_players:
+            bad(f"player range {self.min_players}..{self.max_players} is empty")
+        if self.team_game:
+            if not self.teams:
+                bad("a team game declares its teams")
+            for role in self.roles:
+                if role.team not in self.teams:
+                    bad(f"role {role.name!r} is on unknown team {role.team!r}")
+        elif self.teams:
+            bad("an individual game declares no teams")
+        if not self.roles:
+            bad("a game declares at least one role (one 'player' role will do)")
+        for label, items in (("roles", self.roles), ("decisions", self.decisions),
+                             ("end conditions", self.end_conditions), ("events", self.events),
+                             ("trace events", self.trace_events)):
+            try:
+                codes(items)
+            except ValueError as exc:
+                bad(f"{label}: {exc}")
+        if not self.decisions:
+            bad("a game declares at least one decision kind")
+        if not self.end_conditions:
+            bad("a game declares at least one end condition")
+        if self.max_actions < 1:
+            bad("max_actions must be at least 1")
+        names = [f.name for f in self.state_fields]
+        tally_names = [t.name for t in self.all_tallies()]
+        clash = set(names) & (set(tally_names) | set(ENGINE_FIELD_NAMES))
+        if clash:
+            bad(f"state fields clash with engine fields or tallies: {', '.join(sorted(clash))}")
+        if len(set(tally_names)) != len(tally_names):
+            bad("tally names repeat")
+        # In interpreted runs the state is a numpy record, whose own attributes (round, size,
+        # sum, ...) would hide a field of the same name.
+        shadowed = sorted(n for n in names + tally_names if hasattr(np.record, n))
+        if shadowed:
+            bad(f"state fields or tallies named like numpy record attributes: "
+                f"{', '.join(shadowed)}")
+        for tally in self.tallies:
+            if tally.axis not in AXES:
+                bad(f"tally {tally.name}: axis must be one of {', '.join(AXES)}")
+            if tally.holds not in HOLDS:
+                bad(f"tally {tally.name}: holds must be one of {', '.join(HOLDS)}")
+            if (tally.holds == "histogram") != (tally.bins > 0):
+                bad(f"tally {tally.name}: a histogram, and only a histogram, has bins")
+            for partner in (tally.per, tally.square, tally.total):
+                if partner and partner not in tally_names:
+                    bad(f"tally {tally.name} refers to unknown tally {partner!r}")
+            if tally.holds == "sum" and not tally.square:
+                bad(f"tally {tally.name}: a sum declares the tally of its squares (square=...)")
+            if tally.section not in ("scores", "measures"):
+                bad(f"tally {tally.name}: section must be 'scores' or 'measures'")
+        for f in self.state_fields:
+            if np.dtype(f.dtype) not in (np.dtype(np.int64), np.dtype(np.float64),
+                                         np.dtype(np.bool_)):
+                bad(f"state field {f.name}: dtype must be int64, float64 or bool")
+        pieces = [name for name, _, _ in self.observation.pieces]
+        if len(set(pieces)) != len(pieces):
+            bad("observation pieces repeat (kind, me, my_role and players are standard)")
 
 
-def standard_tallies(max_length: int) -> tuple[TallySpec, ...]:
-    """The tallies every game keeps; the statistics and the reports read these names."""
-    return (
-        TallySpec("games", lambda g, p: (1,), "games played"),
-        TallySpec("team_wins", lambda g, p: (len(g.teams),), "games won by each team"),
-        TallySpec("draws", lambda g, p: (1,), "games without a winner"),
-        TallySpec("seat_wins", lambda g, p: (p.players,), "games each seat won (its team or itself)"),
-        TallySpec("role_games", lambda g, p: (len(g.roles),), "seat-games ending with the role"),
-        TallySpec("role_wins", lambda g, p: (len(g.roles),), "of those, won"),
-        TallySpec("slot_games", lambda g, p: (MAX_STRATEGY_SLOTS,), "seat-games per strategy slot"),
-        TallySpec("slot_wins", lambda g, p: (MAX_STRATEGY_SLOTS,), "of those, won"),
-        TallySpec("length_hist", lambda g, p: (max_length + 1,), "games by length"),
-        TallySpec("end_counts", lambda g, p: (len(g.end_conditions),), "games by end condition"),
-        TallySpec("events", lambda g, p: (len(g.events),), "named event counters"),
+# The engine's own fields of every state (simulator.games.engine.engine_fields); a game's fields
+# and tallies must use other names.
+ENGINE_FIELD_NAMES = (
+    "players", "n_actions", "team_game", "clock", "game_index", "winner", "won", "role",
+    "role_team", "slot_table", "slot_params", "slot_address", "slot_flags", "slot_memory",
+    "memory_offset", "memory", "memory_used", "obs", "blank", "legal", "legal_count", "asking_seat",
+    "asking_kind", "returned", "trace_address", "trace_capacity", "trace_rows", "trace_limit",
+    "trace_game",
+)
+
+
+# --- registration -----------------------------------------------------------------------------------
+def game_from_package(package: str, strategies: str) -> GameSpec:
+    """A game's GameSpec from its package's modules, by their conventional names:
+
+    declaration.py  NAME, TITLE, SOURCE, MIN_PLAYERS, MAX_PLAYERS, SCORING, TEAMS, ROLES, DECISIONS,
+                    OBSERVATION, END_CONDITIONS, EVENTS, TRACE_EVENTS, LENGTH_UNIT, MAX_LENGTH,
+                    MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG
+    state.py        FIELDS
+    metrics.py      TALLIES
+    params.py       KEYS, load_params, setup, actions, describe_setup
+    observation.py  scramble_hidden
+    kernel.py       play
+    trace.py        decode_trace
+
+    and `strategies`, the module whose `builtin()` returns the built-in strategies (imported
+    when first needed, so that listing games compiles nothing).
+    """
+    import importlib
+
+    def part(module_name):
+        return importlib.import_module(f"{package}.{module_name}")
+
+    declaration, state, metrics = part("declaration"), part("state"), part("metrics")
+    params, kernel, trace = part("params"), part("kernel"), part("trace")
+    observation = part("observation")
+
+    def need(module, name):
+        if not hasattr(module, name):
+            raise ValueError(f"{module.__name__} must define {name} (see docs/adding-a-game.md)")
+        return getattr(module, name)
+
+    def builtin_strategies():
+        return importlib.import_module(strategies).builtin()
+
+    d = declaration
+    return GameSpec(
+        name=need(d, "NAME"), title=need(d, "TITLE"), source=need(d, "SOURCE"),
+        min_players=need(d, "MIN_PLAYERS"), max_players=need(d, "MAX_PLAYERS"),
+        scoring=need(d, "SCORING"), teams=tuple(need(d, "TEAMS")), roles=tuple(need(d, "ROLES")),
+        decisions=tuple(need(d, "DECISIONS")), observation=need(d, "OBSERVATION"),
+        end_conditions=tuple(need(d, "END_CONDITIONS")), events=tuple(need(d, "EVENTS")),
+        trace_events=tuple(need(d, "TRACE_EVENTS")), length_unit=need(d, "LENGTH_UNIT"),
+        max_length=need(d, "MAX_LENGTH"), max_actions=need(d, "MAX_ACTIONS"),
+        provisional=tuple(need(d, "PROVISIONAL")), default_config=need(d, "DEFAULT_CONFIG"),
+        state_fields=tuple(need(state, "FIELDS")), tallies=tuple(need(metrics, "TALLIES")),
+        config_keys=tuple(need(params, "KEYS")), load_params=need(params, "load_params"),
+        setup=need(params, "setup"), actions=need(params, "actions"),
+        describe_setup=need(params, "describe_setup"), kernel=need(kernel, "play"),
+        decode_trace=need(trace, "decode_trace"),
+        scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

@@ -1,16 +1,30 @@
-"""Small Numba helpers every game kernel uses.
+"""The Numba internals behind the engine: every intrinsic and low-level trick lives here.
 
-Strategies are called through first-class function pointers, which Numba cannot inline. An array
-argument that owns a reference count then costs two atomic operations per call, more than a cheap
-strategy's whole body. The kernel owns its observation and legal-mask buffers for the whole call,
-so it hands strategies *borrowed* views of them (same memory, no reference count).
+Game packages never import this module; they use `simulator.games.engine`, and strategies use
+`strategies.common`. What is here, and why:
+
+* Views without a reference count (`flag_view`, `subarray`, `trace_view`, `borrowed_rng`). A
+  strategy is called through a function pointer, which Numba cannot inline; an array argument that
+  owns a reference count then costs two atomic operations per call, more than a cheap strategy's
+  whole body. The kernel's state owns every buffer for the whole call, so strategies get views.
+* Strategies called by the address of their compiled code (`native_address`, `call_strategy`),
+  kept in the state, so no phase of a kernel takes a tuple of strategy functions.
+* numpy's PCG64 step inline (`random_double`): the same stream as `rng.random()`, without a call.
+* Bit tricks for uniform choices (`popcount`, `nth_set_bit`: BMI2's PDEP where the CPU has it).
+
+Each has a plain-Python twin at the end of the module for interpreted runs (NUMBA_DISABLE_JIT=1),
+which must give exactly the same results: the contract suite compares the two for every game.
 """
 
+import numpy as np
 from llvmlite import binding as llvm_binding
 from llvmlite import ir
-from numba import carray, config, njit, types
+from numba import config, njit, types
 from numba.core import cgutils
 from numba.extending import intrinsic
+from numba.np.arrayobj import make_array, populate_array
+
+from simulator.games.base import STRATEGY_SIGNATURE, TRACE_WIDTH
 
 
 @intrinsic
@@ -23,14 +37,67 @@ def _address_as_pointer(typingctx, address):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
-def borrowed(owner):
-    """A view of a C-contiguous array that does not own a reference to it.
+def _view_codegen(view_type, item_bytes):
+    """Codegen of a 1-d C view of `length` items of an array's data from item `start`, with no
+    reference count (meminfo None): args are (array, start, length)."""
 
-    Only for arrays that outlive every use of the view: kernel arguments (the caller holds them),
-    or buffers the kernel keeps alive with `keep_alive` at its end.
-    """
-    return carray(_address_as_pointer(owner.ctypes.data), owner.shape, owner.dtype)
+    def codegen(context, builder, signature, args):
+        source = make_array(signature.args[0])(context, builder, value=args[0])
+        view = make_array(view_type)(context, builder)
+        intp = context.get_value_type(types.intp)
+        start = context.cast(builder, args[1], signature.args[1], types.intp)
+        length = context.cast(builder, args[2], signature.args[2], types.intp)
+        base = builder.gep(source.data, [start])
+        populate_array(view, data=builder.bitcast(base, view.data.type),
+                       shape=cgutils.pack_array(builder, [length]),
+                       strides=cgutils.pack_array(builder, [intp(item_bytes)]),
+                       itemsize=intp(item_bytes), meminfo=None)
+        return view._getvalue()
+
+    return codegen
+
+
+@intrinsic
+def flag_view(typingctx, flags, length):
+    """The first `length` bytes of a uint8 array as a boolean array (the state keeps booleans as
+    bytes, since Numba's records cannot hold booleans)."""
+    view_type = types.Array(types.boolean, 1, "C")
+    sig = view_type(flags, length)
+
+    def codegen(context, builder, signature, args):
+        return _view_codegen(view_type, 1)(
+            context, builder, types.none(signature.args[0], types.intp, signature.args[1]),
+            (args[0], context.get_constant(types.intp, 0), args[1]))
+
+    return sig, codegen
+
+
+@intrinsic
+def subarray(typingctx, array, start, length):
+    """array[start:start + length] as a C-contiguous view without a reference count."""
+    view_type = types.Array(array.dtype, 1, "C")
+    sig = view_type(array, start, length)
+    return sig, _view_codegen(view_type, np.dtype(str(array.dtype)).itemsize)
+
+
+@intrinsic
+def trace_view(typingctx, address, capacity):
+    """The trace buffer (capacity x TRACE_WIDTH int64) whose address the state keeps."""
+    view_type = types.Array(types.int64, 2, "C")
+    sig = view_type(address, capacity)
+
+    def codegen(context, builder, signature, args):
+        view = make_array(view_type)(context, builder)
+        intp = context.get_value_type(types.intp)
+        rows = context.cast(builder, args[1], signature.args[1], types.intp)
+        data = builder.inttoptr(args[0], view.data.type)
+        populate_array(view, data=data,
+                       shape=cgutils.pack_array(builder, [rows, intp(TRACE_WIDTH)]),
+                       strides=cgutils.pack_array(builder, [intp(8 * TRACE_WIDTH), intp(8)]),
+                       itemsize=intp(8), meminfo=None)
+        return view._getvalue()
+
+    return sig, codegen
 
 
 @intrinsic
@@ -46,6 +113,36 @@ def borrowed_rng(typingctx, rng):
     return sig, codegen
 
 
+# --- strategies by address ----------------------------------------------------------------------
+def native_address(dispatcher) -> int:
+    """The address of a strategy's compiled code (Numba's own calling convention), for the state.
+    The dispatcher must stay alive while the address is used (its StrategyInfo holds it)."""
+    result = dispatcher.get_compile_result(STRATEGY_SIGNATURE)
+    return result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+
+
+@intrinsic
+def call_strategy(typingctx, address, kind, obs, legal, params, memory, rng):
+    """Call the strategy compiled at `address` with the platform's one signature, as Numba calls
+    a first-class function, exceptions included."""
+    sig = types.int64(address, kind, obs, legal, params, memory, rng)
+    declared = STRATEGY_SIGNATURE.args
+
+    def codegen(context, builder, signature, args):
+        values = [context.cast(builder, value, given, wanted)
+                  for value, given, wanted in zip(args[1:], signature.args[1:], declared)]
+        function_type = context.call_conv.get_function_type(types.int64, declared)
+        pointer = builder.inttoptr(args[0], function_type.as_pointer())
+        status, result = context.call_conv.call_function(builder, pointer, types.int64,
+                                                         declared, values)
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return result
+
+    return sig, codegen
+
+
+# --- random numbers -------------------------------------------------------------------------------
 # PCG64 (numpy's default bit generator): 128-bit LCG state, XSL-RR output. numpy keeps a pointer to
 # {uint128 state; uint128 inc} as the first field of the bit generator's C state.
 PCG64_MULTIPLIER = (0x2360ED051FC65DA4 << 64) | 0x4385DF649FCCF645
@@ -105,51 +202,7 @@ def uniform_index(count, rng):
     return int(random_double(rng) * count)
 
 
-@intrinsic
-def strategy_address(typingctx, function):
-    """The native address of a first-class strategy function's compiled code (0 if it has none:
-    then only Numba's own first-class call can run it)."""
-    from simulator.games.base import STRATEGY_SIGNATURE
-
-    if not isinstance(function, (types.FunctionType, types.Dispatcher)):
-        return None
-    sig = types.int64(function)
-    first_class = types.FunctionType(STRATEGY_SIGNATURE)
-
-    def codegen(context, builder, signature, args):
-        # a dispatcher (a tuple of one strategy repeated) is made a first-class function first
-        value = context.cast(builder, args[0], signature.args[0], first_class)
-        value = cgutils.create_struct_proxy(first_class)(context, builder, value=value)
-        return builder.ptrtoint(value.jit_addr, ir.IntType(64))
-
-    return sig, codegen
-
-
-@intrinsic
-def call_strategy(typingctx, address, kind, obs, legal, params, rng):
-    """Call the strategy compiled at `address` (see `strategy_address`) with the platform's one
-    signature, as Numba calls a first-class function, exceptions included. A kernel keeps the
-    addresses in its state, so its round steps need not take the tuple of strategy functions (48
-    words passed by value to every call)."""
-    from simulator.games.base import STRATEGY_SIGNATURE
-
-    sig = types.int64(address, kind, obs, legal, params, rng)
-    declared = STRATEGY_SIGNATURE.args
-
-    def codegen(context, builder, signature, args):
-        values = [context.cast(builder, value, given, wanted)
-                  for value, given, wanted in zip(args[1:], signature.args[1:], declared)]
-        function_type = context.call_conv.get_function_type(types.int64, declared)
-        pointer = builder.inttoptr(args[0], function_type.as_pointer())
-        status, result = context.call_conv.call_function(builder, pointer, types.int64,
-                                                         declared, values)
-        with cgutils.if_unlikely(builder, status.is_error):
-            context.call_conv.return_status_propagate(builder, status)
-        return result
-
-    return sig, codegen
-
-
+# --- bits -------------------------------------------------------------------------------------------
 @intrinsic
 def _popcount(typingctx, x):
     if not isinstance(x, types.Integer):
@@ -247,48 +300,58 @@ def nth_set_bit_by_deposit(bits, pick):
 nth_set_bit = nth_set_bit_by_deposit if HAS_PDEP else nth_set_bit_by_halving
 
 
+# --- interpreted twins (NUMBA_DISABLE_JIT=1: how people debug rules) ------------------------------
+# In an interpreted run the state is a numpy record and strategies are plain Python functions:
+# a strategy's "address" is its index in this list, and the trace buffer's is its index in the next.
+INTERPRETED_STRATEGIES: list = []
+INTERPRETED_TRACES: list = []
+
 if config.DISABLE_JIT:
-    # Interpreted (NUMBA_DISABLE_JIT=1, used to measure the JIT's speed-up): plain arrays are
-    # already reference-safe, so a view is the array itself.
-    def borrowed(owner):  # noqa: F811
-        return owner
+    def _read_only_view(array):
+        view = array.view()
+        view.flags.writeable = False
+        return view
+
+    def flag_view(flags, length):  # noqa: F811
+        return _read_only_view(flags[:length].view(np.bool_))
+
+    def subarray(array, start, length):  # noqa: F811
+        return array[start:start + length]
+
+    def trace_view(address, capacity):  # noqa: F811
+        return INTERPRETED_TRACES[address]
 
     def borrowed_rng(rng):  # noqa: F811
         return rng
 
+    def native_address(function):  # noqa: F811
+        if function not in INTERPRETED_STRATEGIES:
+            INTERPRETED_STRATEGIES.append(function)
+        return INTERPRETED_STRATEGIES.index(function) + 1  # 0 means "none"
+
+    def call_strategy(address, kind, obs, legal, params, memory, rng):  # noqa: F811
+        return int(INTERPRETED_STRATEGIES[address - 1](
+            int(kind), _read_only_view(obs), legal, _read_only_view(params), memory, rng))
+
     def random_double(rng):  # noqa: F811
         return rng.random()
 
+    def uniform_index(count, rng):  # noqa: F811
+        return int(rng.random() * count)
+
     def popcount(x):  # noqa: F811
-        return bin(x).count("1")
+        return bin(int(x)).count("1")
 
     def nth_set_bit(bits, pick):  # noqa: F811
-        return [i for i in range(64) if (bits >> i) & 1][pick]
+        return [i for i in range(64) if (int(bits) >> i) & 1][int(pick)]
+
+    nth_set_bit_by_halving = nth_set_bit_by_deposit = nth_set_bit  # noqa: F811
 
 
-@njit(cache=True)
-def keep_alive(owners):
-    """A last use of the buffers behind borrowed views, so they are not freed before it."""
-    return len(owners)
-
-
-@njit(cache=True, inline="always")
-def record(trace, k, step, code, actor, target, value, extra):
-    """Append one trace row if a trace buffer was given; returns the new row count."""
-    if k < trace.shape[0]:
-        trace[k, 0] = step
-        trace[k, 1] = code
-        trace[k, 2] = actor
-        trace[k, 3] = target
-        trace[k, 4] = value
-        trace[k, 5] = extra
-        return k + 1
-    return k
-
-
-@njit(cache=True, inline="always")
-def checked_action(action, legal):
-    """Guard a kernel against a strategy returning an illegal action (a bug in the strategy)."""
-    if action < 0 or action >= legal.size or not legal[action]:
-        raise ValueError("a strategy returned an illegal action")
-    return action
+def trace_address(buffer: np.ndarray) -> int:
+    """What the state keeps to find a trace buffer: its data address (compiled runs) or its index
+    in INTERPRETED_TRACES (interpreted runs). The caller keeps the buffer alive for the call."""
+    if config.DISABLE_JIT:
+        INTERPRETED_TRACES.append(buffer)
+        return len(INTERPRETED_TRACES) - 1
+    return buffer.ctypes.data

@@ -2,14 +2,15 @@
 observation, scoring-table layout, events and trace events.
 
 Everything here is data. The kernel, the rules, the strategies and the trace decoder read these
-constants; nothing below changes during a run.
+constants; nothing below changes during a run. Every code is a position in one declared tuple
+(`codes(...)` names them), so no number is written twice.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.base import DecisionKind, ObservationLayout, Role
+from simulator.games.base import DecisionKind, Item, Layout, ObservationLayout, Role, codes
 
 NAME = "chenghuang"
 TITLE = "城隍神與夜冥將軍 (Chenghuang / Overseers)"
@@ -17,16 +18,21 @@ SOURCE = ("shared/seeds/000_3589bcffdf3fad8f.txt (BigFun 2015, designer Jacky Hu
           "shared/rules/chenghuang.md")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
+SCORING = "individual"
+TEAMS = ()
+LENGTH_UNIT = "rounds"
+DEFAULT_CONFIG = "chenghuang/default.toml"
 HAND = 6            # cards dealt to each player and held after the draft
 LAYOUT = 5          # cards laid out after the discard
 MAX_SLOTS = 8       # cards a layout can hold before the reveal (5 laid out + 1 from 甘將軍, spare)
 MAX_ROUNDS = 16     # the longest game a config may ask for
+MAX_DECK = 128      # the most cards a config's deck may hold (the state is sized for it)
 
 # --- good/evil cards (善惡卡): index = kind code --------------------------------------------------
 KINDS = ("killing", "benevolence", "treachery", "loyalty", "filial", "theft")
+CARD = codes(KINDS, "Card")
 KIND_LABELS = ("殺生", "仁愛", "奸惡", "忠信", "孝行", "竊盜")
 KIND_SIDES = ("evil", "good", "evil", "good", "good", "evil")
-KILLING, BENEVOLENCE, TREACHERY, LOYALTY, FILIAL, THEFT = range(6)
 N_KINDS = len(KINDS)
 
 # The official card counts per player count (rules table; the per-kind counts are authoritative).
@@ -55,36 +61,43 @@ ROLES = (
          "馬面"),
     Role("general-fan", "", "(F) at scoring, a chosen player's cards score 1 less each", "范將軍"),
 )
-LIU, MARTIAL, GAN, IMPLEMENTS, CIVIL, OX_HEAD, XIE, HORSE_FACE, FAN = range(9)
+ROLE = codes(ROLES, "Role")
 N_ROLES = len(ROLES)
-BASIC_POOL = (LIU, MARTIAL, GAN, IMPLEMENTS, CIVIL)
+POOL_NAMES = ("basic", "advanced")
+BASIC_POOL = (ROLE.general_liu, ROLE.martial_judge, ROLE.general_gan, ROLE.lord_of_implements,
+              ROLE.civil_judge)
 ADVANCED_POOL = tuple(range(N_ROLES))
-ABILITY_ORDER = np.array([MARTIAL, GAN, IMPLEMENTS, CIVIL], dtype=np.int64)  # order codes 1..4
+# The numbered abilities, acted in this order (order codes 1..4).
+ABILITY_ORDER = np.array([ROLE.martial_judge, ROLE.general_gan, ROLE.lord_of_implements,
+                          ROLE.civil_judge], dtype=np.int64)
 
 # --- the scoring table, as data ------------------------------------------------------------------
 # One flat int64 vector, identical in the setup and in every observation, so the kernel and the
 # strategies score with the same function (rules.kind_points / rules.showdown_score).
-# points(kind, c) = EACH[kind] * c + SET[kind, min(c, SET_LEN - 1)]
+# points(kind, c) = each[kind] * c + set[kind, min(c, SET_LEN - 1)]
 SET_LEN = 8                       # set tables hold the points for 0..7 cards; more add nothing
-T_EACH = 0                        # [N_KINDS] points per card
-T_SET = T_EACH + N_KINDS          # [N_KINDS * SET_LEN] set points by count
-T_JUDGE = T_SET + N_KINDS * SET_LEN   # 武判: points per card of the named kind (5)
-T_IMPLEMENTS = T_JUDGE + 1        # 刑具爺: bonus this round (3)
-T_OX = T_IMPLEMENTS + 1           # 牛頭: factor on 殺生 points (2)
-T_XIE = T_OX + 1                  # 謝將軍: bonus per 忠信 / 孝行 card (1)
-T_FAN_MODE = T_XIE + 1            # 范將軍: 0 minus-one (per card), 1 steal (fixed points)
-T_FAN_AMOUNT = T_FAN_MODE + 1     # 范將軍: 1 point per card, or the points stolen (4)
-# Derived from the entries above when the table is built (rules.derive_scoring), because scoring is
-# the hottest rule of all: the points of 0..POINTS_LEN-1 cards of each kind for a holder of each
-# role, 牛頭's and 謝將軍's modifiers included (not 武判's named kind; a count past the set table
-# adds the same points per card, so larger counts extend the last step), and which kinds score by
-# a set table.
-POINTS_LEN = SET_LEN + 1
-T_POINTS = T_FAN_AMOUNT + 1       # [N_ROLES * N_KINDS * POINTS_LEN]
-T_SET_KIND = T_POINTS + N_ROLES * N_KINDS * POINTS_LEN   # [N_KINDS] 1 if the kind has a set table
-TABLE_SIZE = T_SET_KIND + N_KINDS
-FAN_MINUS_ONE, FAN_STEAL = 0, 1
+POINTS_LEN = SET_LEN + 1          # derived points per count: 0..POINTS_LEN-1 cards
 FAN_VARIANTS = ("minus-one", "steal-four")
+FAN_MODE = codes(FAN_VARIANTS, "FanMode")
+TABLE = Layout((
+    ("each", N_KINDS, "points per card of each kind"),
+    ("set", N_KINDS * SET_LEN, "set points of each kind by count (0..SET_LEN-1 cards)"),
+    ("judge", 1, "武判: points per card of the named kind (5)"),
+    ("implements", 1, "刑具爺: bonus this round (3)"),
+    ("ox", 1, "牛頭: factor on 殺生 points (2)"),
+    ("xie", 1, "謝將軍: bonus per 忠信 / 孝行 card (1)"),
+    ("fan_mode", 1, "范將軍: FAN_MODE (minus-one: per card; steal-four: fixed points)"),
+    ("fan_amount", 1, "范將軍: 1 point per card, or the points stolen (4)"),
+    # Derived from the entries above when the table is built (rules.derive_scoring), because
+    # scoring is the hottest rule of all: the points of 0..POINTS_LEN-1 cards of each kind for a
+    # holder of each role, 牛頭's and 謝將軍's modifiers included (not 武判's named kind; a count
+    # past the set table adds the same points per card, so larger counts extend the last step),
+    # and which kinds score by a set table.
+    ("points", N_ROLES * N_KINDS * POINTS_LEN, "derived: points of c cards by role and kind"),
+    ("set_kind", N_KINDS, "derived: 1 if the kind has a set table"),
+))
+T = TABLE.offsets("Table")
+TABLE_SIZE = T.size
 
 # --- decisions ------------------------------------------------------------------------------------
 # Actions are small integers whose meaning depends on the decision. "kind" means a card kind code
@@ -92,50 +105,52 @@ FAN_VARIANTS = ("minus-one", "steal-four")
 # and 6..11 (FACE_DOWN + kind) for one of the civil judge's own face-down cards of that kind.
 FACE_DOWN = N_KINDS
 N_ACTIONS = 2 * N_KINDS
+MAX_ACTIONS = N_ACTIONS
 DECISIONS = (
-    DecisionKind(0, "draft", "kind", "keep one card of this kind from the pack in hand"),
-    DecisionKind(1, "discard", "kind", "discard one of the 6 drafted cards face down"),
-    DecisionKind(2, "hide", "kind", "lay one more card face down (asked 2 times, 3 for 柳將軍); "
+    DecisionKind("draft", "kind", "keep one card of this kind from the pack in hand"),
+    DecisionKind("discard", "kind", "discard one of the 6 drafted cards face down"),
+    DecisionKind("hide", "kind", "lay one more card face down (asked 2 times, 3 for 柳將軍); "
                  "the rest are laid face up"),
-    DecisionKind(3, "judge", "kind", "武判 names a card kind"),
-    DecisionKind(4, "gan_keep", "kind", "甘將軍 keeps one of the two drawn cards"),
-    DecisionKind(5, "peek", "seat",
-                 "刑具爺 looks at one face-down card of that seat (asked twice)"),
-    DecisionKind(6, "scribe_source", "kind (0-5 face up, 6-11 face down)",
+    DecisionKind("judge", "kind", "武判 names a card kind"),
+    DecisionKind("gan_keep", "kind", "甘將軍 keeps one of the two drawn cards"),
+    DecisionKind("peek", "seat", "刑具爺 looks at one face-down card of that seat (asked twice)"),
+    DecisionKind("scribe_source", "kind (0-5 face up, 6-11 face down)",
                  "文判 picks the own card to move"),
-    DecisionKind(7, "scribe_target", "kind (0-5 a face-up card on the table, 6-11 own face-down)",
+    DecisionKind("scribe_target", "kind (0-5 a face-up card on the table, 6-11 own face-down)",
                  "文判 picks the card to copy"),
-    DecisionKind(8, "vote", "seat", "secret simultaneous vote for the player with the top score"),
-    DecisionKind(9, "admit", "0 deny, 1 admit", "the accused admits or denies"),
-    DecisionKind(10, "admit_discard", "kind", "the accused who admitted discards a card (twice)"),
-    DecisionKind(11, "compensation", "kind", "the wrongly accused takes a card from the pile"),
-    DecisionKind(12, "theft_target", "seat", "the thief names the player to take a card from"),
-    DecisionKind(13, "theft_give", "kind", "the victim of the theft chooses the card to give"),
-    DecisionKind(14, "fan_target", "seat", "范將軍 names the player it penalises"),
-    DecisionKind(15, "tie_break", "seat", "the captain picks one of the tied players"),
+    DecisionKind("vote", "seat", "secret simultaneous vote for the player with the top score"),
+    DecisionKind("admit", "0 deny, 1 admit", "the accused admits or denies"),
+    DecisionKind("admit_discard", "kind", "the accused who admitted discards a card (twice)"),
+    DecisionKind("compensation", "kind", "the wrongly accused takes a card from the pile"),
+    DecisionKind("theft_target", "seat", "the thief names the player to take a card from"),
+    DecisionKind("theft_give", "kind", "the victim of the theft chooses the card to give"),
+    DecisionKind("fan_target", "seat", "范將軍 names the player it penalises"),
+    DecisionKind("tie_break", "seat", "the captain picks one of the tied players"),
 )
-(DRAFT, DISCARD, HIDE, JUDGE, GAN_KEEP, PEEK, SCRIBE_SOURCE, SCRIBE_TARGET, VOTE, ADMIT,
- ADMIT_DISCARD, COMPENSATION, THEFT_TARGET, THEFT_GIVE, FAN_TARGET, TIE_BREAK) = range(16)
-DENY, CONFESS = 0, 1
+DECISION = codes(DECISIONS, "Decision")
+# The actions of the `admit` decision.
+ANSWERS = ("deny", "admit")
+ANSWER = codes(ANSWERS, "Answer")
 
 # What a tie decision is about (obs "tie").
 TIES = ("vote", "theft", "captain", "winner")
-TIE_VOTE, TIE_THEFT, TIE_CAPTAIN, TIE_WINNER = range(4)
+TIE = codes(TIES, "Tie")
+
+# How a round's captain was chosen (trace: the value of a `captain` row).
+CAPTAIN_CHOICES = ("random", "lowest")
+CHOSEN = codes(CAPTAIN_CHOICES, "Chosen")
 
 # --- observation: what one seat knows when it decides ---------------------------------------------
+# (The standard pieces come first: kind, me, my_role, players; see base.STANDARD_PIECES.)
 UNKNOWN = -1
 OBSERVATION = ObservationLayout((
-    ("kind", 1, "decision kind code"),
-    ("me", 1, "my seat"),
-    ("players", 1, "number of players"),
     ("round", 1, "current round, from 1"),
     ("rounds", 1, "rounds in the game"),
     ("captain", 1, "this round's captain"),
-    ("my_role", 1, "my role code"),
     ("roles", MAX_PLAYERS, "role code of each seat (roles are dealt face up); -1 past the players"),
     ("totals", MAX_PLAYERS, "each seat's total before this round (derivable from the reveals)"),
     ("deck", N_KINDS, "cards of each kind in the game (dealt or set aside)"),
-    ("table", TABLE_SIZE, "the scoring table (see T_* in declaration.py)"),
+    ("table", TABLE.size, "the scoring table (see TABLE in declaration.py)"),
     ("pick", 1, "draft pick number 1..6, 0 outside the draft"),
     ("pack", N_KINDS, "cards of each kind in the pack I pick from (draft only)"),
     ("mine", N_KINDS, "my cards of each kind (drafted so far, then held)"),
@@ -161,36 +176,36 @@ OBSERVATION = ObservationLayout((
 OBS = OBSERVATION.offsets()
 
 # --- results --------------------------------------------------------------------------------------
-END_CONDITIONS = ("highest total", "tie broken by the captain")
-END_HIGHEST, END_CAPTAIN_TIE = range(2)
+END_CONDITIONS = (
+    Item("highest", "highest total"),
+    Item("captain_tie", "tie broken by the captain"),
+)
+END = codes(END_CONDITIONS, "End")
 MAX_LENGTH = MAX_ROUNDS
 SCORE_CLIP = 255  # score histograms count final totals 0..255; higher totals go in the last bin
 
 EVENTS = (
-    "accusations",          # votes held (one per round)
-    "vote_ties",            # the captain chose the accused among tied players
-    "accused_highest",      # the accused really had the top showdown score (ties count)
-    "admits",               # the accused admitted
-    "admits_highest",       # ... and really had the top score
-    "denies",               # the accused denied
-    "deny_correct",         # denied and was not the highest: compensation
-    "deny_wrong",           # denied but was the highest: lost the two most valuable cards
-    "compensation_empty",   # a compensation with an empty discard pile
-    "horse_face_takes",     # 竊盜 cards 馬面 took from the discard pile
-    "thefts",               # cards stolen
-    "theft_ties",           # the captain chose the thief among tied players
-    "rounds_without_theft", # rounds in which nobody held 竊盜
-    "fan_penalties",        # 范將軍 penalties applied
-    "captain_ties",         # the captain chose next round's captain among tied players
-    "captain_round_top",    # rounds in which the captain had the top round score (ties count)
-    "final_ties",           # games whose top total was tied (the last captain decided)
-    "final_captain_wins",   # games won by the last round's captain
-    "rounds",               # rounds played
+    Item("accusations", "votes held (one per round)"),
+    Item("vote_ties", "the captain chose the accused among tied players"),
+    Item("accused_highest", "the accused really had the top showdown score (ties count)"),
+    Item("admits", "the accused admitted"),
+    Item("admits_highest", "... and really had the top score"),
+    Item("denies", "the accused denied"),
+    Item("deny_correct", "denied and was not the highest: compensation"),
+    Item("deny_wrong", "denied but was the highest: lost the two most valuable cards"),
+    Item("compensation_empty", "a compensation with an empty discard pile"),
+    Item("horse_face_takes", "竊盜 cards 馬面 took from the discard pile"),
+    Item("thefts", "cards stolen"),
+    Item("theft_ties", "the captain chose the thief among tied players"),
+    Item("rounds_without_theft", "rounds in which nobody held 竊盜"),
+    Item("fan_penalties", "范將軍 penalties applied"),
+    Item("captain_ties", "the captain chose next round's captain among tied players"),
+    Item("captain_round_top", "rounds in which the captain had the top round score (ties count)"),
+    Item("final_ties", "games whose top total was tied (the last captain decided)"),
+    Item("final_captain_wins", "games won by the last round's captain"),
+    Item("rounds", "rounds played"),
 )
-(EV_ACCUSATIONS, EV_VOTE_TIES, EV_ACCUSED_HIGHEST, EV_ADMITS, EV_ADMITS_HIGHEST, EV_DENIES,
- EV_DENY_CORRECT, EV_DENY_WRONG, EV_COMPENSATION_EMPTY, EV_HORSE_FACE_TAKES, EV_THEFTS,
- EV_THEFT_TIES, EV_NO_THEFT, EV_FAN, EV_CAPTAIN_TIES, EV_CAPTAIN_TOP, EV_FINAL_TIES,
- EV_FINAL_CAPTAIN_WINS, EV_ROUNDS) = range(len(EVENTS))
+EV = codes(EVENTS, "Event")
 
 # --- trace events (rows of the trace buffer: step = round, code, actor, target, value, extra) ----
 TRACE_EVENTS = (
@@ -198,10 +213,7 @@ TRACE_EVENTS = (
     "scribe", "vote", "accused", "admit", "admit_discard", "reveal", "showdown_loss",
     "compensation", "horse_face", "theft", "no_theft", "fan", "round_score", "tie_break", "winner",
 )
-(TR_ROUND, TR_CAPTAIN, TR_ROLE, TR_DEAL, TR_PICK, TR_DISCARD, TR_LAYOUT, TR_JUDGE, TR_GAN,
- TR_PEEK, TR_SCRIBE, TR_VOTE, TR_ACCUSED, TR_ADMIT, TR_ADMIT_DISCARD, TR_REVEAL,
- TR_SHOWDOWN_LOSS, TR_COMPENSATION, TR_HORSE_FACE, TR_THEFT, TR_NO_THEFT, TR_FAN,
- TR_ROUND_SCORE, TR_TIE_BREAK, TR_WINNER) = range(len(TRACE_EVENTS))
+TR = codes(TRACE_EVENTS, "Trace")
 
 # Rules this project decided where the source and the rulings note are silent (see
 # docs/rules/chenghuang.md for the reasoning and the covering tests).

@@ -1,6 +1,8 @@
-"""Chenghuang parameters: a frozen dataclass and the validation of a raw TOML dict.
+"""Chenghuang parameters: the config schema, the validated params, and the setup they give.
 
-Config layout (every key optional except ``players``; docs/rules/chenghuang.md explains each)::
+The keys (besides the platform's `game`, `players`, `strategies`, ...) are declared once in `KEYS`;
+validation (simulator.schema), `fairplay games chenghuang` and docs/rules/chenghuang.md read that
+declaration. A config's layout (docs/rules/chenghuang.md explains each key)::
 
     game = "chenghuang"
     players = 5                       # 3..6
@@ -10,27 +12,20 @@ Config layout (every key optional except ``players``; docs/rules/chenghuang.md e
     fan = "minus-one"                 # 范將軍: "minus-one" (-1 per card) or "steal-four"
     [deck]                            # cards per kind; missing kinds: the official table
     killing = 4
-    benevolence = 6
-    treachery = 6
-    loyalty = 6
-    filial = 4
-    theft = 4
+    ...
     [scoring]                         # an integer: points per card; a list: points for 1, 2, ...
     killing = 6                       #   cards of a set kind (more cards than listed add nothing)
-    benevolence = 4
-    treachery = 3
     loyalty = [2, 10, 18]
-    filial = [0, 6, 21]
-    theft = 2
+    ...
     judge = 5                         # 武判: points per card of the named kind
     implements = 3                    # 刑具爺: bonus
     ox_head = 2                       # 牛頭: factor on 殺生 points
     xie = 1                           # 謝將軍: bonus per 忠信 / 孝行 card
     fan = 1                           # 范將軍: points per card (minus-one) or stolen (steal: 4)
 
-``load_params(raw, ctx)`` reports the first bad key through ``ctx.error(key, message)``, which
-raises the platform's ConfigError naming the file, the key and what is allowed. ``build_setup``
-turns the params into the arrays one kernel call needs.
+`load_params(values, ctx)` receives every key validated (defaults filled in) and checks only what
+involves several keys at once, reporting through `ctx.error(key, message)`; `setup(params, st)`
+writes the setup into a fresh state.
 """
 
 from __future__ import annotations
@@ -39,19 +34,15 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .kernel import Setup
-from .rules import derive_scoring
-from .declaration import (
-    ADVANCED_POOL, BASIC_POOL, FAN_MINUS_ONE, FAN_STEAL, FAN_VARIANTS, HAND, KIND_LABELS, KINDS,
-    MAX_PLAYERS, MAX_ROUNDS, MIN_PLAYERS, OFFICIAL_DECK, PRINTED_TOTAL, ROLES, SET_LEN,
-    T_EACH, T_FAN_AMOUNT, T_FAN_MODE, T_IMPLEMENTS, T_JUDGE, T_OX, T_SET, T_XIE, TABLE_SIZE,
-)
+from simulator.schema import Choice, Integer, Invalid, Key
 
-# The keys this game reads. The platform's own keys (game, extends, strategies, ...) are read and
-# removed by simulator.config before `load_params` sees the dict; `players` comes validated.
-GAME_KEYS = ("players", "rules", "deck", "scoring")
-RULE_KEYS = ("rounds", "roles", "fan")
-POOL_NAMES = ("basic", "advanced")
+from .declaration import (
+    ADVANCED_POOL, BASIC_POOL, FAN_MODE, FAN_VARIANTS, HAND, KIND_LABELS, KINDS, MAX_DECK,
+    MAX_PLAYERS, MAX_ROUNDS, N_ACTIONS, N_KINDS, OFFICIAL_DECK, POOL_NAMES, PRINTED_TOTAL, ROLES,
+    SET_LEN, T, TABLE,
+)
+from .observation import init_observation
+from .rules import derive_scoring
 
 # The printed scoring table: an int is points per card, a tuple the points for 1, 2, 3 ... cards.
 OFFICIAL_POINTS = {
@@ -64,7 +55,6 @@ OFFICIAL_POINTS = {
 }
 ABILITY_POINTS = {"judge": 5, "implements": 3, "ox_head": 2, "xie": 1}
 FAN_DEFAULT_AMOUNT = {"minus-one": 1, "steal-four": 4}
-SCORING_KEYS = tuple(KINDS) + tuple(ABILITY_POINTS) + ("fan",)
 
 
 @dataclass(frozen=True)
@@ -88,7 +78,7 @@ class ChenghuangParams:
         return sum(self.deck)
 
     def table(self) -> np.ndarray:
-        """The flat scoring table the kernel and the strategies read (layout: T_* constants)."""
+        """The flat scoring table the kernel and the strategies read (layout: declaration.TABLE)."""
         return scoring_table(self.points, self.judge, self.implements, self.ox_head, self.xie,
                              self.fan_variant, self.fan_amount)
 
@@ -98,20 +88,20 @@ class ChenghuangParams:
 
 def scoring_table(points, judge=5, implements=3, ox_head=2, xie=1, fan_variant="minus-one",
                   fan_amount=1) -> np.ndarray:
-    table = np.zeros(TABLE_SIZE, dtype=np.int64)
+    table = np.zeros(TABLE.size, dtype=np.int64)
     for kind, value in enumerate(points):
         if isinstance(value, tuple):
             row = [0] + list(value)
             row += [row[-1]] * (SET_LEN - len(row))
-            table[T_SET + kind * SET_LEN:T_SET + (kind + 1) * SET_LEN] = row
+            table[T.set + kind * SET_LEN:T.set + (kind + 1) * SET_LEN] = row
         else:
-            table[T_EACH + kind] = value
-    table[T_JUDGE] = judge
-    table[T_IMPLEMENTS] = implements
-    table[T_OX] = ox_head
-    table[T_XIE] = xie
-    table[T_FAN_MODE] = FAN_MINUS_ONE if fan_variant == "minus-one" else FAN_STEAL
-    table[T_FAN_AMOUNT] = fan_amount
+            table[T.each + kind] = value
+    table[T.judge] = judge
+    table[T.implements] = implements
+    table[T.ox] = ox_head
+    table[T.xie] = xie
+    table[T.fan_mode] = FAN_MODE.minus_one if fan_variant == "minus-one" else FAN_MODE.steal_four
+    table[T.fan_amount] = fan_amount
     derive_scoring(table)
     return table
 
@@ -128,116 +118,159 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _table(raw, key, ctx) -> dict:
-    value = raw.get(key, {})
-    if not isinstance(value, dict):
-        ctx.error(key, f"must be a table ([{key}]), got {value!r}")
-    return value
+# --- the game's own value types (simulator.schema's protocol: check, describe) ------------------
+class RolePool:
+    """The role pool: "basic", "advanced", or a list of role names (or labels), each once.
+    A list is checked to role codes."""
 
-
-def _unknown(table: dict, allowed, prefix: str, ctx) -> None:
-    for key in table:
-        if key not in allowed:
-            ctx.error(f"{prefix}{key}", f"unknown key; allowed: {', '.join(allowed)}")
-
-
-def load_params(raw: dict, ctx) -> ChenghuangParams:
-    """Validate a raw (already merged) config dict into ChenghuangParams."""
-    for key in raw:
-        if key not in GAME_KEYS:
-            ctx.error(key, f"unknown key; allowed: {', '.join(GAME_KEYS)} "
-                           f"(and the platform's game, extends, strategies, description)")
-
-    players = raw.get("players", 5)
-    if not _is_int(players) or not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        ctx.error("players", f"must be an integer from {MIN_PLAYERS} to {MAX_PLAYERS}, "
-                             f"got {players!r}")
-
-    # [rules]
-    rules = _table(raw, "rules", ctx)
-    _unknown(rules, RULE_KEYS, "rules.", ctx)
-    rounds = rules.get("rounds", 4)
-    if not _is_int(rounds) or not 1 <= rounds <= MAX_ROUNDS:
-        ctx.error("rules.rounds", f"must be an integer from 1 to {MAX_ROUNDS}, got {rounds!r}")
-    fan_variant = rules.get("fan", "minus-one")
-    if fan_variant not in FAN_VARIANTS:
-        ctx.error("rules.fan", f"must be one of {', '.join(FAN_VARIANTS)}, got {fan_variant!r}")
-    pool_raw = rules.get("roles", "advanced" if players == MAX_PLAYERS else "basic")
-    allowed_roles = ", ".join(role.name for role in ROLES)
-    if isinstance(pool_raw, str):
-        if pool_raw not in POOL_NAMES:
-            ctx.error("rules.roles", f"must be \"basic\", \"advanced\" or a list of role names "
-                                     f"({allowed_roles}), got {pool_raw!r}")
-        pool = BASIC_POOL if pool_raw == "basic" else ADVANCED_POOL
-        pool_name = pool_raw
-    elif isinstance(pool_raw, list):
+    def check(self, value):
+        allowed = ", ".join(role.name for role in ROLES)
+        if isinstance(value, str):
+            if value not in POOL_NAMES:
+                raise Invalid(f"must be \"basic\", \"advanced\" or a list of role names "
+                              f"({allowed}), got {value!r}")
+            return value
+        if not isinstance(value, list):
+            raise Invalid(f"must be \"basic\", \"advanced\" or a list of role names, "
+                          f"got {value!r}")
         codes = []
-        for name in pool_raw:
+        for name in value:
             code = role_code(name) if isinstance(name, str) else -1
             if code < 0:
-                ctx.error("rules.roles", f"unknown role {name!r}; allowed: {allowed_roles}")
+                raise Invalid(f"unknown role {name!r}; allowed: {allowed}")
             if code in codes:
-                ctx.error("rules.roles",
-                          f"role {name!r} is listed twice; each role card exists once")
+                raise Invalid(f"role {name!r} is listed twice; each role card exists once")
             codes.append(code)
-        pool = tuple(codes)
+        return tuple(codes)
+
+    def describe(self) -> str:
+        return "\"basic\", \"advanced\" or a list of role names"
+
+
+class Points:
+    """A kind's printed points: an integer (points per card) or a list of 1 to SET_LEN - 1
+    integers (points for 1, 2, ... cards of a set kind)."""
+
+    def check(self, value):
+        if isinstance(value, (list, tuple)):
+            if not 1 <= len(value) <= SET_LEN - 1 or not all(_is_int(v) for v in value):
+                raise Invalid(f"a set table must list 1 to {SET_LEN - 1} integers (points for "
+                              f"1, 2, ... cards), got {value!r}")
+            return tuple(value)
+        if _is_int(value):
+            return value
+        raise Invalid(f"must be an integer (points per card) or a list of integers (points for "
+                      f"1, 2, ... cards), got {value!r}")
+
+    def describe(self) -> str:
+        return (f"integer (points per card) or a list of 1 to {SET_LEN - 1} integers (points for "
+                f"1, 2, ... cards)")
+
+
+def _official_count(kind):
+    return lambda players: OFFICIAL_DECK[players][kind]
+
+
+def _official_column(kind) -> str:
+    counts = sorted({(deck[kind], players) for players, deck in OFFICIAL_DECK.items()},
+                    key=lambda pair: pair[1])
+    by_count: dict[int, list[int]] = {}
+    for count, players in counts:
+        by_count.setdefault(count, []).append(players)
+    return "the official table: " + ", ".join(
+        f"{count} ({'/'.join(map(str, players))} players)" for count, players in by_count.items())
+
+
+KEYS = (
+    Key("rules.rounds", Integer(1, MAX_ROUNDS), 4,
+        "rounds in a game; the highest total after the last round wins (the Overseers edition "
+        "plays 3)"),
+    Key("rules.roles", RolePool(),
+        lambda players: "advanced" if players == MAX_PLAYERS else "basic",
+        "the role pool dealt from each round: \"basic\" (the 5 starred roles), \"advanced\" (all "
+        "9) or a list of role names (or their labels)",
+        default_text=f"\"basic\"; \"advanced\" with {MAX_PLAYERS} players"),
+    Key("rules.fan", Choice(FAN_VARIANTS), "minus-one",
+        "范將軍: \"minus-one\" (each card of the target scores less) or \"steal-four\" (points "
+        "moved from the target's round)"),
+) + tuple(
+    Key(f"deck.{name}", Integer(0, MAX_DECK), _official_count(kind),
+        f"cards of {KIND_LABELS[kind]} in the deck", default_text=_official_column(kind))
+    for kind, name in enumerate(KINDS)
+) + tuple(
+    Key(f"scoring.{name}", Points(), OFFICIAL_POINTS[name],
+        f"points of {KIND_LABELS[kind]}: per card, or a list for 1, 2, ... cards (more cards than "
+        f"listed add nothing)")
+    for kind, name in enumerate(KINDS)
+) + (
+    Key("scoring.judge", Integer(0), ABILITY_POINTS["judge"],
+        "武判: points per card of the named kind"),
+    Key("scoring.implements", Integer(0), ABILITY_POINTS["implements"], "刑具爺: bonus this round"),
+    Key("scoring.ox_head", Integer(0), ABILITY_POINTS["ox_head"], "牛頭: factor on 殺生 points"),
+    Key("scoring.xie", Integer(0), ABILITY_POINTS["xie"], "謝將軍: bonus per 忠信 and per 孝行 card"),
+    Key("scoring.fan", Integer(0), None,
+        "范將軍: points off per card (minus-one) or points stolen (steal-four)",
+        default_text=", ".join(f"{amount} with {variant}"
+                               for variant, amount in FAN_DEFAULT_AMOUNT.items())),
+)
+
+
+def load_params(values: dict, ctx) -> ChenghuangParams:
+    """The params of validated config values; checks what involves several keys."""
+    players = values["players"]
+    pool = values["rules.roles"]
+    if isinstance(pool, str):
+        pool_name = pool
+        pool = BASIC_POOL if pool == "basic" else ADVANCED_POOL
+    else:
         pool_name = ("basic" if sorted(pool) == list(BASIC_POOL) else
                      "advanced" if sorted(pool) == list(ADVANCED_POOL) else "custom")
-    else:
-        ctx.error("rules.roles", f"must be \"basic\", \"advanced\" or a list of role names, "
-                                 f"got {pool_raw!r}")
     if len(pool) < players:
         hint = (" (the basic pool plays 3-5; 6 players need roles = \"advanced\")"
                 if pool_name == "basic" else "")
         ctx.error("rules.roles", f"the role pool has {len(pool)} roles but {players} players each "
                                  f"need one{hint}")
 
-    # [deck]
-    deck_raw = _table(raw, "deck", ctx)
-    _unknown(deck_raw, KINDS, "deck.", ctx)
-    deck = list(OFFICIAL_DECK[players])
-    for kind, name in enumerate(KINDS):
-        if name in deck_raw:
-            count = deck_raw[name]
-            if not _is_int(count) or count < 0:
-                ctx.error(f"deck.{name}", f"must be a non-negative integer (cards of "
-                                          f"{KIND_LABELS[kind]}), got {count!r}")
-            deck[kind] = count
+    deck = tuple(values[f"deck.{name}"] for name in KINDS)
     if sum(deck) < HAND * players:
         ctx.error("deck", f"{sum(deck)} cards cannot deal {HAND} to each of {players} players; "
                           f"the deck needs at least {HAND * players}")
+    if sum(deck) > MAX_DECK:
+        ctx.error("deck", f"{sum(deck)} cards: a deck holds at most {MAX_DECK}")
 
-    # [scoring]
-    scoring = _table(raw, "scoring", ctx)
-    _unknown(scoring, SCORING_KEYS, "scoring.", ctx)
-    points = []
-    for kind, name in enumerate(KINDS):
-        value = scoring.get(name, OFFICIAL_POINTS[name])
-        if isinstance(value, (list, tuple)):
-            if not 1 <= len(value) <= SET_LEN - 1 or not all(_is_int(v) for v in value):
-                ctx.error(f"scoring.{name}", f"a set table must list 1 to {SET_LEN - 1} integers "
-                                             f"(points for 1, 2, ... cards), got {value!r}")
-            points.append(tuple(value))
-        elif _is_int(value):
-            points.append(value)
-        else:
-            ctx.error(f"scoring.{name}", f"must be an integer (points per card) or a list of "
-                                         f"integers (points for 1, 2, ... cards), got {value!r}")
-    ability = {}
-    for name, default in ABILITY_POINTS.items():
-        value = scoring.get(name, default)
-        if not _is_int(value) or value < 0:
-            ctx.error(f"scoring.{name}", f"must be a non-negative integer, got {value!r}")
-        ability[name] = value
-    fan_amount = scoring.get("fan", FAN_DEFAULT_AMOUNT[fan_variant])
-    if not _is_int(fan_amount) or fan_amount < 0:
-        ctx.error("scoring.fan", f"must be a non-negative integer, got {fan_amount!r}")
+    fan_variant = values["rules.fan"]
+    fan_amount = values["scoring.fan"]
+    if fan_amount is None:
+        fan_amount = FAN_DEFAULT_AMOUNT[fan_variant]
 
     return ChenghuangParams(
-        players=players, rounds=rounds, deck=tuple(deck), role_pool=tuple(pool),
-        fan_variant=fan_variant, points=tuple(points), fan_amount=fan_amount,
-        pool_name=pool_name, deck_is_official=tuple(deck) == OFFICIAL_DECK[players], **ability,
+        players=players, rounds=values["rules.rounds"], deck=deck, role_pool=tuple(pool),
+        fan_variant=fan_variant, points=tuple(values[f"scoring.{name}"] for name in KINDS),
+        judge=values["scoring.judge"], implements=values["scoring.implements"],
+        ox_head=values["scoring.ox_head"], xie=values["scoring.xie"], fan_amount=fan_amount,
+        pool_name=pool_name, deck_is_official=deck == OFFICIAL_DECK[players],
     )
+
+
+def setup(params: ChenghuangParams, st) -> None:
+    """The setup in a fresh state: the deck (one kind code per card), the role pool, the scoring
+    table, the deck counts, the rounds, and the run's constants in the observation."""
+    deck = np.repeat(np.arange(N_KINDS, dtype=np.int64), np.asarray(params.deck, dtype=np.int64))
+    if deck.size > MAX_DECK:
+        raise ValueError(f"a deck of {deck.size} cards: the state holds at most {MAX_DECK}")
+    st.deck[:deck.size] = deck
+    st.deck_size = deck.size
+    st.pool[:len(params.role_pool)] = params.role_pool
+    st.pool_size = len(params.role_pool)
+    st.table[:] = params.table()
+    st.deck_counts[:] = params.deck
+    st.rounds = params.rounds
+    init_observation(st)
+
+
+def actions(params: ChenghuangParams) -> int:
+    """Actions are a card kind (0..5), a face-down card of a kind (6..11) or a seat (0..5)."""
+    return N_ACTIONS
 
 
 def describe_setup(params: ChenghuangParams) -> dict:
@@ -268,17 +301,3 @@ def describe_setup(params: ChenghuangParams) -> dict:
                     f"{params.fan_amount} less" if params.fan_variant == "minus-one" else
                     f"范將軍: steals {params.fan_amount} points from the chosen player's round")
     return notes
-
-
-def build_setup(params: ChenghuangParams) -> Setup:
-    """The arrays one kernel call needs: the deck (one kind code per card), the role pool, the
-    scoring table, the deck counts and the number of rounds."""
-    deck = np.repeat(np.arange(len(params.deck), dtype=np.int64),
-                     np.asarray(params.deck, dtype=np.int64))
-    return Setup(
-        deck=deck,
-        pool=np.asarray(params.role_pool, dtype=np.int64),
-        table=params.table(),
-        deck_counts=np.asarray(params.deck, dtype=np.int64),
-        rounds=int(params.rounds),
-    )

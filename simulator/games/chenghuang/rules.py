@@ -2,23 +2,20 @@
 
 Seats are numbered clockwise 0..n-1; "passes clockwise" is from seat s to seat (s + 1) mod n.
 Holdings are counts per card kind (cards of a kind are interchangeable). Each function is compiled
-with `borrowing` (Numba, no reference counting: see state.py) and tested on hand-built positions
-in tests/test_chenghuang_rules.py and tests/test_chenghuang_phases.py; docs/rules/chenghuang.md
-maps every rule to its test.
+with the engine's `compiled` (cached, no reference counting: they never allocate) and tested on
+hand-built positions in tests/test_chenghuang_rules.py and tests/test_chenghuang_phases.py;
+docs/rules/chenghuang.md maps every rule to its test.
 """
 
-from simulator.games.kernel_support import uniform_index
+from simulator.games.engine import compiled, uniform_index
 
 from .declaration import (
-    FACE_DOWN, FAN_STEAL, FILIAL, HAND, HORSE_FACE, IMPLEMENTS, KILLING, LIU, LOYALTY, MARTIAL,
-    N_KINDS, N_ROLES, OX_HEAD, POINTS_LEN, SET_LEN, T_EACH, T_FAN_AMOUNT, T_FAN_MODE, T_IMPLEMENTS,
-    T_JUDGE, T_OX, T_POINTS, T_SET, T_SET_KIND, T_XIE, THEFT, XIE,
+    CARD, FACE_DOWN, FAN_MODE, HAND, N_KINDS, N_ROLES, POINTS_LEN, ROLE, SET_LEN, T,
 )
-from .state import M_JUDGE_KIND, borrowing
 
 
 # --- chance ---------------------------------------------------------------------------------------
-@borrowing
+@compiled
 def shuffle(values, rng):
     """Fisher–Yates, in place."""
     for i in range(values.size - 1, 0, -1):
@@ -28,7 +25,7 @@ def shuffle(values, rng):
         values[j] = tmp
 
 
-@borrowing
+@compiled
 def draw_from(counts, rng):
     """Remove one card uniformly at random from a count vector; returns its kind (-1 if empty)."""
     total = 0
@@ -46,77 +43,77 @@ def draw_from(counts, rng):
 
 
 # --- scoring --------------------------------------------------------------------------------------
-@borrowing
+@compiled
 def kind_points(table, t0, kind, count):
     """Printed points of `count` cards of a kind: per-card points plus the set table.
 
     With the official table a 4th and later 忠信 / 孝行 adds nothing (the set row is flat from 3).
     """
     c = count if count < SET_LEN else SET_LEN - 1
-    return table[t0 + T_EACH + kind] * count + table[t0 + T_SET + kind * SET_LEN + c]
+    return table[t0 + T.each + kind] * count + table[t0 + T.set + kind * SET_LEN + c]
 
 
-@borrowing
+@compiled
 def role_kind_points(table, t0, kind, count, role):
     """Points of `count` cards of one kind for a player holding `role`, by the rule (武判's named
-    kind aside): 牛頭: 殺生 points are multiplied by T_OX. 謝將軍: +T_XIE per 忠信 and per 孝行
-    card. The table's derived entries (T_POINTS) hold these values; see `kind_score`."""
+    kind aside): 牛頭: 殺生 points are multiplied by T.ox. 謝將軍: +T.xie per 忠信 and per 孝行
+    card. The table's derived entries (T.points) hold these values; see `kind_score`."""
     points = kind_points(table, t0, kind, count)
-    if role == OX_HEAD and kind == KILLING:
-        points *= table[t0 + T_OX]
-    elif role == XIE and (kind == LOYALTY or kind == FILIAL):
-        points += table[t0 + T_XIE] * count
+    if role == ROLE.ox_head and kind == CARD.killing:
+        points *= table[t0 + T.ox]
+    elif role == ROLE.general_xie and (kind == CARD.loyalty or kind == CARD.filial):
+        points += table[t0 + T.xie] * count
     return points
 
 
-@borrowing
+@compiled
 def derive_scoring(table):
-    """Fill the table's derived entries (T_POINTS, T_SET_KIND) from its printed ones; done once,
+    """Fill the table's derived entries (T.points, T.set_kind) from its printed ones; done once,
     when the table is built."""
     for role in range(N_ROLES):
         for kind in range(N_KINDS):
-            row = T_POINTS + (role * N_KINDS + kind) * POINTS_LEN
+            row = T.points + (role * N_KINDS + kind) * POINTS_LEN
             for count in range(POINTS_LEN):
                 table[row + count] = role_kind_points(table, 0, kind, count, role)
     for kind in range(N_KINDS):
-        table[T_SET_KIND + kind] = 0
+        table[T.set_kind + kind] = 0
         for c in range(SET_LEN):
-            if table[T_SET + kind * SET_LEN + c] != 0:
-                table[T_SET_KIND + kind] = 1
+            if table[T.set + kind * SET_LEN + c] != 0:
+                table[T.set_kind + kind] = 1
 
 
-@borrowing
+@compiled
 def kind_score(table, t0, kind, count, role, judge_kind):
     """Points of `count` cards of one kind for a player holding `role`.
 
-    武判: every card of the named kind scores T_JUDGE (set kinds too: 3 忠信 score 15).
-    Otherwise `role_kind_points`, read from the table's derived entries (T_POINTS: scoring is
+    武判: every card of the named kind scores T.judge (set kinds too: 3 忠信 score 15).
+    Otherwise `role_kind_points`, read from the table's derived entries (T.points: scoring is
     the hottest rule, and they save the set-table arithmetic and the role tests). From
     POINTS_LEN - 2 cards on every further card adds the same points (past the set table), so
     larger counts extend the last step.
     """
-    if role == MARTIAL and kind == judge_kind:
-        return table[t0 + T_JUDGE] * count
-    row = t0 + T_POINTS + (role * N_KINDS + kind) * POINTS_LEN
+    if role == ROLE.martial_judge and kind == judge_kind:
+        return table[t0 + T.judge] * count
+    row = t0 + T.points + (role * N_KINDS + kind) * POINTS_LEN
     if count < POINTS_LEN:
         return table[row + count]
     last = table[row + POINTS_LEN - 1]
     return last + (count - POINTS_LEN + 1) * (last - table[row + POINTS_LEN - 2])
 
 
-@borrowing
+@compiled
 def showdown_score(table, t0, counts, c0, role, judge_kind):
     """A player's score as compared at the showdown: every kind, the S abilities and 刑具爺's +3;
     not 范將軍's penalty (it comes later, at scoring)."""
     total = 0
     for k in range(N_KINDS):
         total += kind_score(table, t0, k, counts[c0 + k], role, judge_kind)
-    if role == IMPLEMENTS:
-        total += table[t0 + T_IMPLEMENTS]
+    if role == ROLE.lord_of_implements:
+        total += table[t0 + T.implements]
     return total
 
 
-@borrowing
+@compiled
 def most_valuable_pair(table, counts, role, judge_kind):
     """The two cards whose removal lowers the score the most, evaluated exactly over all pairs
     (set kinds make single-card values misleading). Returns (kind a, kind b), a <= b; among equal
@@ -158,12 +155,12 @@ def most_valuable_pair(table, counts, role, judge_kind):
     return best_a, best_b
 
 
-@borrowing
+@compiled
 def fan_adjust(table, scores, held, n, fan, target):
-    """范將軍 at the start of scoring. minus-one: the target loses T_FAN_AMOUNT per card it holds;
-    steal: up to T_FAN_AMOUNT points of the target's round move to 范將軍. Returns points moved."""
-    amount = table[T_FAN_AMOUNT]
-    if table[T_FAN_MODE] == FAN_STEAL:
+    """范將軍 at the start of scoring. minus-one: the target loses T.fan_amount per card it holds;
+    steal: up to T.fan_amount points of the target's round move to 范將軍. Returns points moved."""
+    amount = table[T.fan_amount]
+    if table[T.fan_mode] == FAN_MODE.steal_four:
         taken = min(amount, max(scores[target], 0))
         scores[target] -= taken
         scores[fan] += taken
@@ -175,7 +172,7 @@ def fan_adjust(table, scores, held, n, fan, target):
     return amount * cards
 
 
-@borrowing
+@compiled
 def floor_scores(scores, n):
     """A round score is never below 0."""
     for s in range(n):
@@ -184,7 +181,7 @@ def floor_scores(scores, n):
 
 
 # --- ties and leaders -----------------------------------------------------------------------------
-@borrowing
+@compiled
 def extremes(values, n, tied, highest):
     """Mark in `tied` the seats with the highest (or lowest) value; returns (how many, value)."""
     best = values[0]
@@ -201,7 +198,7 @@ def extremes(values, n, tied, highest):
     return count, best
 
 
-@borrowing
+@compiled
 def first_marked(tied, n):
     for s in range(n):
         if tied[s]:
@@ -209,13 +206,13 @@ def first_marked(tied, n):
     return -1
 
 
-@borrowing
+@compiled
 def next_captain_candidates(round_scores, n, tied):
     """Next round's captain: the lowest score of this round (ties: the captain picks)."""
     return extremes(round_scores, n, tied, False)
 
 
-@borrowing
+@compiled
 def is_highest(showdown, n, seat):
     """The showdown test: a tie for the top score counts as highest."""
     for s in range(n):
@@ -225,19 +222,19 @@ def is_highest(showdown, n, seat):
 
 
 # --- deal and draft -------------------------------------------------------------------------------
-@borrowing
+@compiled
 def deal_roles(st, pool, n, rng):
-    """Shuffle the role pool (the kernel's copy, kept shuffled from round to round) and deal one
-    face up to each player; the rest are out."""
+    """Shuffle the role pool (the state's, kept shuffled from round to round) and deal one face
+    up to each player; the rest are out."""
     shuffle(pool, rng)
     for s in range(n):
         st.role[s] = pool[s]
 
 
-@borrowing
+@compiled
 def deal_packs(st, deck, n, rng):
-    """Shuffle the deck (the kernel's copy, kept shuffled from round to round) and deal 6 cards to
-    each player (its first pack); the rest is set aside."""
+    """Shuffle the deck (the state's, kept shuffled from round to round) and deal 6 cards to each
+    player (its first pack); the rest is set aside."""
     shuffle(deck, rng)
     for s in range(n):
         for k in range(N_KINDS):
@@ -247,7 +244,7 @@ def deal_packs(st, deck, n, rng):
             st.packs[s, deck[s * HAND + i]] += 1
 
 
-@borrowing
+@compiled
 def pack_in_hand(seat, pick, n):
     """At pick `pick` (0-based) seat s holds the pack first dealt to seat s - pick: every pick the
     packs move one seat clockwise. (seat - pick) mod n, without a division."""
@@ -257,13 +254,13 @@ def pack_in_hand(seat, pick, n):
     return pack
 
 
-@borrowing
+@compiled
 def draft_pick(st, seat, pack, kind):
     st.packs[pack, kind] -= 1
     st.held[seat, kind] += 1
 
 
-@borrowing
+@compiled
 def discard(st, seat, kind):
     """The face-down discard after the draft: only the discarding seat knows it."""
     st.held[seat, kind] -= 1
@@ -271,7 +268,7 @@ def discard(st, seat, kind):
     st.pile_known[seat, kind] += 1
 
 
-@borrowing
+@compiled
 def recount(st, n, seat):
     """Recount what can be known of `seat`'s layout (pub_count, peek_count) and its face-up and
     face-down cards (up_count, down_count) from its slots; every rule that changes a layout calls
@@ -305,13 +302,13 @@ def recount(st, n, seat):
     st.peeked[seat] = 1 if any_seen != 0 else 0
 
 
-@borrowing
+@compiled
 def face_down_count(role):
     """柳將軍 lays out 3 face down (2 up); everyone else 2 face down (3 up)."""
-    return 3 if role == LIU else 2
+    return 3 if role == ROLE.general_liu else 2
 
 
-@borrowing
+@compiled
 def lay_out(st, n, seat, down):
     """Lay out the held cards: `down[k]` of kind k face down, the rest face up. Nothing of a fresh
     layout is public or has been looked at, so its counts are set here (what `recount` finds)."""
@@ -336,7 +333,7 @@ def lay_out(st, n, seat, down):
         st.peeked[seat] = 0
 
 
-@borrowing
+@compiled
 def add_slot(st, seat, kind, up, public, seen):
     i = st.n_slots[seat]
     st.slot_kind[seat, i] = kind
@@ -347,7 +344,7 @@ def add_slot(st, seat, kind, up, public, seen):
     st.held[seat, kind] += 1
 
 
-@borrowing
+@compiled
 def remove_slot(st, seat, i):
     """Take card i off a layout (before the reveal); returns its kind."""
     kind = st.slot_kind[seat, i]
@@ -361,7 +358,7 @@ def remove_slot(st, seat, i):
     return kind
 
 
-@borrowing
+@compiled
 def knows_slot(st, viewer, seat, i):
     """Does `viewer` know the kind of card i of `seat`'s layout (before the reveal)?"""
     if viewer == seat or st.slot_up[seat, i] == 1 or st.slot_public[seat, i] == 1:
@@ -370,11 +367,11 @@ def knows_slot(st, viewer, seat, i):
 
 
 # --- abilities, in order 1..4 ---------------------------------------------------------------------
-@borrowing
+@compiled
 def judge_names(st, n, seat, kind):
     """武判 (1) names a kind and turns all its cards of that kind sideways, face-down ones too: from
     now on their number and places are public."""
-    st.meta[M_JUDGE_KIND] = kind
+    st.judge_kind = kind
     for i in range(st.n_slots[seat]):
         if st.slot_kind[seat, i] == kind:
             st.slot_public[seat, i] = 1
@@ -385,7 +382,7 @@ def judge_names(st, n, seat, kind):
         st.peek_count[v, seat, kind] = 0
 
 
-@borrowing
+@compiled
 def gan_draw(st, drawn, rng):
     """甘將軍 (2) draws 2 cards at random from the discard pile into `drawn` (counts by kind).
     Returns how many it drew (fewer if the pile is short)."""
@@ -401,7 +398,7 @@ def gan_draw(st, drawn, rng):
     return got
 
 
-@borrowing
+@compiled
 def gan_keep(st, n, seat, drawn, kind):
     """甘將軍 adds the chosen drawn card to its layout face down and returns the other to the pile.
     Returns the returned kind (-1 if it drew one card only). Its pile knowledge: it cannot tell
@@ -424,7 +421,7 @@ def gan_keep(st, n, seat, drawn, kind):
     return back
 
 
-@borrowing
+@compiled
 def peekable(st, viewer, seat):
     """Face-down cards of `seat` (another seat) whose kind `viewer` does not know: its layout less
     the cards anyone can name and those `viewer` has looked at (the counts `recount` keeps)."""
@@ -434,7 +431,7 @@ def peekable(st, viewer, seat):
     return count
 
 
-@borrowing
+@compiled
 def peek(st, n, viewer, seat, rng):
     """刑具爺 (3) looks at a face-down card of `seat` it has not seen (uniform among those);
     returns its kind."""
@@ -450,7 +447,7 @@ def peek(st, n, viewer, seat, rng):
     return -1
 
 
-@borrowing
+@compiled
 def find_slot(st, seat, kind, up, skip):
     """The first card of `seat`'s layout with that kind and face (1 up, 0 down), not slot `skip`."""
     for i in range(st.n_slots[seat]):
@@ -459,7 +456,7 @@ def find_slot(st, seat, kind, up, skip):
     return -1
 
 
-@borrowing
+@compiled
 def source_slot(st, seat, source):
     """The layout slot a 文判 source action names (0-5 face up, 6-11 face down)."""
     if source < FACE_DOWN:
@@ -467,7 +464,7 @@ def source_slot(st, seat, source):
     return find_slot(st, seat, source - FACE_DOWN, 0, -1)
 
 
-@borrowing
+@compiled
 def scribe(st, n, seat, source, target):
     """文判 (4) slides one of its cards face down under another card: from now on it is a card of
     the copied kind (its own points and function no longer count). A copy of a face-up card is
@@ -495,7 +492,7 @@ def scribe(st, n, seat, source, target):
 
 
 # --- vote, admit, showdown ------------------------------------------------------------------------
-@borrowing
+@compiled
 def admit_discard(st, n, seat, kind):
     """The accused who admits discards a card face down (a face-down one of that kind if it has
     one). Seats that knew that card know it went to the pile."""
@@ -510,14 +507,14 @@ def admit_discard(st, n, seat, kind):
     st.pile[kind] += 1
 
 
-@borrowing
+@compiled
 def showdown_scores(st, table, n):
-    judge_kind = st.meta[M_JUDGE_KIND]
+    judge_kind = st.judge_kind
     for s in range(n):
         st.showdown[s] = showdown_score(table, 0, st.held[s], 0, st.role[s], judge_kind)
 
 
-@borrowing
+@compiled
 def public_discard(st, n, seat, kind):
     """A card goes from a holding to the pile in view of everyone (after the reveal)."""
     st.held[seat, kind] -= 1
@@ -526,11 +523,11 @@ def public_discard(st, n, seat, kind):
         st.pile_known[v, kind] += 1
 
 
-@borrowing
+@compiled
 def lose_most_valuable(st, table, n, seat):
     """The accused who denied and really was the highest discards its 2 most valuable cards.
     Returns the two kinds (-1 where it had no card)."""
-    a, b = most_valuable_pair(table, st.held[seat], st.role[seat], st.meta[M_JUDGE_KIND])
+    a, b = most_valuable_pair(table, st.held[seat], st.role[seat], st.judge_kind)
     if a >= 0:
         public_discard(st, n, seat, a)
     if b >= 0:
@@ -538,7 +535,7 @@ def lose_most_valuable(st, table, n, seat):
     return a, b
 
 
-@borrowing
+@compiled
 def take_from_pile(st, n, seat, kind):
     """The wrongly accused looks through the pile and takes one card (it now knows the pile)."""
     st.pile[kind] -= 1
@@ -550,26 +547,26 @@ def take_from_pile(st, n, seat, kind):
 
 
 # --- theft ----------------------------------------------------------------------------------------
-@borrowing
+@compiled
 def horse_face_takes(st, n, seat):
     """馬面 takes every 竊盜 from the discard pile (in view of everyone). Returns how many."""
-    got = st.pile[THEFT]
-    st.pile[THEFT] = 0
-    st.held[seat, THEFT] += got
+    got = st.pile[CARD.theft]
+    st.pile[CARD.theft] = 0
+    st.held[seat, CARD.theft] += got
     for v in range(n):
-        st.pile_known[v, THEFT] = 0
+        st.pile_known[v, CARD.theft] = 0
     return got
 
 
-@borrowing
+@compiled
 def thief_candidates(st, n, tied):
     """The players with the most 竊盜. Returns (how many, their 竊盜 count); count 0 = no theft."""
     best = 0
     for s in range(n):
-        best = max(best, st.held[s, THEFT])
+        best = max(best, st.held[s, CARD.theft])
     count = 0
     for s in range(n):
-        if best > 0 and st.held[s, THEFT] == best:
+        if best > 0 and st.held[s, CARD.theft] == best:
             tied[s] = 1
             count += 1
         else:
@@ -577,10 +574,10 @@ def thief_candidates(st, n, tied):
     return count, best
 
 
-@borrowing
+@compiled
 def can_be_robbed(st, thief, seat):
     """Any other player holding a card, never 馬面."""
-    if seat == thief or st.role[seat] == HORSE_FACE:
+    if seat == thief or st.role[seat] == ROLE.horse_face:
         return False
     for k in range(N_KINDS):
         if st.held[seat, k] > 0:
@@ -588,18 +585,18 @@ def can_be_robbed(st, thief, seat):
     return False
 
 
-@borrowing
+@compiled
 def steal(st, thief, victim, kind):
     st.held[victim, kind] -= 1
     st.held[thief, kind] += 1
 
 
 # --- scoring --------------------------------------------------------------------------------------
-@borrowing
+@compiled
 def round_scores(st, table, n, fan, fan_target):
     """Scoring: every seat's showdown score of what it holds now, then 范將軍 (fan >= 0), then the
     floor at 0; the round's points are added to the totals. Returns the points 范將軍 moved."""
-    judge_kind = st.meta[M_JUDGE_KIND]
+    judge_kind = st.judge_kind
     for s in range(n):
         st.round_score[s] = showdown_score(table, 0, st.held[s], 0, st.role[s], judge_kind)
     moved = 0
@@ -611,7 +608,7 @@ def round_scores(st, table, n, fan, fan_target):
     return moved
 
 
-@borrowing
+@compiled
 def seat_with_role(st, n, role):
     for s in range(n):
         if st.role[s] == role:
@@ -619,7 +616,7 @@ def seat_with_role(st, n, role):
     return -1
 
 
-@borrowing
+@compiled
 def cards_held(st, seat):
     total = 0
     for k in range(N_KINDS):

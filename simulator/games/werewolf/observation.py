@@ -1,65 +1,76 @@
 """What a seat may see: the observation vector and the legal-action mask for each decision.
 
-These two functions are the only bridge from the state to a strategy. The observation holds the
-public record (who is alive, the open votes, public claims), the seat's own role and what the seat
-has learnt privately (its own known_team row); never another seat's secret.
+These functions are the only bridge from the state to a strategy. The observation holds the public
+record (who is alive, the open votes, public claims: kept in the observation itself, see state.py),
+the seat's own role and what the seat has learnt privately (its own known_team row); never another
+seat's secret. The engine writes the decision kind, the seat and its role when it asks.
 """
 
-from numba import njit
+from simulator.games.engine import allow, clear_legal, inlined, uniform_index
 
-from .declaration import OBS
+from .declaration import OBS, UNKNOWN
+from .state import alive
 
 
-@njit(cache=True, inline="always")
-def fill_observation(st, n, me, kind, day, victim, suspect_a, suspect_b, wolves):
-    """The observation of seat `me` for a decision. The public pieces (alive, named_wolf,
-    claimed_seer, votes) are already in the buffer: the state's public arrays are views of it.
-    Only the decision and what `me` privately knows are written here."""
+@inlined
+def observe(st, me, context):
+    """The observation of seat `me` for a decision: the day, the night's victim, the suspects
+    (during the sentence vote) and what `me` privately knows of every seat's team.
+    `context` is (day, victim, suspect_a, suspect_b)."""
+    day, victim, suspect_a, suspect_b = context
     obs = st.obs
-    obs[OBS.kind] = kind
-    obs[OBS.me] = me
-    obs[OBS.my_role] = st.role[me]
-    obs[OBS.players] = n
     obs[OBS.day] = day
     obs[OBS.victim] = victim
     obs[OBS.suspect_a] = suspect_a
     obs[OBS.suspect_b] = suspect_b
-    obs[OBS.wolves] = wolves
-    for j in range(n):
+    for j in range(st.players):
         obs[OBS.known_team + j] = st.known_team[me, j]
-    return obs
 
 
-@njit(cache=True, inline="always")
-def clear_legal(legal):
-    for a in range(legal.size):
-        legal[a] = False
-
-
-@njit(cache=True, inline="always")
+@inlined
 def legal_living(st, n, exclude):
     """Legal: every living seat except `exclude` (-1 excludes nobody)."""
-    legal = st.legal
-    clear_legal(legal)
+    clear_legal(st)
+    living = alive(st)
     for j in range(n):
-        if st.alive[j] and j != exclude:
-            legal[j] = True
-    return legal
+        if living[j] and j != exclude:
+            allow(st, j)
 
 
-@njit(cache=True, inline="always")
+@inlined
 def legal_claim(st, n, me):
     """Legal in discussion: stay silent (pass = n) or name any other living seat as a werewolf."""
-    legal = legal_living(st, n, me)
-    legal[n] = True  # pass
-    return legal
+    legal_living(st, n, me)
+    allow(st, n)  # pass
 
 
-@njit(cache=True, inline="always")
+@inlined
 def legal_pair(st, a, b):
     """Legal in the sentence vote: one of the two suspects."""
-    legal = st.legal
-    clear_legal(legal)
-    legal[a] = True
-    legal[b] = True
-    return legal
+    clear_legal(st)
+    allow(st, a)
+    allow(st, b)
+
+
+@inlined
+def scramble_hidden(st, me, rng):
+    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
+    that `me`'s observation does not change): the roles of the seats whose team it does not know
+    are shuffled among them, the other seats' private knowledge and the secret sentence ballots
+    are made up."""
+    n = st.players
+    unknown = st.order  # used as scratch: this runs on a copy of the state
+    count = 0
+    for j in range(n):
+        if st.known_team[me, j] == UNKNOWN:
+            unknown[count] = j
+            count += 1
+    for i in range(count - 1, 0, -1):
+        k = uniform_index(i + 1, rng)
+        a, b = unknown[i], unknown[k]
+        st.role[a], st.role[b] = st.role[b], st.role[a]
+    for i in range(n):
+        if i != me:
+            for j in range(n):
+                st.known_team[i, j] = uniform_index(3, rng) - 1
+        st.sentence[i] = uniform_index(n, rng)

@@ -5,13 +5,10 @@ Seats are numbered clockwise 0..n-1. "The player to the right of X" is the next 
 hand-built positions in tests/test_werewolf_rules.py; docs/rules/werewolf.md maps rules to tests.
 """
 
-from numba import njit
+from simulator.games.engine import inlined, uniform_index
 
-from simulator.games.kernel_support import uniform_index
-
-from .declaration import (
-    END_HUMANS_GONE, END_PARITY, END_WOLVES_DEAD, HUMAN, ROLE_TEAM, UNKNOWN, WOLF,
-)
+from .declaration import END, HUMAN, ROLE_TEAM, UNKNOWN, WOLF
+from .state import alive, claimed_seer, named_wolf, votes
 
 
 # --- setup -------------------------------------------------------------------------------------
@@ -27,10 +24,10 @@ def wolves_for_players(players, thresholds):
     return wolves
 
 
-@njit(cache=True, inline="always")
-def shuffle_into(target, source, rng):
-    """Deal: copy `source` into `target` and shuffle it uniformly (Fisher–Yates)."""
-    n = source.size
+@inlined
+def shuffle_into(target, source, n, rng):
+    """Deal: copy the first n entries of `source` into `target` and shuffle them uniformly
+    (Fisher–Yates)."""
     for i in range(n):
         target[i] = source[i]
     for i in range(n - 1, 0, -1):
@@ -40,14 +37,14 @@ def shuffle_into(target, source, rng):
         target[j] = tmp
 
 
-@njit(cache=True, inline="always")
+@inlined
 def reset_for_deal(st, n):
     """Everyone alive, nothing known but what the deal itself tells (own team; wolves know wolves)."""
     for i in range(n):
-        st.alive[i] = 1
-        st.named_wolf[i] = 0
-        st.claimed_seer[i] = 0
-        st.votes[i] = 0
+        alive(st)[i] = 1
+        named_wolf(st)[i] = 0
+        claimed_seer(st)[i] = 0
+        votes(st)[i] = 0
         st.sentence[i] = 0
         for j in range(n):  # the rest of the row (seats beyond n) is never read
             st.known_team[i, j] = UNKNOWN
@@ -61,18 +58,18 @@ def reset_for_deal(st, n):
 
 
 # --- counting and victory ----------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@inlined
 def is_wolf(role):
     return ROLE_TEAM[role] == WOLF
 
 
-@njit(cache=True, inline="always")
+@inlined
 def living_counts(st, n):
     """(living humans, living wolves): humans are everyone not on the wolf team."""
     humans = 0
     wolves = 0
     for i in range(n):
-        if st.alive[i]:
+        if alive(st)[i]:
             if ROLE_TEAM[st.role[i]] == WOLF:
                 wolves += 1
             else:
@@ -80,7 +77,7 @@ def living_counts(st, n):
     return humans, wolves
 
 
-@njit(cache=True, inline="always")
+@inlined
 def victory(st, n):
     """End condition code, or -1 while the game goes on. Checked after every death.
 
@@ -90,65 +87,65 @@ def victory(st, n):
     """
     humans, wolves = living_counts(st, n)
     if wolves == 0:
-        return END_WOLVES_DEAD
+        return END.wolves_dead
     if humans <= 1:
-        return END_HUMANS_GONE
+        return END.humans_gone
     if wolves >= humans:
-        return END_PARITY
+        return END.parity
     return -1
 
 
-@njit(cache=True, inline="always")
+@inlined
 def winner_of(end_code):
-    return HUMAN if end_code == END_WOLVES_DEAD else WOLF
+    return HUMAN if end_code == END.wolves_dead else WOLF
 
 
 # --- night -------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@inlined
 def pack_leader(st, n):
     """The wolf who speaks for the pack: the living werewolf with the lowest seat (-1 if none)."""
     for i in range(n):
-        if st.alive[i] and ROLE_TEAM[st.role[i]] == WOLF:
+        if alive(st)[i] and ROLE_TEAM[st.role[i]] == WOLF:
             return i
     return -1
 
 
-@njit(cache=True, inline="always")
+@inlined
 def first_living_with_role(st, n, role):
     for i in range(n):
-        if st.alive[i] and st.role[i] == role:
+        if alive(st)[i] and st.role[i] == role:
             return i
     return -1
 
 
-@njit(cache=True, inline="always")
+@inlined
 def seer_learns(st, seer, target):
     """The seer sees whether the target is a werewolf: the target's team, nothing more."""
     st.known_team[seer, target] = ROLE_TEAM[st.role[target]]
     return st.known_team[seer, target]
 
 
-@njit(cache=True, inline="always")
+@inlined
 def kill(st, seat):
-    st.alive[seat] = 0
+    alive(st)[seat] = 0
 
 
 # --- day ---------------------------------------------------------------------------------------
-@njit(cache=True, inline="always")
+@inlined
 def clockwise_distance(origin, seat, n):
     """Seats from `origin` to `seat` going clockwise (0 for the origin itself)."""
     distance = seat - origin
     return distance + n if distance < 0 else distance
 
 
-@njit(cache=True, inline="always")
+@inlined
 def publish_claim(st, claimant, target):
     """A public claim "I am the seer and seat `target` is a werewolf"."""
-    st.named_wolf[target] = 1
-    st.claimed_seer[claimant] = 1
+    named_wolf(st)[target] = 1
+    claimed_seer(st)[claimant] = 1
 
 
-@njit(cache=True, inline="always")
+@inlined
 def suspect_vote_order(st, n, reference, order):
     """Fill `order` with the living seats in voting order: clockwise from the reference's right.
 
@@ -159,13 +156,13 @@ def suspect_vote_order(st, n, reference, order):
         seat = reference + step  # (reference + step) mod n, without a division per seat
         if seat >= n:
             seat -= n
-        if st.alive[seat]:
+        if alive(st)[seat]:
             order[k] = seat
             k += 1
     return k
 
 
-@njit(cache=True, inline="always")
+@inlined
 def beats(votes_a, seat_a, votes_b, seat_b, reference, n):
     """True if seat_a ranks above seat_b: more votes, or equal votes and nearer clockwise to the
     night's wolf victim (the text's tie rule for both votes)."""
@@ -174,7 +171,7 @@ def beats(votes_a, seat_a, votes_b, seat_b, reference, n):
     return clockwise_distance(reference, seat_a, n) < clockwise_distance(reference, seat_b, n)
 
 
-@njit(cache=True, inline="always")
+@inlined
 def choose_suspects(st, n, reference):
     """The suspect vote's result: (footprint, fur, tied) for the top two living vote-getters.
 
@@ -184,25 +181,25 @@ def choose_suspects(st, n, reference):
     first = -1
     second = -1
     for seat in range(n):
-        if not st.alive[seat]:
+        if not alive(st)[seat]:
             continue
-        if first < 0 or beats(st.votes[seat], seat, st.votes[first], first, reference, n):
+        if first < 0 or beats(votes(st)[seat], seat, votes(st)[first], first, reference, n):
             second = first
             first = seat
-        elif second < 0 or beats(st.votes[seat], seat, st.votes[second], second, reference, n):
+        elif second < 0 or beats(votes(st)[seat], seat, votes(st)[second], second, reference, n):
             second = seat
     tied = False
     if second >= 0:
         for seat in range(n):
-            if st.alive[seat] and seat != first and seat != second:
-                if st.votes[seat] == st.votes[second]:
+            if alive(st)[seat] and seat != first and seat != second:
+                if votes(st)[seat] == votes(st)[second]:
                     tied = True
-        if st.votes[first] == st.votes[second]:
+        if votes(st)[first] == votes(st)[second]:
             tied = True
     return first, second, tied
 
 
-@njit(cache=True, inline="always")
+@inlined
 def sentence_result(st, suspect_a, suspect_b, reference, n):
     """The suspect with more sentence votes is hanged; a tie hangs the one nearer clockwise to the
     night's wolf victim. Returns (hanged, tied)."""

@@ -1,57 +1,52 @@
-"""The state of one werewolf game: plain arrays, allocated once per kernel call and reset per game.
+"""The state of a werewolf game: the fields the rules read and write (the engine adds its own:
+each seat's `role`, the observation `obs`, the legal mask, the tallies).
 
-Only the kernel and the rule functions see it. Strategies see an observation built from it
-(`observation.py`), never the state itself.
+Only the kernel and the rules see the state; a strategy sees the observation built from it
+(observation.py), never the state itself.
+
+The public record (who is alive, who was named a werewolf, who claimed the seer, today's open suspect
+votes) is kept in the observation itself, in the pieces every seat is shown: the rules update it
+once for everybody, and a decision only writes the deciding seat's private part. `alive(st)` and
+its siblings are those pieces.
 """
 
-from collections import namedtuple
-
 import numpy as np
-from numba import njit
 
-from simulator.games.kernel_support import borrowed
+from simulator.games.base import Field
+from simulator.games.engine import inlined
 
-from .declaration import MAX_PLAYERS, OBS, UNKNOWN
+from .declaration import MAX_PLAYERS, OBS
 
-State = namedtuple("State", [
-    "role",          # int64[n]   role code of each seat (secret)
-    "alive",         # int64[n]   1 alive, 0 dead (public)                     \  views into
-    "known_team",    # int64[n, MAX_PLAYERS]  what seat i knows of seat j's team, or UNKNOWN
-    "named_wolf",    # int64[n]   1 if publicly named as a werewolf (public)   |  the public
-    "claimed_seer",  # int64[n]   1 if the seat publicly claimed to be the seer|  pieces of
-    "votes",         # int64[n]   suspect votes received today (public)        /  `obs`
-    "sentence",      # int64[n]   sentence votes received today (secret until counted)
-    "obs",           # int64[OBS.size]  observation handed to strategies (read-only to them)
-    "legal",         # bool[n + 1]      legal-action mask handed to strategies (read-only to them)
-])
+FIELDS = (
+    Field("deck", np.int64, (MAX_PLAYERS,), "the roles dealt each game (the setup)"),
+    Field("wolves", np.int64, (), "werewolves dealt (the setup is public)"),
+    Field("known_team", np.int64, (MAX_PLAYERS, MAX_PLAYERS),
+          "what seat i knows of seat j's team, or UNKNOWN"),
+    Field("sentence", np.int64, (MAX_PLAYERS,), "sentence votes received today (secret until "
+                                                "counted)"),
+    Field("order", np.int64, (MAX_PLAYERS,), "today's voting order"),
+)
 
 
-@njit(cache=True)
-def new_state(n):
-    """(state of borrowed views, the arrays that own them): the kernel keeps the owners alive.
+@inlined
+def alive(st):
+    """1 if the seat is alive (public)."""
+    return st.obs[OBS.alive:OBS.alive + MAX_PLAYERS]
 
-    Borrowed views carry no reference count, so passing the state around costs nothing. The
-    public record (alive, named_wolf, claimed_seer, votes) lives *in* the observation buffer:
-    the rules update it once for everybody, and a decision only writes the deciding seat's own
-    part (observation.fill_observation).
-    """
-    obs = np.full(OBS.size, -1, np.int64)
-    owners = (
-        obs,
-        np.zeros(n, np.int64),
-        np.full((n, MAX_PLAYERS), UNKNOWN, np.int64),
-        np.zeros(n, np.int64),
-        np.zeros(n + 1, np.bool_),  # actions: seats 0..n-1, then n = pass
-    )
-    state = State(
-        role=borrowed(owners[1]),
-        alive=borrowed(obs[OBS.alive:OBS.alive + n]),
-        known_team=borrowed(owners[2]),
-        named_wolf=borrowed(obs[OBS.named_wolf:OBS.named_wolf + n]),
-        claimed_seer=borrowed(obs[OBS.claimed_seer:OBS.claimed_seer + n]),
-        votes=borrowed(obs[OBS.votes:OBS.votes + n]),
-        sentence=borrowed(owners[3]),
-        obs=borrowed(obs),
-        legal=borrowed(owners[4]),
-    )
-    return state, owners
+
+@inlined
+def named_wolf(st):
+    """1 if someone publicly named the seat as a werewolf (public)."""
+    return st.obs[OBS.named_wolf:OBS.named_wolf + MAX_PLAYERS]
+
+
+@inlined
+def claimed_seer(st):
+    """1 if the seat publicly claimed to be the seer (public)."""
+    return st.obs[OBS.claimed_seer:OBS.claimed_seer + MAX_PLAYERS]
+
+
+@inlined
+def votes(st):
+    """Suspect votes the seat has received so far today (public: the vote is open)."""
+    return st.obs[OBS.votes:OBS.votes + MAX_PLAYERS]

@@ -1,6 +1,7 @@
-"""Where a Chenghuang run spends its time: a sampling profile by compiled function.
+"""Where a game's run spends its time: a sampling profile by compiled function.
 
-    python benchmarks/profile_chenghuang.py [--strategy random] [--seconds 15] [--top 30]
+    python benchmarks/profile_game.py --game chenghuang [--players 5] [--strategy random]
+        [--seconds 15] [--top 30]
 
 Needs Linux `perf` (software cpu-clock events are enough, so it works in a VM) and binutils
 `nm`. The kernel and strategies are compiled afresh in a temporary cache (about a minute), so
@@ -24,8 +25,8 @@ import time
 WORK = tempfile.mkdtemp(prefix="fairplay-profile-")
 os.environ["NUMBA_CACHE_DIR"] = os.path.join(WORK, "cache")  # compile afresh: objects at hand
 
-from simulator.games.chenghuang import kernel, simulate  # noqa: E402
-from simulator.games.chenghuang.params import ChenghuangParams  # noqa: E402
+from simulator import config  # noqa: E402
+from simulator.games.driver import simulate  # noqa: E402
 
 
 def short_name(symbol: str) -> str:
@@ -68,18 +69,18 @@ def compiled_functions(dispatchers) -> list[tuple[int, int, str]]:
 
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--players", type=int)
     parser.add_argument("--strategy", default="random")
     parser.add_argument("--seconds", type=float, default=15.0)
     parser.add_argument("--top", type=int, default=30)
     args = parser.parse_args(argv)
-    params = ChenghuangParams(players=5)
+    cfg = config.load(args.game, players=args.players)
+    game, params = cfg.game, cfg.params
     seats = [args.strategy] * params.players
     print("compiling afresh ...", file=sys.stderr)
-    simulate(params, seats, 200, seed=0)
-    import strategies.chenghuang as chenghuang_strategies
-    dispatchers = [kernel.play] + [getattr(chenghuang_strategies, name)
-                                   for name in dir(chenghuang_strategies)
-                                   if hasattr(getattr(chenghuang_strategies, name), "overloads")]
+    simulate(game, params, seats, 200, seed=0)
+    dispatchers = [game.kernel] + [info.function for info in game.strategies().values()]
     functions = compiled_functions(dispatchers)
     starts = [f[0] for f in functions]
     data = os.path.join(WORK, "perf.data")
@@ -89,7 +90,7 @@ def main(argv=None) -> None:
     time.sleep(0.5)
     begin, games = time.process_time(), 0
     while time.process_time() - begin < args.seconds:
-        simulate(params, seats, 5_000, seed=games + 1)
+        simulate(game, params, seats, 5_000, seed=games + 1)
         games += 5_000
     perf.send_signal(2)
     perf.wait()

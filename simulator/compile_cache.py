@@ -1,0 +1,126 @@
+"""Where Numba caches compiled code: one folder per game, named after a hash of what it depends on.
+
+Numba keys a cached function on its own source file only, so a kernel that inlines a rule from
+another file would keep running stale code after the rule changed. fairplay therefore gives each
+*group* of sources its own cache folder, named after a hash of every file the group's compiled code
+can depend on:
+
+* the engine: the files directly in simulator/games/ and strategies/common.py;
+* a game: the engine's files plus its package simulator/games/<game>/ and strategies/<game>.py;
+* anything else (a user's strategy file): every compiled source of fairplay, since it may use any
+  game's declarations.
+
+Editing one game's rules recompiles that game only; editing the engine recompiles every game.
+The folders live under $NUMBA_CACHE_DIR if it is set, else ~/.cache/fairplay/numba.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from functools import lru_cache
+from pathlib import Path
+
+from numba.core import caching
+
+ROOT = Path(__file__).resolve().parent.parent
+GAMES = Path("simulator") / "games"
+STRATEGIES = Path("strategies")
+
+
+def base_dir() -> Path:
+    given = os.environ.get("NUMBA_CACHE_DIR")
+    if given:
+        return Path(given)
+    return Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "fairplay" / "numba"
+
+
+def engine_files(root: Path = ROOT) -> list[Path]:
+    files = sorted((root / GAMES).glob("*.py"))
+    files.append(root / STRATEGIES / "common.py")
+    return [f for f in files if f.exists()]
+
+
+def game_packages(root: Path = ROOT) -> list[str]:
+    return sorted(p.name for p in (root / GAMES).iterdir()
+                  if p.is_dir() and (p / "__init__.py").exists())
+
+
+def game_files(package: str, root: Path = ROOT) -> list[Path]:
+    files = sorted((root / GAMES / package).rglob("*.py"))
+    for name in {package, package.lstrip("_")}:
+        strategies = root / STRATEGIES / f"{name}.py"
+        if strategies.exists():
+            files.append(strategies)
+    return files
+
+
+def _digest(files, root: Path) -> str:
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def group_of(path: Path, root: Path = ROOT) -> str:
+    """The group a source file belongs to: "engine", a game package's name, or "user"."""
+    try:
+        relative = Path(path).resolve().relative_to(root)
+    except ValueError:
+        return "user"
+    parts = relative.parts
+    if relative.parent == GAMES or relative == STRATEGIES / "common.py":
+        return "engine"
+    if len(parts) > 3 and Path(*parts[:2]) == GAMES:
+        return parts[2]
+    if len(parts) == 2 and parts[0] == "strategies":
+        stem = relative.stem
+        for package in game_packages(root):
+            if stem in (package, package.lstrip("_")):
+                return package
+    return "user"
+
+
+def cache_key(group: str, root: Path = ROOT) -> str:
+    """The hash naming a group's cache folder (it changes exactly when the group's code may)."""
+    engine = engine_files(root)
+    if group == "engine":
+        return _digest(engine, root)
+    if group == "user":
+        files = engine + [f for p in game_packages(root) for f in game_files(p, root)]
+        return _digest(files, root)
+    return _digest(engine + game_files(group, root), root)
+
+
+@lru_cache(maxsize=None)
+def _cached_key(group: str) -> str:
+    return cache_key(group)
+
+
+def cache_dir(group: str) -> Path:
+    return base_dir() / f"{group.lstrip('_')}-{_cached_key(group)}"
+
+
+# Numba's locator machinery (named CacheImpl since Numba 0.61, _CacheImpl before).
+_CACHE_IMPL = getattr(caching, "CacheImpl", None) or getattr(caching, "_CacheImpl")
+
+
+class GroupCacheLocator(caching._SourceFileBackedLocatorMixin, caching._CacheLocator):
+    """Numba's cache locator for fairplay: a function's cache lives in its group's folder."""
+
+    def __init__(self, py_func, py_file):
+        self._py_file = py_file
+        self._lineno = py_func.__code__.co_firstlineno
+        self._cache_path = str(cache_dir(group_of(Path(py_file))) /
+                               self.get_suitable_cache_subpath(py_file))
+
+    def get_cache_path(self):
+        return self._cache_path
+
+
+def install() -> None:
+    """Make Numba locate every cache through GroupCacheLocator (first, before its own)."""
+    locators = _CACHE_IMPL._locator_classes
+    if GroupCacheLocator not in locators:
+        locators.insert(0, GroupCacheLocator)

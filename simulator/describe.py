@@ -1,0 +1,58 @@
+"""What `fairplay games <game>` prints: a game's declaration, read from its GameSpec."""
+
+from __future__ import annotations
+
+from simulator import schema
+from simulator.config import builtin_configs
+from simulator.games.base import FLAG_BLIND, FLAG_TALKS, GameSpec
+
+
+def _flags(flags: int) -> str:
+    names = [name for bit, name in ((FLAG_TALKS, "talks"), (FLAG_BLIND, "blind")) if flags & bit]
+    return f" [{', '.join(names)}]" if names else ""
+
+
+def game_lines(spec: GameSpec) -> list[str]:
+    lines = [spec.title,
+             f"  name: {spec.name}; players {spec.min_players}-{spec.max_players}; "
+             f"scoring: {spec.scoring}; length in {spec.length_unit}",
+             f"  source: {spec.source}"]
+    if spec.teams:
+        lines.append(f"  teams: {', '.join(spec.teams)}")
+    lines.append("  roles:")
+    for role in spec.roles:
+        team = f" [{role.team}]" if role.team else ""
+        lines.append(f"    {role.name} {role.label}{team}: {role.summary}".replace("  :", ":"))
+    lines.append("  decisions (code name: action -- when):")
+    for code, kind in enumerate(spec.decisions):
+        lines.append(f"    {code} {kind.name}: {kind.actions} -- {kind.summary}")
+    lines.append(f"  observation ({spec.observation.size} integers; strategies read it by name, "
+                 f"e.g. obs[OBS.{spec.observation.pieces[-1][0]}]):")
+    for name, offset, size, meaning in spec.observation.describe():
+        lines.append(f"    [{offset}:{offset + size}] {name}: {meaning}")
+    lines.append("  strategies (a seat's strategy: (kind, obs, legal, params, memory, rng) -> "
+                 "action):")
+    for name, info in spec.strategies().items():
+        params = ", ".join(p.describe() for p in info.params)
+        memory = f"; memory {info.memory}" if info.memory else ""
+        lines.append(f"    {name}{f' ({params}{memory})' if params or memory else ''}"
+                     f"{_flags(info.flags)}: {info.summary}")
+    lines.append("  config keys (besides game, players, strategies, extends, description, "
+                 "balance_target):")
+    for key in spec.config_keys:
+        lines.append(f"    {key.path} = {key.describe_default()}  ({key.type.describe()}): "
+                     f"{key.meaning}")
+    lines.append("  built-in configs:")
+    for path, description in builtin_configs(spec.name):
+        lines.append(f"    {path}{f': {description}' if description else ''}")
+    lines.append("  end conditions: " + "; ".join(spec.end_names))
+    lines.append("  events: " + ", ".join(spec.event_names))
+    if spec.provisional:
+        lines.append("  provisional rulings (this project's, where the source is silent):")
+        lines += [f"    - {ruling}" for ruling in spec.provisional]
+    lines.append(f"  default config: configs/{spec.default_config}")
+    return lines
+
+
+def keys_markdown(spec: GameSpec) -> list[str]:
+    return schema.markdown_table(spec.config_keys).splitlines()

@@ -1,0 +1,66 @@
+"""Spot the spy, declared: pure data, read by the engine, the kernel, the strategies, the trace
+decoder, the reports and `fairplay games template`.
+
+HOOK: everything here. Every code is a position in a declared tuple: `codes(...)` names them.
+"""
+
+from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+
+NAME = "template"
+TITLE = "Spot the spy (the template game)"
+SOURCE = "simulator/games/_template: an example written for this project"
+MIN_PLAYERS = 3
+MAX_PLAYERS = 8
+SCORING = "team"  # or "individual"
+LENGTH_UNIT = "rounds"
+DEFAULT_CONFIG = "template/default.toml"
+
+TEAMS = ("town", "spy")
+TEAM = codes(TEAMS, "Team")
+
+ROLES = (
+    Role("citizen", "town", "votes to find the spies"),
+    Role("spy", "spy", "knows the other spies; votes like everyone"),
+)
+ROLE = codes(ROLES, "Role")
+
+# Every action is a seat number (the player voted for).
+DECISIONS = (
+    DecisionKind("vote", "seat to eliminate", "secret, simultaneous vote of every living player"),
+)
+DECISION = codes(DECISIONS, "Decision")
+MAX_ACTIONS = MAX_PLAYERS
+
+UNKNOWN = -1
+# What a seat may know (kind, me, my_role and players come first in every observation).
+OBSERVATION = ObservationLayout((
+    ("round", 1, "current round, from 1"),
+    ("spies", 1, "spies dealt (the setup is public)"),
+    ("alive", MAX_PLAYERS, "1 if the seat is alive"),
+    ("shown", MAX_PLAYERS, "role of an eliminated seat (shown when it is out), else -1"),
+    ("known_spy", MAX_PLAYERS, "1 if I know the seat is a spy (spies know each other)"),
+    ("ballot", MAX_PLAYERS, "whom each seat voted for last round, if ballots are public, else -1"),
+))
+OBS = OBSERVATION.offsets()
+
+END_CONDITIONS = (
+    Item("spies_out", "every spy eliminated"),
+    Item("spies_even", "spies as many as the town"),
+)
+END = codes(END_CONDITIONS, "End")
+MAX_LENGTH = MAX_PLAYERS  # rounds: one player goes each round
+
+EVENTS = (
+    Item("vote_ties", "rounds whose top vote was tied (broken at random)"),
+    Item("spies_out", "spies eliminated"),
+    Item("citizens_out", "citizens eliminated"),
+)
+EV = codes(EVENTS, "Event")
+
+TRACE_EVENTS = ("deal", "round", "vote", "out", "winner")
+TR = codes(TRACE_EVENTS, "Trace")
+
+# Rulings this project made where the rules are silent (docs/rules/template.md gives the why).
+PROVISIONAL = (
+    "a tied vote is broken uniformly at random among the tied players",
+)

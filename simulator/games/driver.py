@@ -1,0 +1,253 @@
+"""The engine's Python side: build a game's state, bind its strategies, play, read the tallies.
+
+`play(spec, params, lineup, games, rng)` is the one way any part of fairplay plays a game: the
+runner's chunks, traces, tests and benchmarks. A `Lineup` says which strategy (with which
+parameter values) each seat plays while it holds each role; the state built here holds it all, and
+the game's compiled `play(st, games, rng)` entry does the rest (see `simulator.games.engine`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+from numba import config as numba_config
+from numba import typeof
+
+from simulator.games import kernel_support
+from simulator.games.base import (
+    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND, OBS_ME, OBS_PLAYERS,
+    OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
+)
+from simulator.games.engine import engine_fields
+
+
+# --- the state ----------------------------------------------------------------------------------
+_DTYPES: dict[int, tuple[GameSpec, np.dtype]] = {}
+
+
+def state_dtype(spec: GameSpec) -> np.dtype:
+    """The record type of a game's state: the engine's fields, the game's, then every tally.
+    Numba's records cannot hold booleans, so boolean fields are kept as bytes."""
+    if id(spec) not in _DTYPES:
+        _DTYPES[id(spec)] = (spec, _build_dtype(spec))
+    return _DTYPES[id(spec)][1]
+
+
+def _build_dtype(spec: GameSpec) -> np.dtype:
+    fields = list(engine_fields(spec.max_players, len(spec.roles), spec.observation.size,
+                                spec.max_actions))
+    fields += [(f.name, f.dtype, f.shape, f.meaning) for f in spec.state_fields]
+    fields += [(t.name, np.int64, t.state_shape(spec), t.meaning) for t in spec.all_tallies()]
+    return np.dtype([(name, np.uint8 if np.dtype(dtype) == np.bool_ else dtype, shape)
+                     for name, dtype, shape, _ in fields], align=True)
+
+
+def blank_state(spec: GameSpec, players: int):
+    """A zeroed state for `players` (a numpy record: fields read and written by name, from
+    Python and from compiled code alike). Rule tests build positions on it by hand."""
+    st = np.zeros(1, state_dtype(spec)).view(np.recarray)[0]
+    st.players = players
+    st.team_game = 1 if spec.team_game else 0
+    st.trace_game = -1
+    st.asking_seat = -1
+    if spec.team_game:
+        st.role_team[:len(spec.roles)] = [spec.teams.index(r.team) for r in spec.roles]
+    return st
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One strategy slot of a run: a strategy with its parameter values."""
+
+    name: str
+    info: StrategyInfo
+    params: tuple[tuple[str, float], ...] = ()
+
+    def label(self) -> str:
+        if not self.params or dict(self.params) == self.info.defaults():
+            return self.name
+        inner = ", ".join(f"{k}={v:g}" for k, v in self.params)
+        return f"{self.name}({inner})"
+
+
+@dataclass
+class Lineup:
+    """Who plays what: the strategy slots and, per seat and role, the slot it plays."""
+
+    slots: list[Slot]
+    table: np.ndarray  # int64[players, roles]
+
+    @classmethod
+    def uniform(cls, spec: GameSpec, players: int, strategy: str | StrategyInfo = "random",
+                **params) -> "Lineup":
+        """Every seat plays one strategy (a built-in name or a StrategyInfo)."""
+        return cls.by_seat(spec, [strategy] * players, [params] * players)
+
+    @classmethod
+    def by_seat(cls, spec: GameSpec, strategies, params=None) -> "Lineup":
+        """One strategy per seat (names or StrategyInfo), kept whatever role the seat holds;
+        `params` optionally gives each seat's parameter values (a dict)."""
+        builtin = spec.strategies()
+        slots: list[Slot] = []
+        seats = []
+        for index, entry in enumerate(strategies):
+            info = builtin[entry] if isinstance(entry, str) else entry
+            given = (params[index] if params else None) or {}
+            values = tuple((p.name, float(given.get(p.name, p.default))) for p in info.params)
+            slot = Slot(info.name, info, values)
+            if slot not in slots:
+                slots.append(slot)
+            seats.append(slots.index(slot))
+        table = np.repeat(np.asarray(seats, dtype=np.int64)[:, None], len(spec.roles), axis=1)
+        return cls(slots, table)
+
+
+def bind_lineup(st, lineup: Lineup) -> None:
+    """Put the strategies into the state: each slot's compiled code, parameters, flags and
+    memory, and every seat's memory segment per slot it may play."""
+    if len(lineup.slots) > MAX_STRATEGY_SLOTS:
+        raise ValueError(f"at most {MAX_STRATEGY_SLOTS} strategy slots")
+    players = lineup.table.shape[0]
+    st.slot_table[:players, :lineup.table.shape[1]] = lineup.table
+    for index, slot in enumerate(lineup.slots):
+        if len(slot.params) > MAX_STRATEGY_PARAMS:
+            raise ValueError(f"{slot.name}: at most {MAX_STRATEGY_PARAMS} parameters")
+        st.slot_params[index, :len(slot.params)] = [value for _, value in slot.params]
+        st.slot_address[index] = kernel_support.native_address(slot.info.function)
+        st.slot_flags[index] = slot.info.flags
+        st.slot_memory[index] = slot.info.memory
+    used = 0
+    for seat in range(players):
+        start = used
+        for index in sorted(set(lineup.table[seat].tolist())):
+            st.memory_offset[seat, index] = used
+            used += lineup.slots[index].info.memory
+        if used - start > MEMORY_PER_SEAT:
+            raise ValueError(f"seat {seat}'s strategies use {used - start} words of memory; "
+                             f"a seat has {MEMORY_PER_SEAT}")
+    st.memory_used = used
+
+
+def new_state(spec: GameSpec, params, lineup: Lineup, trace: np.ndarray | None = None,
+              trace_game: int = -1):
+    """A state ready for the kernel: setup, strategies, observation constants, trace buffer."""
+    st = blank_state(spec, params.players)
+    st.n_actions = spec.actions(params)
+    bind_lineup(st, lineup)
+    spec.setup(params, st)  # the game's setup fields and its run constants in the observation
+    st.obs[OBS_PLAYERS] = params.players
+    st.blank[:] = st.obs
+    st.blank[[OBS_KIND, OBS_ME, OBS_ROLE]] = -1
+    if trace is not None:
+        attach_trace(st, trace, trace_game)
+    return st
+
+
+def attach_trace(st, trace: np.ndarray, game: int = -1) -> None:
+    """Let a state record events into `trace` (rows x TRACE_WIDTH int64, kept alive by the
+    caller): all games, or only game `game` of the call. Hand-built states trace this way too."""
+    if trace.ndim != 2 or trace.shape[1] != TRACE_WIDTH or trace.dtype != np.int64 or \
+            not trace.flags.c_contiguous:
+        raise ValueError(f"a trace buffer is a C-contiguous int64 array of rows x {TRACE_WIDTH}")
+    st.trace_address = kernel_support.trace_address(trace)
+    st.trace_capacity = len(trace)
+    st.trace_limit = len(trace)  # for hand-built positions; the game loop sets it per game
+    st.trace_game = game
+
+
+def read_tallies(spec: GameSpec, st) -> dict[str, np.ndarray]:
+    """The tallies a state holds, shaped for its player count (copies)."""
+    out = {}
+    for tally in spec.all_tallies():
+        shape = tally.shape(spec, int(st.players))
+        array = np.asarray(st[tally.name]).reshape(tally.state_shape(spec))
+        out[tally.name] = array[tuple(slice(0, n) for n in shape)].astype(np.int64).copy()
+    return out
+
+
+# --- playing --------------------------------------------------------------------------------------
+class StrategyFault(Exception):
+    """A strategy returned an illegal action or raised: where, what, and how to see it again."""
+
+    def __init__(self, message: str, seat: int, kind: str, strategy: str, game: int):
+        super().__init__(message)
+        self.seat, self.kind, self.strategy, self.game = seat, kind, strategy, game
+
+    def __reduce__(self):  # it crosses from worker processes to the parent
+        return type(self), (str(self), self.seat, self.kind, self.strategy, self.game)
+
+
+def _fault(spec: GameSpec, st, lineup: Lineup, error: Exception) -> StrategyFault:
+    seat, kind = int(st.asking_seat), int(st.asking_kind)
+    game = int(st.game_index)
+    kind_name = spec.decisions[kind].name if 0 <= kind < len(spec.decisions) else str(kind)
+    slot_index = int(lineup.table[seat, int(st.role[seat])]) if 0 <= seat < len(lineup.table) \
+        else -1
+    slot = lineup.slots[slot_index] if 0 <= slot_index < len(lineup.slots) else None
+    who = (slot.info.source or slot.name) if slot else "a strategy"
+    where = f"seat {seat}, decision {kind_name}"
+    if isinstance(error, IllegalAction):
+        message = (f"strategy {who} returned {int(st.returned)} at {where}, which is not a legal "
+                   f"action")
+    else:
+        detail = str(error).splitlines()[0] if str(error) else ""
+        message = f"strategy {who} raised {type(error).__name__}" + \
+                  (f": {detail}" if detail else "") + f" at {where}"
+    return StrategyFault(message, seat, kind_name, who, game)
+
+
+def check_generator(rng) -> None:
+    """Kernels step the generator's PCG64 state inline: anything else would be read wrongly."""
+    if not isinstance(rng, np.random.Generator) or \
+            not isinstance(rng.bit_generator, np.random.PCG64):
+        raise TypeError("kernels need a numpy Generator over PCG64 (np.random.default_rng)")
+
+
+def play(spec: GameSpec, params, lineup: Lineup, games: int, rng, trace_rows: int = 0,
+         trace_game: int = -1):
+    """Play `games` games; returns (tallies, trace rows). With `trace_rows`, the events of game
+    `trace_game` (of this call; -1: all) are recorded, up to that many rows."""
+    check_generator(rng)
+    trace = np.zeros((trace_rows, TRACE_WIDTH), dtype=np.int64) if trace_rows else None
+    st = new_state(spec, params, lineup, trace, trace_game)
+    try:
+        rows = spec.kernel(st, games, rng)
+    except NoLegalAction:
+        raise
+    except Exception as error:  # raised by a strategy (or its illegal answer)
+        if int(st.asking_seat) < 0:  # no strategy was being asked: a bug in the game
+            raise
+        raise _fault(spec, st, lineup, error) from None
+    tallies = read_tallies(spec, st)
+    return tallies, (trace[:rows].copy() if trace is not None else np.zeros((0, TRACE_WIDTH),
+                                                                            dtype=np.int64))
+
+
+def kernel_is_ready(spec: GameSpec, params, lineup: Lineup) -> bool:
+    """Is the game's kernel compiled in this process, or in the on-disk cache? (False: the first
+    call compiles it, which takes a while; the CLI says so before it starts.)"""
+    if numba_config.DISABLE_JIT:
+        return True
+    st = blank_state(spec, params.players)
+    signature = (typeof(st), typeof(np.int64(0)), typeof(np.random.default_rng(0)))
+    dispatcher = spec.kernel
+    if any(tuple(sig) == signature for sig in dispatcher.overloads):
+        return True
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None:
+        return False
+    try:
+        return cache.load_overload(signature, dispatcher.targetctx) is not None
+    except Exception:  # an unreadable cache only means "it will compile"
+        return False
+
+
+def simulate(spec: GameSpec, params, seats, games: int, seed: int = 0, trace_rows: int = 0,
+             seat_params=None, trace_game: int = -1):
+    """Play `games` games with one strategy per seat (a built-in name or a StrategyInfo, kept
+    whatever role the seat holds); returns (tallies, trace rows). A convenience for tests,
+    benchmarks and tools; runs go through the runner and a config. `seat_params` optionally
+    gives each seat's parameter values (a dict)."""
+    lineup = Lineup.by_seat(spec, list(seats), seat_params)
+    return play(spec, params, lineup, games, np.random.default_rng(seed), trace_rows, trace_game)

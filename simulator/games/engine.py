@@ -1,0 +1,282 @@
+"""The game engine: what every game's kernel shares, so that a kernel reads like its rulebook.
+
+A game's compiled code works on one *state*: a NumPy record holding the game's own fields (declared
+in its `state.py`), the engine's fields below, and every tally. Numba passes a record to a function
+as one pointer, so phases take `(st, rng)` and nothing is threaded through them: the strategy
+slots, the observation and legal mask, each seat's strategy memory, the trace cursor and the tallies
+are all in `st`. `simulator.games.driver` builds the state from the game's declaration, fills the
+setup, binds the strategies and reads the tallies back.
+
+What a game's kernel uses:
+
+* `compiled` / `inlined`: the decorators for rules, phases and observation builders (cached, no
+  reference counting: they never allocate; `inlined` ones are inlined into their callers);
+* `ask(st, seat, kind, rng, observe, context)`: a decision. The legal mask must be set
+  (`clear_legal`, then `allow`, `forbid` or `set_legal`); with one legal action it is taken
+  without asking;
+  otherwise `observe(st, seat, context)` fills the seat's observation (skipped for a blind
+  strategy, which gets the blank one) and the seat's strategy is called with it, its parameters
+  and its memory. An illegal answer stops the run with a message naming the strategy, the seat,
+  the decision kind and the value;
+* `event(st, code, actor, target, value, extra)`: one trace row (free when not tracing);
+* `finish_team_game`, `finish_individual_game`, `finish_game`: the standard tallies;
+* `play_games(st, games, rng, play_game)`: the game loop, called by the game's `play` entry.
+
+Everything Numba-specific (views without reference counts, calls by address, inline PCG64, bit
+tricks) is in `kernel_support`, which games never import.
+"""
+
+import numpy as np
+from numba import njit
+
+from simulator.games.base import (
+    FLAG_BLIND, FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND,
+    OBS_ME, OBS_ROLE, IllegalAction, NoLegalAction,
+)
+from simulator.games import kernel_support as _ks
+
+# --- decorators for game code -------------------------------------------------------------------
+# Rules, phases, observation builders and strategy helpers: compiled once and cached, and without
+# reference counting, because they never allocate and the state they work on is owned by the
+# caller for the whole run (Numba refuses to compile an allocation without reference counting, so
+# that is checked when compiling).
+compiled = njit(cache=True, _nrt=False)
+# The same, inlined into every caller: for the small steps of the hot paths.
+inlined = njit(cache=True, _nrt=False, inline="always")
+# A game's entry point, `play(st, games, rng)`.
+kernel = njit(cache=True)
+
+# Randomness for rules: one uniform double per draw, on the run's generator.
+random_double = _ks.random_double
+uniform_index = _ks.uniform_index
+
+
+# --- the state's engine fields --------------------------------------------------------------------
+def engine_fields(max_players, n_roles, observation_size, max_actions):
+    """(name, dtype, shape, meaning) of the fields the engine keeps in every game's state."""
+    i8, f8 = np.int64, np.float64
+    return (
+        ("players", i8, (), "players in this run"),
+        ("n_actions", i8, (), "size of the legal mask strategies are handed"),
+        ("team_game", i8, (), "1 in a team game"),
+        ("clock", i8, (), "the game's current day or round: the step column of the trace"),
+        ("game_index", i8, (), "games started in this call"),
+        ("winner", i8, (), "the game's winning team or seat, -1 for a draw"),
+        ("won", i8, (max_players,), "1 for each seat that won the game"),
+        ("role", i8, (max_players,), "each seat's role (the strategy slot follows it)"),
+        ("role_team", i8, (n_roles,), "each role's team (team games)"),
+        ("slot_table", i8, (max_players, n_roles),
+         "strategy slot of a seat while it holds a role"),
+        ("slot_params", f8, (MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), "each slot's parameters"),
+        ("slot_address", i8, (MAX_STRATEGY_SLOTS,), "each slot's compiled strategy"),
+        ("slot_flags", i8, (MAX_STRATEGY_SLOTS,), "each slot's capability bits (FLAG_*)"),
+        ("slot_memory", i8, (MAX_STRATEGY_SLOTS,), "memory words each slot's strategy uses"),
+        ("memory_offset", i8, (max_players, MAX_STRATEGY_SLOTS),
+         "where a seat's memory for a slot starts"),
+        ("memory", f8, (max_players * MEMORY_PER_SEAT,), "every seat's strategy memory"),
+        ("memory_used", i8, (), "words of memory in use (zeroed before each game)"),
+        ("obs", i8, (observation_size,), "the observation handed to strategies"),
+        ("blank", i8, (observation_size,), "the observation handed to blind strategies"),
+        ("legal", bool, (max_actions,), "the legal-action mask handed to strategies"),
+        ("legal_count", i8, (), "legal actions in the mask"),
+        ("asking_seat", i8, (), "the seat asked last (for fault messages)"),
+        ("asking_kind", i8, (), "the decision kind asked last"),
+        ("returned", i8, (), "an illegal action a strategy returned"),
+        ("trace_address", i8, (), "the trace buffer"),
+        ("trace_capacity", i8, (), "rows the trace buffer holds"),
+        ("trace_rows", i8, (), "rows written"),
+        ("trace_limit", i8, (), "rows that may be written in the current game"),
+        ("trace_game", i8, (), "the game (of this call) to trace, -1 for all"),
+    )
+
+
+# --- legal masks ----------------------------------------------------------------------------------
+# Games build a decision's mask with these four, which keep the number of legal actions in
+# `st.legal_count`, so that `ask` knows at once whether the decision is forced.
+@inlined
+def clear_legal(st):
+    """No action legal (the whole mask: its size is fixed, so this is a few wide stores)."""
+    for a in range(st.legal.size):
+        st.legal[a] = False
+    st.legal_count = 0
+
+
+@inlined
+def allow(st, action):
+    """Make `action` legal."""
+    if not st.legal[action]:
+        st.legal_count += 1
+    st.legal[action] = True
+
+
+@inlined
+def forbid(st, action):
+    """Make `action` illegal."""
+    if st.legal[action]:
+        st.legal_count -= 1
+    st.legal[action] = False
+
+
+@inlined
+def set_legal(st, action, flag):
+    """Make `action` legal or not, by `flag`."""
+    was = 1 if st.legal[action] else 0  # (the mask is bytes: no unsigned arithmetic on it)
+    now = 1 if flag else 0
+    st.legal_count += now - was
+    st.legal[action] = now
+
+
+@inlined
+def forced_action(st):
+    """The only legal action, or -1 when there is a real choice."""
+    count = st.legal_count
+    if count > 1:
+        return -1
+    if count == 0:
+        raise NoLegalAction("a decision without a legal action")
+    for a in range(st.legal.size):
+        if st.legal[a]:
+            return a
+    return -1
+
+
+@inlined
+def nothing(st, seat, context):
+    """An observer that adds nothing to what the state's observation already holds."""
+    return
+
+
+# --- decisions ------------------------------------------------------------------------------------
+@inlined
+def slot_of(st, seat):
+    """The strategy slot of a seat: by its seat and its current role."""
+    return st.slot_table[seat, st.role[seat]]
+
+
+@inlined
+def talks(st, seat):
+    """Does the seat's strategy want the game's optional public decisions (FLAG_TALKS)?"""
+    return (st.slot_flags[slot_of(st, seat)] & FLAG_TALKS) != 0
+
+
+@inlined
+def is_blind(st, seat):
+    """Does the seat's strategy decide without an observation (FLAG_BLIND)?"""
+    return (st.slot_flags[slot_of(st, seat)] & FLAG_BLIND) != 0
+
+
+@inlined
+def ask(st, seat, kind, rng, observe, context):
+    """The seat's decision of `kind` (the legal mask already set): the only legal action, or its
+    strategy's choice after `observe(st, seat, context)` has filled its observation."""
+    action = forced_action(st)
+    if action >= 0:
+        st.forced[kind] += 1
+        return action
+    st.decisions[kind] += 1
+    slot = slot_of(st, seat)
+    if st.slot_flags[slot] & FLAG_BLIND:
+        obs = st.blank
+    else:
+        observe(st, seat, context)
+        obs = st.obs
+        obs[OBS_ME] = seat
+        obs[OBS_ROLE] = st.role[seat]
+    obs[OBS_KIND] = kind
+    st.asking_seat = seat
+    st.asking_kind = kind
+    memory = _ks.subarray(st.memory, st.memory_offset[seat, slot], st.slot_memory[slot])
+    action = _ks.call_strategy(st.slot_address[slot], kind, obs,
+                               _ks.flag_view(st.legal, st.n_actions), st.slot_params[slot],
+                               memory, rng)
+    if action < 0 or action >= st.n_actions or not st.legal[action]:
+        st.returned = action
+        raise IllegalAction("a strategy returned an illegal action")
+    st.asking_seat = -1  # a fault from here on is not this strategy's
+    return action
+
+
+# --- the trace ------------------------------------------------------------------------------------
+@inlined
+def tracing(st):
+    """Is this game traced? (For trace-only work a game would otherwise skip.)"""
+    return st.trace_rows < st.trace_limit
+
+
+@inlined
+def event(st, code, actor, target, value, extra):
+    """One trace row: (the game's clock, code, actor, target, value, extra)."""
+    k = st.trace_rows
+    if k < st.trace_limit:
+        rows = _ks.trace_view(st.trace_address, st.trace_capacity)
+        rows[k, 0] = st.clock
+        rows[k, 1] = code
+        rows[k, 2] = actor
+        rows[k, 3] = target
+        rows[k, 4] = value
+        rows[k, 5] = extra
+        st.trace_rows = k + 1
+
+
+# --- a game's start and end -----------------------------------------------------------------------
+@inlined
+def begin_game(st):
+    """Zero every seat's strategy memory; open the trace for the game that is traced."""
+    for i in range(st.memory_used):
+        st.memory[i] = 0.0
+    if st.trace_game < 0 or st.trace_game == st.game_index:
+        st.trace_limit = st.trace_capacity
+    else:
+        st.trace_limit = 0
+    st.clock = 0
+
+
+@inlined
+def finish_game(st, winner, end, length):
+    """The standard tallies of a finished game: `st.won` says which seats won, `winner` is the
+    winning team (team games) or seat (individual games), -1 for a draw."""
+    st.winner = winner
+    st.games[0] += 1
+    if winner < 0:
+        st.draws[0] += 1
+    elif st.team_game:
+        st.team_wins[winner] += 1
+    st.end_counts[end] += 1
+    st.length_hist[min(length, st.length_hist.size - 1)] += 1
+    for seat in range(st.players):
+        role = st.role[seat]
+        slot = st.slot_table[seat, role]
+        won = st.won[seat]
+        st.seat_wins[seat] += won
+        st.role_games[role] += 1
+        st.role_wins[role] += won
+        st.slot_games[slot] += 1
+        st.slot_wins[slot] += won
+
+
+@inlined
+def finish_team_game(st, team, end, length):
+    """A team game's end: every seat whose role is on `team` wins (-1: nobody, a draw)."""
+    for seat in range(st.players):
+        st.won[seat] = 1 if team >= 0 and st.role_team[st.role[seat]] == team else 0
+    finish_game(st, team, end, length)
+
+
+@inlined
+def finish_individual_game(st, seat, end, length):
+    """An individual game's end: `seat` wins alone (-1: nobody, a draw)."""
+    for s in range(st.players):
+        st.won[s] = 1 if s == seat else 0
+    finish_game(st, seat, end, length)
+
+
+@inlined
+def play_games(st, games, rng, play_game):
+    """The game loop of a game's `play` entry: `play_game(st, rng)` plays one whole game, from the
+    deal to its `finish_*`."""
+    rng = _ks.borrowed_rng(rng)
+    for _ in range(games):
+        begin_game(st)
+        play_game(st, rng)
+        st.game_index += 1
+    return st.trace_rows

@@ -1,0 +1,69 @@
+"""Strategies for Spot the spy (the template game).
+
+HOOK: each strategy is `@strategy` with the one signature (kind, obs, legal, params, memory, rng)
+-> action; it reads the observation by name (OBS.piece), breaks ties at random with its rng, and
+keeps what it wants to remember across the game in `memory` (its size declared in StrategyInfo).
+`builtin()` lists them with their parameters (name, default, range, meaning).
+"""
+
+from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
+from simulator.games._template.declaration import OBS, ROLE
+
+from .common import random_double, strategy, uniform_index, uniform_legal
+
+
+@strategy
+def random_play(kind, obs, legal, params, memory, rng):
+    """Uniform over the legal actions (blind: it is shown no observation)."""
+    return uniform_legal(legal, rng)
+
+
+@strategy
+def suspicious(kind, obs, legal, params, memory, rng):
+    """Citizens remember who voted for shown citizens and vote for the most suspected (ties at
+    random); with probability `noise` they vote at random. Spies vote for the most suspected
+    citizen that is not a spy, to blend in."""
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    # memory[0]: the last round already read; memory[1 + seat]: suspicion of each seat
+    if memory[0] < obs[OBS.round] - 1:
+        for seat in range(n):
+            voted = obs[OBS.ballot + seat]
+            if voted >= 0 and obs[OBS.shown + voted] == ROLE.citizen:
+                memory[1 + seat] += 1.0
+        memory[0] = obs[OBS.round] - 1
+    if random_double(rng) < params[0]:
+        return uniform_legal(legal, rng)
+    spy = obs[OBS.my_role] == ROLE.spy
+    best = -1.0
+    count = 0
+    for seat in range(n):
+        if legal[seat] and not (spy and obs[OBS.known_spy + seat] == 1) and seat != me:
+            score = memory[1 + seat]
+            if score > best:
+                best = score
+                count = 1
+            elif score == best:
+                count += 1
+    if count == 0:
+        return uniform_legal(legal, rng)
+    pick = uniform_index(count, rng)
+    for seat in range(n):
+        if legal[seat] and not (spy and obs[OBS.known_spy + seat] == 1) and seat != me:
+            if memory[1 + seat] == best:
+                if pick == 0:
+                    return seat
+                pick -= 1
+    return uniform_legal(legal, rng)
+
+
+def builtin():
+    return {
+        "random": StrategyInfo("random", random_play, "uniform over the legal actions",
+                               flags=FLAG_BLIND),
+        "suspicious": StrategyInfo(
+            "suspicious", suspicious,
+            "votes for the player who most often voted for shown citizens (ties at random)",
+            params=(StrategyParam("noise", 0.1, 0.0, 1.0, "chance of a random vote"),),
+            memory=1 + 8),
+    }
