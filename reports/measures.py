@@ -44,13 +44,15 @@ def _finite(x) -> float | None:
 def rate_dict(rate: stats.Rate, name: str = "", group: str = "", games: int | None = None) -> dict:
     """A rate as numbers, with the games needed to halve its interval.
 
-    ``games_to_halve`` is in games: a rate over seat-games (roles, strategies) needs
-    ``stats.games_to_halve`` seat-games, which at this run's seat-games per game is that many
-    games times ``games / trials``.
+    ``games_to_halve`` is in games: a rate over seat-games (roles, strategies) is worth its
+    effective trials (the game is the unit), which grow in proportion to the games.
     """
-    halve = stats.games_to_halve(rate.successes, rate.trials, rate.confidence)
-    if games is not None and rate.trials and games != rate.trials:
-        halve = math.ceil(halve * games / rate.trials)
+    if rate.effective_trials is not None and games is not None:
+        halve = stats.games_to_halve_rate(rate, games)
+    else:
+        halve = stats.games_to_halve(rate.successes, rate.trials, rate.confidence)
+        if games is not None and rate.trials and games != rate.trials:
+            halve = math.ceil(halve * games / rate.trials)
     return {
         "group": group,
         "name": name,

@@ -1,7 +1,8 @@
 """Comparing two results: every headline rate side by side, its difference with an interval, and
 a Holm-corrected test for each, phrased for a designer.
 
-Differences are "B minus A" (``stats.two_proportions``: Newcombe interval, two-proportion z-test);
+Differences are "B minus A" (``stats.two_proportions``: Newcombe interval, two-proportion z-test;
+for rates over seat-games, ``stats.two_clustered``: each run's game-level variance);
 all the differences of one comparison (team, seat, role, strategy and end-condition rates, plus the
 mean game length by Welch's test) are one family for the Holm correction, so "significant" means
 significant after looking at all of them at once.
@@ -99,8 +100,8 @@ def compare(a: Result, b: Result, confidence: float = 0.95) -> Comparison:
     differences = []
     only_in = {"a": [], "b": []}
     for group in GROUPS:
-        rows_a = {row.name: row.rate for row in sa.rows_of(group)}
-        rows_b = {row.name: row.rate for row in sb.rows_of(group)}
+        rows_a = {row.name: row for row in sa.rows_of(group)}
+        rows_b = {row.name: row for row in sb.rows_of(group)}
         for name in list(rows_a) + [n for n in rows_b if n not in rows_a]:
             if name not in rows_b:
                 only_in["a"].append(f"{group} {name}" if group != "seat" else name)
@@ -108,9 +109,13 @@ def compare(a: Result, b: Result, confidence: float = 0.95) -> Comparison:
             if name not in rows_a:
                 only_in["b"].append(f"{group} {name}" if group != "seat" else name)
                 continue
-            ra, rb = rows_a[name], rows_b[name]
-            diff, low, high, p = stats.two_proportions(ra.successes, ra.trials, rb.successes,
-                                                       rb.trials, confidence)
+            ra, rb = rows_a[name].rate, rows_b[name].rate
+            ma, mb = rows_a[name].moments, rows_b[name].moments
+            if ma is not None and mb is not None:  # seat-games: the game is the unit
+                diff, low, high, p = stats.two_clustered(ma, mb, confidence)
+            else:
+                diff, low, high, p = stats.two_proportions(ra.successes, ra.trials,
+                                                           rb.successes, rb.trials, confidence)
             differences.append(Difference(group, name, ra.successes, ra.trials, rb.successes,
                                           rb.trials, diff, low, high, p))
     la, lb = a.tallies["length_hist"], b.tallies["length_hist"]

@@ -24,8 +24,9 @@ real but negligible drift measured on millions of games does not break a build.
 
 A measure that exists on one side only (a seat, role or strategy that appears or disappears) is a
 change of the setup's shape and fails without a test. Role and strategy measures count seat-games,
-which are not independent within a game (team-mates win together); their tests count each game's
-seat-games as one cluster (see `Measure.effective_counts`).
+which are not independent within a game (team-mates win together, rivals exclude each other);
+their tests take the game as the unit, from the per-game moments the engine keeps
+(`Measure.moments`, `stats.two_clustered`).
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ from simulator.results import SCHEMA as RESULT_SCHEMA
 from simulator.results import Result, versions
 
 SCHEMA = "fairplay.baselines"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: measures over seat-games carry their per-game moments
 
 DEFAULT_GAMES = 200_000
 DEFAULT_ALPHA = 0.01
@@ -88,11 +89,12 @@ class Measure:
     name: str  # unique within a setup, e.g. "team human", "seat 3", "end: wolves equal humans"
     kind: str  # "rate" or "mean"
     counts: tuple[int, ...]
-    # The most trials (or values) one game can add: 1 for a team, a seat or an end condition; for
-    # a role or a strategy, the seats that can hold it at once. Seat-games of one game are not
-    # independent (team-mates win together), so the tests count `trials / cluster` effective
-    # trials: see `effective_counts`.
-    cluster: int = 1
+    # For a rate or a mean over seat-games (a role, a strategy, a role's rounds): the sums over
+    # games of y_g², x_g·y_g and x_g² and the number of games, where y_g and x_g are one game's
+    # successes (or sum) and trials (or count). Seat-games of one game win together or exclude
+    # each other, so the tests take the game as the unit (stats.GameMoments). None: the measure
+    # counts one trial (or value) per game, and the plain tests apply.
+    moments: tuple[int, int, int, int] | None = None
 
     @property
     def value(self) -> float:
@@ -113,22 +115,15 @@ class Measure:
             return math.nan
         return math.sqrt(max(total_sq - total * total / n, 0.0) / (n - 1))
 
-    def effective_counts(self, cluster: int | None = None) -> tuple[float, ...]:
-        """Counts divided by the cluster size: what the two-sample tests use.
-
-        If a game adds up to c trials of a measure (c seats holding a role), its outcomes may be
-        correlated up to perfectly (team-mates win together). The variance of the pooled rate is
-        then at most p(1-p) c / trials (Cauchy-Schwarz over the games: the sum of squared
-        cluster sizes is at most c times their sum), the variance of `trials / c` independent
-        trials. Dividing every count by c keeps the estimate and gives a test that is valid
-        whatever the correlation, exact when every game has c perfectly correlated holders.
-        """
-        c = max(1, cluster or self.cluster)
-        return tuple(x / c for x in self.counts)
+    def game_moments(self) -> stats.GameMoments:
+        y, x = (self.counts[0], self.counts[1]) if self.kind == "rate" else \
+            (self.counts[0], self.counts[2])
+        yy, xy, xx, games = self.moments
+        return stats.GameMoments(y, x, yy, xy, xx, games)
 
     def same_counts(self, other: "Measure") -> bool:
-        return (self.group, self.name, self.kind, self.counts) == \
-            (other.group, other.name, other.kind, other.counts)
+        return (self.group, self.name, self.kind, self.counts, self.moments) == \
+            (other.group, other.name, other.kind, other.counts, other.moments)
 
     def to_json(self) -> dict:
         if self.kind == "rate":
@@ -139,7 +134,8 @@ class Measure:
             total, total_sq, n = self.counts
             out = {"group": self.group, "name": self.name, "kind": "mean",
                    "sum": total, "sum_sq": total_sq, "count": n}
-        out["cluster"] = self.cluster
+        if self.moments is not None:
+            out["game_moments"] = list(self.moments)
         return out
 
     @classmethod
@@ -166,10 +162,14 @@ class Measure:
             raise ValueError(f"measure {data['name']!r}: need 0 <= successes <= trials")
         if kind == "mean" and (counts[1] < 0 or counts[2] < 0):
             raise ValueError(f"measure {data['name']!r}: negative sum of squares or count")
-        cluster = data.get("cluster", 1)
-        if isinstance(cluster, bool) or not isinstance(cluster, int) or cluster < 1:
-            raise ValueError(f"measure {data['name']!r}: cluster must be a positive integer")
-        return cls(data["group"], data["name"], kind, tuple(counts), cluster)
+        moments = data.get("game_moments")
+        if moments is not None:
+            if not isinstance(moments, list) or len(moments) != 4 or \
+                    any(isinstance(v, bool) or not isinstance(v, int) or v < 0 for v in moments):
+                raise ValueError(f"measure {data['name']!r}: game_moments must be four "
+                                 f"non-negative integers (yy, xy, xx, games)")
+            moments = tuple(moments)
+        return cls(data["group"], data["name"], kind, tuple(counts), moments)
 
     def format_value(self) -> str:
         if math.isnan(self.value):
@@ -196,51 +196,26 @@ def score_tallies(game) -> list[tuple[str, str, str, str | None, str]]:
     return found
 
 
-def clusters(cfg) -> tuple[list[int], list[int]]:
-    """(per role, per strategy slot) the most seats that can hold it in one game.
-
-    A role: the game's params may say how many of each role are dealt at most
-    (``role_counts``, a tuple indexed by role code); otherwise every seat could hold it. A
-    strategy slot: no more than the seats whose row of the slot table uses it, nor than the
-    holders of the roles it is used for.
-    """
-    players = int(cfg.players)
-    game = cfg.game
-    counts = getattr(cfg.params, "role_counts", None)
-    if (isinstance(counts, (tuple, list)) and len(counts) == len(game.roles)
-            and all(isinstance(c, (int, np.integer)) for c in counts)):
-        roles = [max(1, min(players, int(c))) for c in counts]
-    else:
-        roles = [players] * len(game.roles)
-    table = np.asarray(cfg.slot_table)  # [seat, role] -> slot
-    slots = []
-    for s in range(len(cfg.slots)):
-        uses = table == s
-        seats = int(uses.any(axis=1).sum())
-        by_role = sum(roles[r] for r in range(len(game.roles)) if uses[:, r].any())
-        slots.append(max(1, min(seats, by_role)))
-    return roles, slots
-
-
 def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
     """Every headline measure of one setup's tallies, in a stable order.
 
-    Rates with no trials (a role nobody was dealt, an unused strategy slot) are left out. With
-    the config, role and strategy measures carry their cluster sizes (see `clusters`);
-    without it the worst case, every seat, is assumed.
+    Rates with no trials (a role nobody was dealt, an unused strategy slot) are left out. Role
+    and strategy rates, and means counted per seat-games or rounds, carry their per-game moments
+    (`Measure.moments`): their tests take the game as the unit.
     """
+    from simulator.results import ratio_moments
+
     t = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
     games = int(t["games"][0])
-    players = len(t["seat_wins"])
-    role_cluster, slot_cluster = clusters(cfg) if cfg is not None else ([], [])
     out: list[Measure] = []
 
-    def cluster_of(table, i):
-        return table[i] if i < len(table) else players
+    def moments_of(name, i):
+        m = ratio_moments(game, t, name, i)
+        return (int(m.yy), int(m.xy), int(m.xx), int(m.games))
 
-    def rate(group, name, k, n, cluster=1):
+    def rate(group, name, k, n, moments=None):
         if int(n) > 0:
-            out.append(Measure(group, name, "rate", (int(k), int(n)), cluster))
+            out.append(Measure(group, name, "rate", (int(k), int(n)), moments))
 
     for i, team in enumerate(game.teams):
         rate("team", f"team {team}", t["team_wins"][i], games)
@@ -249,10 +224,10 @@ def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
         rate("seat", f"seat {seat}", wins, games)
     for r, role in enumerate(game.roles):
         rate("role", f"role {role.name}", t["role_wins"][r], t["role_games"][r],
-             cluster_of(role_cluster, r))
+             moments_of("role_wins", r))
     for s, label in enumerate(strategies):
         rate("strategy", f"strategy {label}", t["slot_wins"][s], t["slot_games"][s],
-             cluster_of(slot_cluster, s))
+             moments_of("slot_wins", s))
     for e, name in enumerate(game.end_names):
         rate("end", f"end: {name}", t["end_counts"][e], games)
 
@@ -263,34 +238,22 @@ def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
                            (int((lengths * hist).sum()), int((lengths * lengths * hist).sum()),
                             games)))
     role_names = [role.name for role in game.roles]
-    max_length = len(t["length_hist"]) - 1
-    for prefix, sum_name, sq_name, count_name, axis in score_tallies(game):
-        if sum_name not in t or sq_name not in t:
+    for tally in game.tallies:
+        if tally.holds != "sum" or tally.name not in t or tally.square not in t:
             continue
-        sums, squares = t[sum_name].ravel(), t[sq_name].ravel()
-        counts = t[count_name].ravel() if count_name else np.full(sums.size, games)
-        # Values one game can add to an element (its cluster, see Measure.cluster): one when
-        # counted in games; one per holder when counted in role_games / slot_games; one per
-        # holder and round for any other count (e.g. `role_rounds`).
-        per_round = count_name not in (None, "role_games", "slot_games")
+        prefix = tally.name[:-4] if tally.name.endswith("_sum") else tally.name
+        sums, squares = t[tally.name].ravel(), t[tally.square].ravel()
+        per_game = tally.per in ("", "games")
+        counts = np.full(sums.size, games) if per_game else t[tally.per].ravel()
         for i in range(sums.size):
-            # holders: the seats whose values land in element i in one round (or game)
-            if axis == "role":
-                label, holders = role_names[i], cluster_of(role_cluster, i)
-            elif axis == "slot" and i < len(strategies):
-                label, holders = strategies[i], cluster_of(slot_cluster, i)
-            elif axis == "seat":
-                label, holders = f"seat {i}", 1
-            else:
-                label, holders = str(i), players
-            if count_name is None:
-                cluster = 1  # counted in games: one value per game
-            else:
-                cluster = holders * max(1, max_length) if per_round else holders
+            label = {"role": role_names[i] if i < len(role_names) else str(i),
+                     "slot": strategies[i] if i < len(strategies) else str(i),
+                     "seat": f"seat {i}"}.get(tally.axis, str(i))
             if i < counts.size and int(counts[i]) > 0:
                 out.append(Measure("score", f"mean {prefix} {label}" if sums.size > 1 else
                                    f"mean {prefix}", "mean",
-                                   (int(sums[i]), int(squares[i]), int(counts[i])), cluster))
+                                   (int(sums[i]), int(squares[i]), int(counts[i])),
+                                   None if per_game else moments_of(tally.name, i)))
     return out
 
 
@@ -699,13 +662,19 @@ def compare(setups: list[tuple[str, list[Measure], list[Measure]]], alpha: float
     m = len(tested)
     confidence = 1 - alpha / max(m, 1)
     for row in tested:
-        cluster = max(row.baseline.cluster, row.new.cluster)
-        before, after = row.baseline.effective_counts(cluster), row.new.effective_counts(cluster)
+        before, after = row.baseline, row.new
+        if before.moments is not None and after.moments is not None:
+            # seat-games: the game is the unit (each run's game-level variance)
+            diff, low, high, p = stats.two_clustered(before.game_moments(), after.game_moments(),
+                                                     confidence)
+        elif row.kind == "rate":
+            diff, low, high, p = stats.two_proportions(*before.counts, *after.counts, confidence)
+        else:
+            diff, low, high, p = stats.two_means(*before.counts, *after.counts,
+                                                 confidence=confidence)
         if row.kind == "rate":
-            diff, low, high, p = stats.two_proportions(*before, *after, confidence)
             row.tolerance = tolerance
         else:
-            diff, low, high, p = stats.two_means(*before, *after, confidence=confidence)
             sd = row.baseline.sd
             row.tolerance = mean_tolerance * (sd if not math.isnan(sd) else 0.0)
         row.diff, row.low, row.high = float(diff), float(low), float(high)

@@ -22,7 +22,7 @@ from simulator.fileio import write_atomically
 from simulator.games import game_names, get_game
 
 SCHEMA = "fairplay.result"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: the engine's tallies (decisions, per-game moments of the ratios)
 
 
 class ResultError(Exception):
@@ -148,6 +148,7 @@ class Row:
     group: str  # "team", "seat", "role", "strategy", "end", "length"
     name: str
     rate: stats.Rate
+    moments: stats.GameMoments | None = None  # for a rate over seat-games: per-game moments
 
 
 @dataclass
@@ -204,6 +205,17 @@ class Summary:
         return "\n".join(lines)
 
 
+def ratio_moments(game, tallies: dict, name: str, index: int) -> stats.GameMoments:
+    """The per-game moments of entry `index` of a ratio tally (one declared `per` a count):
+    what its game-level variance needs (see stats.clustered_rate)."""
+    tally = game.tally(name)
+    moments = tallies[f"{name}_by_game"][index]
+    return stats.GameMoments(
+        y=float(tallies[name][index]), x=float(tallies[tally.per][index]),
+        yy=float(moments[0]), xy=float(moments[1]), xx=float(moments[2]),
+        games=int(tallies["games"][0]))
+
+
 def summarize(result: Result, confidence: float = 0.95) -> Summary:
     game = result.game
     t = result.tallies
@@ -215,14 +227,18 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
     for seat in range(players):
         rows.append(Row("seat", f"seat {seat}", stats.wilson(int(t["seat_wins"][seat]), games,
                                                              confidence)))
+    # Roles and strategies count seat-games, which win together (team-mates) or exclude each
+    # other (rivals): their intervals take the game as the unit.
     for r, role in enumerate(game.roles):
         if t["role_games"][r]:
-            rows.append(Row("role", role.name, stats.wilson(int(t["role_wins"][r]),
-                                                            int(t["role_games"][r]), confidence)))
+            moments = ratio_moments(game, t, "role_wins", r)
+            rows.append(Row("role", role.name, stats.clustered_rate(moments, confidence),
+                            moments))
     for s, label in enumerate(result.data.get("strategies", [])):
         if t["slot_games"][s]:
-            rows.append(Row("strategy", label, stats.wilson(int(t["slot_wins"][s]),
-                                                            int(t["slot_games"][s]), confidence)))
+            moments = ratio_moments(game, t, "slot_wins", s)
+            rows.append(Row("strategy", label, stats.clustered_rate(moments, confidence),
+                            moments))
     for e, name in enumerate(game.end_names):
         rows.append(Row("end", name, stats.wilson(int(t["end_counts"][e]), games, confidence)))
 

@@ -547,6 +547,22 @@ def games_to_halve(successes, trials, confidence: float = 0.95) -> int:
     return _smallest_n(rate, current.half_width / 2, _z(confidence))
 
 
+def games_to_halve_rate(rate: Rate, games: int) -> int:
+    """Games after which a rate's interval would be half as wide, the observed rate holding.
+
+    The rate may count games or seat-games: its interval is worth `effective_trials` independent
+    trials now (`trials` when that is not set), and those grow in proportion to the games.
+    """
+    effective = rate.effective_trials if rate.effective_trials is not None else rate.trials
+    if not effective or not games:
+        return games_needed(0.5, 0.25, rate.confidence)
+    if math.isinf(effective) or rate.half_width == 0:
+        return int(games)  # no spread at all: more games change nothing
+    p = rate.value if 0 < rate.value < 1 else (0.5 if not rate.trials else rate.value)
+    needed = _smallest_n(p, rate.half_width / 2, _z(rate.confidence))
+    return math.ceil(needed * games / effective)
+
+
 # --------------------------------------------------------------------------
 # Comparing two groups
 # --------------------------------------------------------------------------

@@ -292,3 +292,16 @@ def test_the_standard_tallies_come_first_and_own_tallies_are_declared(game):
     assert tuple(names[:len(STANDARD_TALLY_NAMES)]) == STANDARD_TALLY_NAMES
     for tally in game.tallies:
         assert tally.meaning
+
+
+def test_a_game_package_holds_no_numba_internals(game):
+    # Every Numba trick lives in the engine (simulator/games/engine.py, kernel_support.py): a game's
+    # package and its strategies use the engine's decorators and nothing of Numba's own.
+    package = Path(sys.modules[game.kernel.__module__].__file__).parent
+    root = package.parent.parent.parent
+    files = sorted(package.glob("*.py")) + [root / "strategies" / f"{package.name.lstrip('_')}.py"]
+    forbidden = ("import numba", "from numba", "llvmlite", "intrinsic", "_nrt", "njit(")
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        found = [word for word in forbidden if word in text]
+        assert not found, f"{path.relative_to(root)} uses {found}"

@@ -87,7 +87,7 @@ def rows(output: str) -> dict[str, str]:
 def test_baseline_file_holds_measures_counts_tallies_and_identity(made):
     folder, setup, out = made
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["schema"] == "fairplay.baselines" and data["schema_version"] == 1
+    assert data["schema"] == "fairplay.baselines" and data["schema_version"] == 2
     assert (data["games"], data["seed"], data["chunk_size"]) == (GAMES, SEED,
                                                                  runner.DEFAULT_CHUNK_SIZE)
     assert set(data["versions"]) >= {"fairplay", "numba", "numpy"}
@@ -101,9 +101,12 @@ def test_baseline_file_holds_measures_counts_tallies_and_identity(made):
             "game length (days)"} <= set(names)
     human = entry["measures"][0]
     assert human["trials"] == GAMES and human["successes"] == entry["tallies"]["team_wins"][0]
-    # role counts come with their cluster: the 9 villagers of one game win or lose together
+    # role counts come with their per-game moments: the 9 villagers of one game win or lose
+    # together, so every game adds 9² to the sum of x² and 0 or 9² to the sum of y² and of x·y
     villager = next(m for m in entry["measures"] if m["name"] == "role villager")
-    assert villager["cluster"] == 9 and villager["trials"] == 9 * GAMES
+    yy, xy, xx, games = villager["game_moments"]
+    assert villager["trials"] == 9 * GAMES and (xx, games) == (81 * GAMES, GAMES)
+    assert yy == xy == 81 * (villager["successes"] // 9)
     # the file is exactly what the loader accepts
     loaded = regression.load_baseline(out)
     assert loaded.entries[0]["name"] == str(setup)
@@ -301,8 +304,8 @@ def _foreign_tallies(data):
 @pytest.mark.parametrize("corrupt, expected", [
     (lambda out: out.write_text("{not json", encoding="utf-8"), "corrupt JSON"),
     (lambda out: out.unlink(), "cannot read: No such file or directory"),
-    (lambda out: _edit(out, lambda d: d.update(schema_version=2)),
-     "baselines schema version 2 is not supported"),
+    (lambda out: _edit(out, lambda d: d.update(schema_version=99)),
+     "baselines schema version 99 is not supported"),
     (lambda out: _edit(out, lambda d: d.update(schema="fairplay.result")), "this is a result file"),
     (lambda out: out.write_text("[1, 2]", encoding="utf-8"), "not a fairplay baselines file"),
     (lambda out: _edit(out, lambda d: d.pop("configs")), "missing configs"),

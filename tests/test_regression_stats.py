@@ -18,8 +18,8 @@ from simulator.games.base import Tally
 from simulator.regression import DRIFT, FAIL, MISSING, NEW, OK, Measure, compare
 
 
-def rate(name, k, n, cluster=1, group="team"):
-    return Measure(group, name, "rate", (k, n), cluster)
+def rate(name, k, n, moments=None, group="team"):
+    return Measure(group, name, "rate", (k, n), moments)
 
 
 def pooled_z_p(k1, n1, k2, n2):
@@ -98,18 +98,27 @@ def test_measures_on_one_side_only_fail_without_a_test():
     assert "not in the baseline" in rows[2].message()
 
 
-def test_a_cluster_of_seats_that_win_together_counts_as_one_game():
+def villagers(won, games=10_000, holders=9):
+    """A role held by `holders` seats who win or lose together, winning `won` of `games` games:
+    its counts and per-game moments (y_g = holders or 0, x_g = holders)."""
+    k = holders * won
+    return rate("role villager", k, holders * games,
+                (holders * k, holders * k, holders * holders * games, games))
+
+
+def test_seats_that_win_together_count_as_one_game():
     # 9 villagers who win or lose together: 9 x 3,000 wins of 9 x 10,000 seat-games carry the
-    # information of 3,000 of 10,000 games, not more.
-    (grouped,), _ = one([rate("role villager", 9 * 3000, 9 * 10_000, cluster=9)],
-                        [rate("role villager", 9 * 3200, 9 * 10_000, cluster=9)])
+    # information of 3,000 of 10,000 games, not more. With the game as the unit the test is the
+    # unpooled z-test of the games: Var = p(1-p)/(G-1) in each run.
+    (grouped,), _ = one([villagers(3000)], [villagers(3200)])
+    var = 0.3 * 0.7 / 9_999 + 0.32 * 0.68 / 9_999
+    assert grouped.pvalue == pytest.approx(2 * sps.norm.sf(0.02 / math.sqrt(var)), rel=1e-9)
     (per_game,), _ = one([rate("team a", 3000, 10_000)], [rate("team a", 3200, 10_000)])
-    assert grouped.pvalue == pytest.approx(per_game.pvalue, rel=1e-9)
-    assert (grouped.low, grouped.high) == pytest.approx((per_game.low, per_game.high))
-    # the larger cluster of the two sides is used for both
-    (mixed,), _ = one([rate("role villager", 9 * 3000, 9 * 10_000, cluster=9)],
-                      [rate("role villager", 9 * 3200, 9 * 10_000, cluster=3)])
-    assert mixed.pvalue == pytest.approx(per_game.pvalue, rel=1e-9)
+    assert grouped.pvalue == pytest.approx(per_game.pvalue, rel=0.05)  # the same information
+    # counted as 90,000 independent seat-games the same change would look 9 times as sure
+    (naive,), _ = one([rate("role villager", 27_000, 90_000)],
+                      [rate("role villager", 28_800, 90_000)])
+    assert naive.pvalue < grouped.pvalue ** 5
 
 
 def mean(name, values_mean, sd, n):
@@ -155,13 +164,24 @@ def test_bad_settings_are_refused(kw):
 
 # --- measures ------------------------------------------------------------------------------------
 def standard_tallies(game, players, games):
+    """A werewolf run of 9 players (6 villagers, 2 werewolves, a seer, all `random`) in which the
+    humans win a quarter of the games, with the per-game moments such a run has."""
+    humans, wolves = games // 4, games - games // 4
     tallies = {
-        "games": [games], "team_wins": [games // 4, games - games // 4], "draws": [0],
+        "games": [games], "team_wins": [humans, wolves], "draws": [0],
         "seat_wins": [games // 2] * players, "role_games": [6 * games, 2 * games, games],
-        "role_wins": [6 * (games // 4), 2 * (games - games // 4), games // 4],
-        "slot_games": [players * games] + [0] * 15, "slot_wins": [players * games // 2] + [0] * 15,
-        "length_hist": [0] * 25, "end_counts": [games // 4, games // 2, games - 3 * (games // 4)],
+        "role_wins": [6 * humans, 2 * wolves, humans],
+        "slot_games": [players * games] + [0] * 15,
+        "slot_wins": [7 * humans + 2 * wolves] + [0] * 15,
+        "length_hist": [0] * 25, "end_counts": [humans, games // 2, games - 3 * (games // 4)],
         "events": [0] * len(game.events),
+        "decisions": [0] * len(game.decisions), "forced": [0] * len(game.decisions),
+        # per game, y_g and x_g: villagers (6 or 0, 6), werewolves (2 or 0, 2), the seer (1 or 0,
+        # 1); the one slot: 7 when the humans win, 2 when the wolves do, of 9 seat-games
+        "role_wins_by_game": [[36 * humans, 36 * humans, 36 * games],
+                              [4 * wolves, 4 * wolves, 4 * games], [humans, humans, games]],
+        "slot_wins_by_game": [[49 * humans + 4 * wolves, 9 * (7 * humans + 2 * wolves),
+                               81 * games]] + [[0, 0, 0]] * 15,
     }
     tallies["length_hist"][3] = games
     return tallies
@@ -174,25 +194,15 @@ def test_measures_of_a_werewolf_result():
     by_name = {m.name: m for m in measures}
     assert list(by_name)[:3] == ["team human", "team wolf", "no winner"]
     assert by_name["team wolf"].counts == (750, 1000)
-    assert by_name["role villager"].cluster == 6 and by_name["role werewolf"].cluster == 2
-    assert by_name["role seer"].cluster == 1 and by_name["seat 3"].cluster == 1
-    assert by_name["strategy random"].cluster == 9
+    # seat-game measures carry their per-game moments (from the tallies); per-game ones do not
+    assert by_name["role villager"].moments == (36 * 250, 36 * 250, 36 * 1000, 1000)
+    assert by_name["role seer"].moments == (250, 250, 1000, 1000)
+    assert by_name["strategy random"].moments == (49 * 250 + 4 * 750, 9 * (7 * 250 + 2 * 750),
+                                                  81 * 1000, 1000)
+    assert by_name["seat 3"].moments is None and by_name["team wolf"].moments is None
     # all games last 3 days: sum 3000, sum of squares 9000
     assert by_name["game length (days)"].counts == (3000, 9000, 1000)
     assert len(measures) == 2 + 1 + 9 + 3 + 1 + 3 + 1
-    # without the config every seat is assumed to hold a role
-    assert {m.name: m.cluster for m in regression.measures_of(
-        game, standard_tallies(game, 9, 1000), ["random"])}["role seer"] == 9
-
-
-def test_strategy_clusters_follow_the_slot_table():
-    cfg = config.load("werewolf", ['strategies.all="seer-led"', 'strategies.werewolf="random"'])
-    roles, slots = regression.clusters(cfg)
-    assert roles == [6, 2, 1]
-    assert [s.name for s in cfg.slots] == ["seer-led", "random"]
-    assert slots == [7, 2]  # seer-led: villagers and seer; random: the two wolves
-    cfg = config.load("werewolf", ['strategies.seat.0="seer-led"'])
-    assert regression.clusters(cfg)[1] == [1, 8]  # one seat; the other eight seats
 
 
 def test_score_tallies_by_their_declaration():
@@ -219,39 +229,44 @@ def test_score_tallies_by_their_declaration():
         "role_score_sum": [60, 20, 10], "role_score_squares": [600, 200, 100],
         "role_round_sum": [5, 6, 7], "role_round_sq": [50, 60, 70], "role_rounds": [30, 0, 10],
         "bonus_sum": [12], "bonus_sq": [40],
+        "role_score_sum_by_game": [[7, 8, 9]] * 3, "role_round_sum_by_game": [[1, 2, 3]] * 3,
     })
     cfg = config.load("werewolf")
     measures = {m.name: m for m in regression.measures_of(game, tallies, ["random"], cfg)}
-    seat = measures["mean seat_score seat 4"]
-    assert (seat.kind, seat.counts, seat.cluster) == ("mean", (4, 4, games), 1)
-    role = measures["mean role_score werewolf"]  # counted in role_games, two holders a game
-    assert role.counts == (20, 200, 2 * games) and role.cluster == 2
-    per_round = measures["mean role_round seer"]  # counted in role_rounds: holders x rounds
-    assert per_round.counts == (7, 70, 10) and per_round.cluster == 1 * 24
+    seat = measures["mean seat_score seat 4"]  # one value a game: no per-game moments needed
+    assert (seat.kind, seat.counts, seat.moments) == ("mean", (4, 4, games), None)
+    role = measures["mean role_score werewolf"]  # counted in role_games: with its moments
+    assert role.counts == (20, 200, 2 * games) and role.moments == (7, 8, 9, games)
+    per_round = measures["mean role_round seer"]  # counted in role_rounds: with its moments
+    assert per_round.counts == (7, 70, 10) and per_round.moments == (1, 2, 3, games)
     assert "mean role_round werewolf" not in measures  # no rounds, no measure
     assert measures["mean bonus"].counts == (12, 40, games)
-    assert measures["mean bonus"].cluster == 1
+    assert measures["mean bonus"].moments is None
 
 
 def test_measure_json_round_trip_and_validation():
-    m = Measure("role", "role seer", "rate", (5, 10), 3)
+    m = Measure("role", "role seer", "rate", (5, 10), (9, 9, 30, 3))
     assert Measure.from_json(m.to_json()) == m
-    g = Measure("score", "mean x", "mean", (10, 100, 4), 1)
+    g = Measure("score", "mean x", "mean", (10, 100, 4))
     assert Measure.from_json(g.to_json()) == g
     for bad in ({"group": "team", "name": "a", "kind": "rate", "successes": 11, "trials": 10},
                 {"group": "team", "name": "a", "kind": "rate", "successes": 1.5, "trials": 10},
                 {"group": "team", "name": "a", "kind": "median", "successes": 1, "trials": 10},
                 {"group": "team", "name": "a", "kind": "rate", "successes": 1, "trials": 10,
-                 "cluster": 0},
+                 "game_moments": [1, 2, 3]},
+                {"group": "team", "name": "a", "kind": "rate", "successes": 1, "trials": 10,
+                 "game_moments": [1, 2, -3, 4]},
                 {"name": "a", "kind": "rate", "successes": 1, "trials": 10},
                 ["not", "an", "object"]):
         with pytest.raises(ValueError):
             Measure.from_json(bad)
 
 
-def test_effective_counts_and_sd():
-    m = Measure("role", "role villager", "rate", (900, 3000), 3)
-    assert m.effective_counts() == (300.0, 1000.0)
+def test_game_moments_and_sd():
+    m = Measure("role", "role villager", "rate", (900, 3000), (2700, 2700, 9000, 1000))
+    moments = m.game_moments()
+    assert (moments.y, moments.x, moments.games) == (900, 3000, 1000)
+    assert (moments.yy, moments.xy, moments.xx) == (2700, 2700, 9000)
     assert m.sd == pytest.approx(math.sqrt(0.3 * 0.7))
-    g = Measure("length", "len", "mean", (6, 14, 3), 1)  # values 1, 2, 3
+    g = Measure("length", "len", "mean", (6, 14, 3))  # values 1, 2, 3
     assert g.value == 2 and g.sd == pytest.approx(np.std([1, 2, 3], ddof=1))

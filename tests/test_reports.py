@@ -203,18 +203,23 @@ def external_references(page: str) -> list[str]:
 
 # --- every number comes from the statistics module ---------------------------------------------
 def expected_rows(raw: dict) -> dict[tuple[str, str], stats.Rate]:
-    t = raw["tallies"]
+    from simulator.results import ratio_moments
+
+    t = {k: np.asarray(v) for k, v in raw["tallies"].items()}
     games = t["games"][0]
     rows = {}
     for i, team in enumerate(WEREWOLF.teams):
         rows[("team", team)] = stats.wilson(t["team_wins"][i], games)
     for seat, wins in enumerate(t["seat_wins"]):
         rows[("seat", f"seat {seat}")] = stats.wilson(wins, games)
+    # seat-games: the game is the unit
     for r, role in enumerate(WEREWOLF.roles):
         if t["role_games"][r]:
-            rows[("role", role.name)] = stats.wilson(t["role_wins"][r], t["role_games"][r])
+            rows[("role", role.name)] = stats.clustered_rate(
+                ratio_moments(WEREWOLF, t, "role_wins", r))
     for s, label in enumerate(raw["strategies"]):
-        rows[("strategy", label)] = stats.wilson(t["slot_wins"][s], t["slot_games"][s])
+        rows[("strategy", label)] = stats.clustered_rate(
+            ratio_moments(WEREWOLF, t, "slot_wins", s))
     for e, name in enumerate(WEREWOLF.end_names):
         rows[("end", name)] = stats.wilson(t["end_counts"][e], games)
     return rows
@@ -235,9 +240,10 @@ def test_embedded_numbers_are_the_statistics_modules(run_html, raw):
         assert row["rate"] == pytest.approx(rate.value, abs=1e-12)
         assert row["low"] == pytest.approx(rate.low, abs=1e-12)
         assert row["high"] == pytest.approx(rate.high, abs=1e-12)
-        halve = stats.games_to_halve(rate.successes, rate.trials)
-        if rate.trials != games:  # seat-games: convert to games at this run's seats per game
-            halve = math.ceil(halve * games / rate.trials)
+        if rate.effective_trials is not None:  # seat-games: in games, the game as the unit
+            halve = stats.games_to_halve_rate(rate, games)
+        else:
+            halve = stats.games_to_halve(rate.successes, rate.trials)
         assert row["games_to_halve"] == halve
 
     # balance: the first team's share of decided games against an even split
@@ -420,8 +426,38 @@ def individual_result(games=1000, players=4, seed=3):
         "role_round_wins": [int(top[round_roles == r].sum()) for r in range(2)],
         "role_round_sum": [int(rounds[round_roles == r].sum()) for r in range(2)],
         "role_round_sq": [int((rounds[round_roles == r] ** 2).sum()) for r in range(2)],
+        "decisions": [0] * 5, "forced": [0] * 5,
     }
-    data = {"schema": "fairplay.result", "schema_version": 1, "game": "overseers",
+
+    def moments(y, x):
+        """Per-game sums of y², x·y, x² (rows: games; columns: entries of the axis)."""
+        y, x = np.asarray(y, dtype=np.int64), np.asarray(x, dtype=np.int64)
+        return np.stack([(y * y).sum(axis=0), (x * y).sum(axis=0), (x * x).sum(axis=0)],
+                        axis=1).tolist()
+
+    holds = np.stack([(roles == r).sum(axis=1) for r in range(2)], axis=1)  # games x roles
+    won = np.stack([win_roles == r for r in range(2)], axis=1)
+    role_scores = np.stack([(scores * (roles == r)).sum(axis=1) for r in range(2)], axis=1)
+    by_game = np.arange(4 * games) // 4
+
+    def per_game(values):  # round rows summed by game
+        return np.stack([np.bincount(by_game, values[:, r], games) for r in range(2)], axis=1)
+
+    held = np.stack([(round_roles == r).sum(axis=1) for r in range(2)], axis=1)
+    top_held = np.stack([(top & (round_roles == r)).sum(axis=1) for r in range(2)], axis=1)
+    round_sum = np.stack([(rounds * (round_roles == r)).sum(axis=1) for r in range(2)], axis=1)
+    slot_y = np.zeros((games, 16), dtype=np.int64)
+    slot_y[:, 0] = 1
+    slot_x = np.zeros((games, 16), dtype=np.int64)
+    slot_x[:, 0] = players
+    tallies.update({
+        "role_wins_by_game": moments(won, holds),
+        "slot_wins_by_game": moments(slot_y, slot_x),
+        "role_score_sum_by_game": moments(role_scores, holds),
+        "role_round_wins_by_game": moments(per_game(top_held), per_game(held)),
+        "role_round_sum_by_game": moments(per_game(round_sum), per_game(held)),
+    })
+    data = {"schema": "fairplay.result", "schema_version": 2, "game": "overseers",
             "config": {"game": "overseers", "players": players, "strategies": {"all": "random"}},
             "source": "overseers.toml", "base_dir": ".",
             "setup_notes": {"deck": "the 5-player column adds up to 30 cards, not the printed 32; "
@@ -542,7 +578,7 @@ def test_sweep_json_schema_is_readable_by_report(pages):
 
 
 # --- comparisons -------------------------------------------------------------------------------
-def test_comparison_numbers_are_two_proportions_with_holm(pages, result_file, other_file):
+def test_comparison_numbers_are_two_sample_tests_with_holm(pages, result_file, other_file):
     numbers = numbers_of(pages["compare"])
     a = json.loads(result_file.read_text())["tallies"]
     b = json.loads(other_file.read_text())["tallies"]
@@ -562,9 +598,18 @@ def test_comparison_numbers_are_two_proportions_with_holm(pages, result_file, ot
         expected[("end", name)] = (a["end_counts"][e], games_a, b["end_counts"][e], games_b)
     shown = {(d["group"], d["name"]): d for d in numbers["differences"]}
     assert list(shown) == list(expected)  # the same rows, in the report's order
+    from simulator.results import ratio_moments
+
+    ta, tb = ({k: np.asarray(v) for k, v in t.items()} for t in (a, b))
     pvalues = []
     for key, counts in expected.items():
-        diff, low, high, p = stats.two_proportions(*counts)
+        if key[0] in ("role", "strategy"):  # seat-games: each run's game-level variance
+            name, i = ("role_wins", WEREWOLF.role_index(key[1])) if key[0] == "role" else \
+                ("slot_wins", 0)
+            diff, low, high, p = stats.two_clustered(ratio_moments(WEREWOLF, ta, name, i),
+                                                     ratio_moments(WEREWOLF, tb, name, i))
+        else:
+            diff, low, high, p = stats.two_proportions(*counts)
         row = shown[key]
         assert (row["diff"], row["low"], row["high"], row["p"]) == \
             pytest.approx((diff, low, high, p)), key

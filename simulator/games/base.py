@@ -192,7 +192,7 @@ class Field:
 # Tally axes: what the first dimension of a tally counts.
 AXES = ("none", "seat", "role", "slot", "team", "end", "event", "decision")
 # What a tally holds.
-HOLDS = ("count", "sum", "sum_sq", "histogram")
+HOLDS = ("count", "sum", "sum_sq", "histogram", "game_moments")
 
 
 @dataclass(frozen=True)
@@ -201,8 +201,12 @@ class Tally:
 
     * axis: "none" (one number, or one histogram), "seat", "role", "slot", "team", "end", "event",
       "decision";
-    * holds: "count", "sum", "sum_sq" (a sum of squares) or "histogram" (`bins` counts per entry
-      of the axis: the value of bin i is i, the last bin holds higher values too);
+    * holds: "count", "sum", "sum_sq" (a sum of squares), "histogram" (`bins` counts per entry
+      of the axis: the value of bin i is i, the last bin holds higher values too) or
+      "game_moments" (for each entry, the sums over games of y_g², x_g·y_g and x_g², where y_g
+      and x_g are one game's contributions to the tally named `per` and to its own `per`: what a
+      ratio over seat-games needs for its game-level variance; the engine keeps one for every
+      count or sum declared per another count, see `moment_tallies`);
     * per: for a count of wins or a sum, the tally that counts its trials (e.g. role_wins per
       role_games; a sum per "games" is per game);
     * square: for a sum, the tally holding the sum of its squares;
@@ -228,6 +232,8 @@ class Tally:
                   "event": len(spec.events), "decision": len(spec.decisions)}[self.axis]
         if self.holds == "histogram":
             return (self.bins,) if self.axis == "none" else (length, self.bins)
+        if self.holds == "game_moments":
+            return (length, 3)
         return (length,)
 
     def state_shape(self, spec: "GameSpec") -> tuple[int, ...]:
@@ -258,6 +264,20 @@ def standard_tallies(max_length: int) -> tuple[Tally, ...]:
 
 
 STANDARD_TALLY_NAMES = tuple(t.name for t in standard_tallies(1))
+
+
+def clustered(tally: Tally) -> bool:
+    """Is this a ratio over seat-games (or rounds), whose game-level variance needs per-game
+    moments? A count or sum declared per another count (not per game)."""
+    return tally.holds in ("count", "sum") and tally.per not in ("", "games")
+
+
+def moment_tallies(tallies) -> tuple[Tally, ...]:
+    """The per-game moments the engine keeps for each clustered tally (`<name>_by_game`)."""
+    return tuple(Tally(f"{t.name}_by_game", t.axis, "game_moments",
+                       f"per-game sums of y², x·y and x² for {t.name} (y) per {t.per} (x)",
+                       per=t.name, section=t.section)
+                 for t in tallies if clustered(t))
 
 
 # --- strategies ---------------------------------------------------------------------------------
@@ -362,7 +382,9 @@ class GameSpec:
         return [event.name for event in self.events]
 
     def all_tallies(self) -> tuple[Tally, ...]:
-        return standard_tallies(self.max_length) + tuple(self.tallies)
+        """The standard tallies, the game's own, then the per-game moments of the ratios."""
+        declared = standard_tallies(self.max_length) + tuple(self.tallies)
+        return declared + moment_tallies(declared)
 
     def tally(self, name: str) -> Tally:
         return next(t for t in self.all_tallies() if t.name == name)
@@ -407,9 +429,12 @@ class GameSpec:
             bad("a game declares at least one end condition")
         if self.max_actions < 1:
             bad("max_actions must be at least 1")
+        from simulator.games.engine import engine_fields
+
+        engine_names = {name for name, *_ in engine_fields(1, 1, 1, 1, 1)}
         names = [f.name for f in self.state_fields]
         tally_names = [t.name for t in self.all_tallies()]
-        clash = set(names) & (set(tally_names) | set(ENGINE_FIELD_NAMES))
+        clash = set(names) & (set(tally_names) | engine_names)
         if clash:
             bad(f"state fields clash with engine fields or tallies: {', '.join(sorted(clash))}")
         if len(set(tally_names)) != len(tally_names):
@@ -425,6 +450,10 @@ class GameSpec:
                 bad(f"tally {tally.name}: axis must be one of {', '.join(AXES)}")
             if tally.holds not in HOLDS:
                 bad(f"tally {tally.name}: holds must be one of {', '.join(HOLDS)}")
+            if tally.holds == "game_moments":
+                bad(f"tally {tally.name}: game moments are the engine's (declare `per`)")
+            if clustered(tally) and self.tally(tally.per).holds != "count":
+                bad(f"tally {tally.name} is counted per {tally.per}, which must be a count")
             if (tally.holds == "histogram") != (tally.bins > 0):
                 bad(f"tally {tally.name}: a histogram, and only a histogram, has bins")
             for partner in (tally.per, tally.square, tally.total):
@@ -443,15 +472,6 @@ class GameSpec:
             bad("observation pieces repeat (kind, me, my_role and players are standard)")
 
 
-# The engine's own fields of every state (simulator.games.engine.engine_fields); a game's fields
-# and tallies must use other names.
-ENGINE_FIELD_NAMES = (
-    "players", "n_actions", "team_game", "clock", "game_index", "winner", "won", "role",
-    "role_team", "slot_table", "slot_params", "slot_address", "slot_flags", "slot_memory",
-    "memory_offset", "memory", "memory_used", "obs", "blank", "legal", "legal_count", "asking_seat",
-    "asking_kind", "returned", "trace_address", "trace_capacity", "trace_rows", "trace_limit",
-    "trace_game",
-)
 
 
 # --- registration -----------------------------------------------------------------------------------

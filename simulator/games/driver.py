@@ -34,9 +34,14 @@ def state_dtype(spec: GameSpec) -> np.dtype:
     return _DTYPES[id(spec)][1]
 
 
+def _moment_words(spec: GameSpec) -> int:
+    """Words of `moment_last`: y and x of every entry of every ratio kept."""
+    return sum(2 * t.state_shape(spec)[0] for t in spec.all_tallies() if t.holds == "game_moments")
+
+
 def _build_dtype(spec: GameSpec) -> np.dtype:
     fields = list(engine_fields(spec.max_players, len(spec.roles), spec.observation.size,
-                                spec.max_actions))
+                                spec.max_actions, _moment_words(spec)))
     fields += [(f.name, f.dtype, f.shape, f.meaning) for f in spec.state_fields]
     fields += [(t.name, np.int64, t.state_shape(spec), t.meaning) for t in spec.all_tallies()]
     return np.dtype([(name, np.uint8 if np.dtype(dtype) == np.bool_ else dtype, shape)
@@ -46,14 +51,42 @@ def _build_dtype(spec: GameSpec) -> np.dtype:
 def blank_state(spec: GameSpec, players: int):
     """A zeroed state for `players` (a numpy record: fields read and written by name, from
     Python and from compiled code alike). Rule tests build positions on it by hand."""
-    st = np.zeros(1, state_dtype(spec)).view(np.recarray)[0]
+    dtype = state_dtype(spec)
+    st = np.zeros(1, dtype).view(np.recarray)[0]
     st.players = players
+    plan_moments(spec, st, dtype, players)
     st.team_game = 1 if spec.team_game else 0
     st.trace_game = -1
     st.asking_seat = -1
     if spec.team_game:
         st.role_team[:len(spec.roles)] = [spec.teams.index(r.team) for r in spec.roles]
     return st
+
+
+def plan_moments(spec: GameSpec, st, dtype: np.dtype, players: int,
+                 slots: int = MAX_STRATEGY_SLOTS) -> None:
+    """Tell the engine where the tallies are and which ratios' per-game moments to keep (in
+    8-byte words from the first tally), each for the entries a run of `players` with `slots`
+    strategy slots can use (the moments are kept after every game: no entry for nothing)."""
+    tallies = spec.all_tallies()
+    offsets = [dtype.fields[t.name][1] for t in tallies]
+    sizes = [dtype.fields[t.name][0].itemsize for t in tallies]
+    if any(offsets[i] + sizes[i] != offsets[i + 1] for i in range(len(tallies) - 1)):
+        raise AssertionError("the tallies must lie one after the other in the state")
+    start = offsets[0]
+    st.tally_offset = start // 8
+    st.tally_words = (offsets[-1] + sizes[-1] - start) // 8
+    pairs = [t for t in tallies if t.holds == "game_moments"]
+    if len(pairs) > len(st.moment_plan):
+        raise ValueError(f"game {spec.name!r}: at most {len(st.moment_plan)} ratios over "
+                         f"seat-games keep per-game moments")
+    for index, moments in enumerate(pairs):
+        ratio = spec.tally(moments.per)
+        entries = slots if ratio.axis == "slot" else ratio.shape(spec, players)[0]
+        st.moment_plan[index] = ((dtype.fields[ratio.name][1] - start) // 8,
+                                 (dtype.fields[ratio.per][1] - start) // 8, entries,
+                                 (dtype.fields[moments.name][1] - start) // 8)
+    st.moment_pairs = len(pairs)
 
 
 @dataclass(frozen=True)
@@ -135,6 +168,7 @@ def new_state(spec: GameSpec, params, lineup: Lineup, trace: np.ndarray | None =
     st = blank_state(spec, params.players)
     st.n_actions = spec.actions(params)
     bind_lineup(st, lineup)
+    plan_moments(spec, st, st.dtype, params.players, len(lineup.slots))
     spec.setup(params, st)  # the game's setup fields and its run constants in the observation
     st.obs[OBS_PLAYERS] = params.players
     st.blank[:] = st.obs

@@ -52,7 +52,10 @@ uniform_index = _ks.uniform_index
 
 
 # --- the state's engine fields --------------------------------------------------------------------
-def engine_fields(max_players, n_roles, observation_size, max_actions):
+MAX_MOMENT_PAIRS = 16  # ratios over seat-games whose per-game moments a game can keep
+
+
+def engine_fields(max_players, n_roles, observation_size, max_actions, moment_words):
     """(name, dtype, shape, meaning) of the fields the engine keeps in every game's state."""
     i8, f8 = np.int64, np.float64
     return (
@@ -87,6 +90,13 @@ def engine_fields(max_players, n_roles, observation_size, max_actions):
         ("trace_rows", i8, (), "rows written"),
         ("trace_limit", i8, (), "rows that may be written in the current game"),
         ("trace_game", i8, (), "the game (of this call) to trace, -1 for all"),
+        ("tally_offset", i8, (), "where the tallies start in the state, in 8-byte words"),
+        ("tally_words", i8, (), "how many words the tallies take"),
+        ("moment_pairs", i8, (), "ratios whose per-game moments are kept"),
+        ("moment_plan", i8, (MAX_MOMENT_PAIRS, 4),
+         "for each ratio, in words from the tallies' start: y, x, entries, moments"),
+        ("moment_last", i8, (max(1, moment_words),),
+         "the ratios' y and x at the end of the previous game"),
     )
 
 
@@ -270,13 +280,54 @@ def finish_individual_game(st, seat, end, length):
     finish_game(st, seat, end, length)
 
 
+# --- per-game moments of the ratios over seat-games -------------------------------------------------
+# A rate over seat-games (a role's wins per role's seat-games) is a ratio of two sums over games;
+# its variance needs each game's contributions: the engine keeps, for every tally declared per a
+# count (base.clustered), the sums over games of y_g², x_g·y_g and x_g² (`<name>_by_game`).
+@inlined
+def remember_ratios(st):
+    """Note every ratio's y and x now (before the first game)."""
+    tallies = _ks.record_words(st, st.tally_offset, st.tally_words)
+    at = 0
+    for pair in range(st.moment_pairs):
+        y, x, entries = st.moment_plan[pair, 0], st.moment_plan[pair, 1], st.moment_plan[pair, 2]
+        for i in range(entries):
+            st.moment_last[at] = tallies[y + i]
+            st.moment_last[at + 1] = tallies[x + i]
+            at += 2
+
+
+@inlined
+def add_game_moments(st):
+    """Add this game's contributions' squares and products to the moments (after the game)."""
+    tallies = _ks.record_words(st, st.tally_offset, st.tally_words)
+    at = 0
+    for pair in range(st.moment_pairs):
+        y, x, entries = st.moment_plan[pair, 0], st.moment_plan[pair, 1], st.moment_plan[pair, 2]
+        out = st.moment_plan[pair, 3]
+        for i in range(entries):
+            now_y = tallies[y + i]
+            now_x = tallies[x + i]
+            dy = now_y - st.moment_last[at]
+            dx = now_x - st.moment_last[at + 1]
+            st.moment_last[at] = now_y
+            st.moment_last[at + 1] = now_x
+            at += 2
+            if dx != 0 or dy != 0:
+                tallies[out + 3 * i] += dy * dy
+                tallies[out + 3 * i + 1] += dx * dy
+                tallies[out + 3 * i + 2] += dx * dx
+
+
 @inlined
 def play_games(st, games, rng, play_game):
     """The game loop of a game's `play` entry: `play_game(st, rng)` plays one whole game, from the
     deal to its `finish_*`."""
     rng = _ks.borrowed_rng(rng)
+    remember_ratios(st)
     for _ in range(games):
         begin_game(st)
         play_game(st, rng)
+        add_game_moments(st)
         st.game_index += 1
     return st.trace_rows

@@ -101,6 +101,30 @@ def trace_view(typingctx, address, capacity):
 
 
 @intrinsic
+def record_words(typingctx, record, start, count):
+    """`count` 8-byte words of a state record from word `start`, as an int64 array (the state's
+    tallies, which are laid out one after the other, seen as one vector)."""
+    if not isinstance(record, types.Record):
+        return None
+    view_type = types.Array(types.int64, 1, "C")
+    sig = view_type(record, start, count)
+
+    def codegen(context, builder, signature, args):
+        view = make_array(view_type)(context, builder)
+        intp = context.get_value_type(types.intp)
+        first = context.cast(builder, args[1], signature.args[1], types.intp)
+        length = context.cast(builder, args[2], signature.args[2], types.intp)
+        words = builder.bitcast(args[0], view.data.type)  # a record is a pointer to its bytes
+        populate_array(view, data=builder.gep(words, [first]),
+                       shape=cgutils.pack_array(builder, [length]),
+                       strides=cgutils.pack_array(builder, [intp(8)]),
+                       itemsize=intp(8), meminfo=None)
+        return view._getvalue()
+
+    return sig, codegen
+
+
+@intrinsic
 def borrowed_rng(typingctx, rng):
     """The same Generator without its reference count (the caller keeps the real one alive)."""
     sig = rng(rng)
@@ -317,6 +341,10 @@ if config.DISABLE_JIT:
 
     def subarray(array, start, length):  # noqa: F811
         return array[start:start + length]
+
+    def record_words(record, start, count):  # noqa: F811
+        # an interpreted state is element 0 of a one-record array (driver.blank_state)
+        return np.ndarray((count,), np.int64, buffer=record.base, offset=8 * int(start))
 
     def trace_view(address, capacity):  # noqa: F811
         return INTERPRETED_TRACES[address]
