@@ -191,7 +191,9 @@ class Key:
     """One config key: its dotted path, its type, its default and what it means.
 
     `default` may be a function of the player count (an official setup per head count); then
-    `default_text` says what it is in words.
+    `default_text` says what it is in words. `balance_knob` marks a key a designer turns to move
+    the game's balance (a count of a role, a score): reports name these knobs and the sweep that
+    would show how much each moves it.
     """
 
     path: str
@@ -199,6 +201,7 @@ class Key:
     default: Any
     meaning: str
     default_text: str = ""
+    balance_knob: bool = False
 
     def default_for(self, players: int):
         return self.default(players) if callable(self.default) else self.default

@@ -16,9 +16,10 @@ from simulator.schema import Boolean, Integer, Key
 from .declaration import MAX_PLAYERS, OBS, ROLE, ROLES
 
 KEYS = (
-    Key("rules.spies", Integer(1, 2), 1, "spies dealt"),
+    Key("rules.spies", Integer(1, 2), 1, "spies dealt", balance_knob=True),
     Key("rules.reveal_votes", Boolean(), True,
-        "ballots become public after each vote (false: only the result is known)"),
+        "ballots become public after each vote (false: only the result is known)",
+        balance_knob=True),
 )
 
 

@@ -203,15 +203,20 @@ KEYS = (
         f"listed add nothing)")
     for kind, name in enumerate(KINDS)
 ) + (
+    # the role abilities' points: the knobs that move the roles' win rates
     Key("scoring.judge", Integer(0), ABILITY_POINTS["judge"],
-        "武判: points per card of the named kind"),
-    Key("scoring.implements", Integer(0), ABILITY_POINTS["implements"], "刑具爺: bonus this round"),
-    Key("scoring.ox_head", Integer(0), ABILITY_POINTS["ox_head"], "牛頭: factor on 殺生 points"),
-    Key("scoring.xie", Integer(0), ABILITY_POINTS["xie"], "謝將軍: bonus per 忠信 and per 孝行 card"),
+        "武判: points per card of the named kind", balance_knob=True),
+    Key("scoring.implements", Integer(0), ABILITY_POINTS["implements"], "刑具爺: bonus this round",
+        balance_knob=True),
+    Key("scoring.ox_head", Integer(0), ABILITY_POINTS["ox_head"], "牛頭: factor on 殺生 points",
+        balance_knob=True),
+    Key("scoring.xie", Integer(0), ABILITY_POINTS["xie"], "謝將軍: bonus per 忠信 and per 孝行 card",
+        balance_knob=True),
     Key("scoring.fan", Integer(0), None,
         "范將軍: points off per card (minus-one) or points stolen (steal-four)",
         default_text=", ".join(f"{amount} with {variant}"
-                               for variant, amount in FAN_DEFAULT_AMOUNT.items())),
+                               for variant, amount in FAN_DEFAULT_AMOUNT.items()),
+        balance_knob=True),
 )
 
 

@@ -19,8 +19,9 @@ DEFAULT_THRESHOLDS = {8: 2, 16: 3, 20: 4}
 
 KEYS = (
     Key("roles.werewolf", AnyOf((Choice(("auto",)), Integer(1, MAX_PLAYERS))), "auto",
-        "werewolves dealt; \"auto\" follows [wolves_by_players]"),
-    Key("roles.seer", Integer(0, 1), 1, "seers dealt (villagers fill the other seats)"),
+        "werewolves dealt; \"auto\" follows [wolves_by_players]", balance_knob=True),
+    Key("roles.seer", Integer(0, 1), 1, "seers dealt (villagers fill the other seats)",
+        balance_knob=True),
     Key("wolves_by_players", Table(Integer(1, MAX_PLAYERS), Integer(1, MAX_PLAYERS)),
         DEFAULT_THRESHOLDS, "role players -> werewolves: the text's thresholds (\"剩餘人數\"), "
         "the last one at or below the head count applies"),
