@@ -5,14 +5,23 @@ never encodes a meaning by colour alone (markers and labels carry it too), label
 units, and is returned as an ``<svg>`` string ready to inline in a page: no XML prolog, no
 metadata, no namespace URLs, and only the element ids that the drawing references, prefixed so
 that many charts can share one page.
+
+Every chart comes in two layouts. The wide one (the default, 900 px) fills a desktop page; inside
+:func:`narrow_layout` the same call draws a phone's version, 355 px wide, with its legend below
+the plot, long row names above their rows and long titles wrapped, and an inline style that lets
+it grow with its column but never shrink below its natural size, so its text never gets smaller
+than it was drawn (a chart wider than a phone, a big heat map, scrolls inside its box). A page
+carries both and shows one by the width of the screen (reports/templates/style.css).
 """
 
 from __future__ import annotations
 
+import contextlib
 import io
 import itertools
 import math
 import re
+import textwrap
 
 import matplotlib
 
@@ -67,6 +76,66 @@ STYLE = {
 _counter = itertools.count()
 
 WIDTH = 9.4  # inches: 900 px at 96 dpi, the page's column
+NARROW = 3.7  # inches: 355 px at 96 dpi, a phone's column (390 px less the page's margins)
+
+_LAYOUT = {"narrow": False}
+
+
+@contextlib.contextmanager
+def narrow_layout():
+    """Draw the charts of this block in their narrow (phone) layout."""
+    before = _LAYOUT["narrow"]
+    _LAYOUT["narrow"] = True
+    try:
+        yield
+    finally:
+        _LAYOUT["narrow"] = before
+
+
+def narrow() -> bool:
+    return _LAYOUT["narrow"]
+
+
+def _wrap(text: str, width: int) -> str:
+    """Wrap a title or label in the narrow layout (a wide one keeps its line)."""
+    return textwrap.fill(text, width) if narrow() and len(text) > width else text
+
+
+def _title(ax, title: str) -> None:
+    ax.set_title(_wrap(title, 40))
+
+
+def _finish_with_legend(fig, ax, title: str, xlabel: str, ylabel: str) -> str:
+    """Labels, title and legend (beside the plot, or below it on a narrow screen), as SVG."""
+    ax.set_xlabel(_wrap(xlabel, 45))
+    ax.set_ylabel(_wrap(ylabel, 30))
+    _title(ax, title)
+    if narrow():
+        _legend_below(fig, ax=ax)
+        return _svg(fig, title)
+    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
+    fig.tight_layout()
+    return _svg(fig, title)
+
+
+def _legend_below(fig, handles=None, labels=None, ax=None) -> None:
+    """The narrow layout's legend: under the plot, in as many columns as fit, the figure grown
+    to hold it; then lay the figure out."""
+    if handles is None:
+        handles, labels = ax.get_legend_handles_labels()
+    if not handles:
+        fig.tight_layout()
+        return
+    longest = max(len(str(x)) for x in labels)
+    per_column = 0.45 + 0.075 * longest  # inches: marker, gap and text at 9 pt
+    ncol = max(1, min(len(labels), int((NARROW - 0.2) // per_column)))
+    rows = math.ceil(len(labels) / ncol)
+    extra = 0.16 + 0.22 * rows
+    height = fig.get_figheight() + extra
+    fig.set_figheight(height)
+    fig.legend(handles, labels, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
+               borderaxespad=0.3, frameon=False, fontsize=9)
+    fig.tight_layout(rect=(0, extra / height, 1, 1))
 
 
 def _svg(fig, label: str) -> str:
@@ -97,11 +166,17 @@ def _svg(fig, label: str) -> str:
     # Lines of the path data: keep the file small.
     svg = re.sub(r" \n(?=[LMCQz])", " ", svg)
     aria = label.replace('"', "'").replace("&", "and").replace("<", "").replace(">", "")
-    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{aria}" ', 1)
+    style = ""
+    if narrow():  # grow with the column (up to half again), never shrink: the text stays legible
+        px = round(fig.get_figwidth() * 96)
+        style = f'style="width:100%;min-width:{px}px;max-width:{round(1.5 * px)}px" '
+    svg = svg.replace("<svg ", f'<svg role="img" aria-label="{aria}" {style}', 1)
     return svg.strip()
 
 
-def _fig(height: float, width: float = WIDTH):
+def _fig(height: float, width: float | None = None):
+    if width is None:
+        width = NARROW if narrow() else WIDTH
     with matplotlib.rc_context(STYLE):
         fig, ax = plt.subplots(figsize=(width, height))
     return fig, ax
@@ -133,7 +208,9 @@ def interval_chart(names, values, lows, highs, *, title: str, xlabel: str, scale
     draws a dashed line (e.g. the even share). The value is written at the end of each row.
     """
     n = len(names)
-    fig, ax = _fig(0.9 + 0.34 * max(n, 1))
+    # narrow: long names go above their rows instead of taking the plot's width
+    above = narrow() and max((len(str(x)) for x in names), default=0) > 10
+    fig, ax = _fig(0.9 + (0.52 if above else 0.34) * max(n, 1))
     ys = np.arange(n)[::-1]
     values = np.array([np.nan if v is None else v for v in values], dtype=float) * scale
     lows = np.array([np.nan if v is None else v for v in lows], dtype=float) * scale
@@ -166,14 +243,15 @@ def interval_chart(names, values, lows, highs, *, title: str, xlabel: str, scale
     else:
         left, right = 0.0, 1.0
     span = right - left
-    ax.set_xlim(left, right + 0.16 * span)  # room for the value labels
+    room = 0.24 if narrow() else 0.16
+    ax.set_xlim(left, right + room * span)  # room for the value labels
     for y, v in zip(ys, values):
         if np.isnan(v):
             ax.text(left + 0.01 * span, y, "no games", va="center", fontsize=9, color=GREY)
             continue
         # the values in a column of their own at the right: no clash with lines or whiskers
-        ax.text(right + 0.155 * span, y, value_format.format(v), va="center", ha="right",
-                fontsize=9, color=TEXT)
+        ax.text(right + (room - 0.005) * span, y, value_format.format(v), va="center",
+                ha="right", fontsize=9, color=TEXT)
     if reference is not None:
         ax.axvline(reference * scale, color=GREY, linestyle="--", linewidth=1.2, zorder=1)
         if reference_label:
@@ -182,15 +260,25 @@ def interval_chart(names, values, lows, highs, *, title: str, xlabel: str, scale
     if zero_line:
         ax.axvline(0, color=GREY, linewidth=1.2, zorder=1)
     ax.set_yticks(ys)
-    ax.set_yticklabels(names)
-    ax.set_ylim(-0.7, n - 0.3 + (0.35 if reference_label else 0))
+    if above:
+        ax.set_yticklabels([])
+        ax.tick_params(axis="y", length=0)
+        for y, name in zip(ys, names):
+            ax.text(left, y + 0.3, str(name), va="bottom", ha="left", fontsize=9, color=TEXT)
+        ax.set_ylim(-0.6, n - 0.05 + (0.35 if reference_label else 0))
+    else:
+        ax.set_yticklabels(names)
+        ax.set_ylim(-0.7, n - 0.3 + (0.35 if reference_label else 0))
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
-    if legend:
-        handles = [plt.Line2D([], [], color=c, marker=m, linestyle="-", markersize=6, label=text,
-                              markerfacecolor="white" if h else c)
-                   for text, c, m, h in legend]
+    ax.set_xlabel(_wrap(xlabel, 45))
+    _title(ax, title)
+    handles = [plt.Line2D([], [], color=c, marker=m, linestyle="-", markersize=6, label=text,
+                          markerfacecolor="white" if h else c)
+               for text, c, m, h in legend or []]
+    if handles and narrow():
+        _legend_below(fig, handles, [h.get_label() for h in handles])
+        return _svg(fig, title)
+    if handles:
         ax.legend(handles=handles, loc="upper center", bbox_to_anchor=(0.5, -0.13 - 0.9 / (n + 3)),
                   ncol=len(legend), borderaxespad=0.2)
     fig.tight_layout()
@@ -270,8 +358,11 @@ def paired_rates_chart(names, rows_a, rows_b, title: str, *, labels=("A", "B"),
     ax.set_yticklabels(names)
     ax.set_ylim(-0.7, n - 0.3)
     ax.grid(axis="y", visible=False)
-    ax.set_xlabel(xlabel)
-    ax.set_title(title)
+    ax.set_xlabel(_wrap(xlabel, 45))
+    _title(ax, title)
+    if narrow():
+        _legend_below(fig, ax=ax)
+        return _svg(fig, title)
     ax.legend(loc="lower right", bbox_to_anchor=(1.0, 1.0), ncol=2, borderaxespad=0.2)
     fig.tight_layout()
     return _svg(fig, title)
@@ -292,19 +383,26 @@ def histogram_chart(counts, title: str, *, xlabel: str, mean: float | None = Non
     shares = 100 * counts / total if total else counts
     fig, ax = _fig(2.9)
     ax.bar(xs, shares, width=0.8, color=OKABE_ITO["blue"], label=series_label)
+    most = 10 if narrow() else 30  # bars narrow enough to carry their value
     for x, s in zip(xs, shares):
-        if s >= 0.05 and len(xs) <= 30:
+        if s >= 0.05 and len(xs) <= most:
             ax.text(x, s, f"{s:.1f}", ha="center", va="bottom", fontsize=8, color=TEXT)
     if mean is not None and math.isfinite(mean):
         ax.axvline(mean, color=OKABE_ITO["vermillion"], linestyle="--", linewidth=1.6,
                    label=f"mean {mean:.2f}")
-        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
-    if len(xs) <= 30:
+    if len(xs) <= (12 if narrow() else 30):
         ax.set_xticks(xs)
-    ax.set_xlabel(xlabel)
+    else:
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=8, integer=True))
+    ax.set_xlabel(_wrap(xlabel, 45))
     ax.set_ylabel("share of games (%)")
     ax.grid(axis="x", visible=False)
-    ax.set_title(title)
+    _title(ax, title)
+    if narrow():
+        _legend_below(fig, ax=ax)
+        return _svg(fig, title)
+    if mean is not None and math.isfinite(mean):
+        ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
     fig.tight_layout()
     return _svg(fig, title)
 
@@ -337,18 +435,14 @@ def distributions_chart(series, title: str, *, xlabel: str, ylabel: str = "share
         else:  # many values: plain lines, a marker every few points tells them apart
             ax.plot(xs, shares, color=color, marker=MARKERS[i % len(MARKERS)], markersize=4.5,
                     markevery=max(1, len(xs) // 12), linewidth=1.5, label=s["name"])
-    if hi - lo + 1 <= 30:
+    if hi - lo + 1 <= (12 if narrow() else 30):
         ax.set_xticks(np.arange(lo, hi + 1))
     else:
-        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.xaxis.set_major_locator(matplotlib.ticker.MaxNLocator(nbins=8 if narrow() else "auto",
+                                                                 integer=True))
     if bars:
         ax.grid(axis="x", visible=False)
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
-    fig.tight_layout()
-    return _svg(fig, title)
+    return _finish_with_legend(fig, ax, title, xlabel, ylabel)
 
 
 # --- sweeps ------------------------------------------------------------------------------------
@@ -400,14 +494,9 @@ def line_chart(levels, labels, series, title: str, *, xlabel: str, ylabel: str,
         ax.text(xs[i], 0.02, "invalid", transform=ax.get_xaxis_transform(), ha="center",
                 fontsize=8, color=GREY)
     ax.set_xticks(xs)
-    ax.set_xticklabels(labels, rotation=0 if sum(len(str(x)) for x in labels) < 60 else 30,
-                       ha="center" if sum(len(str(x)) for x in labels) < 60 else "right")
-    ax.set_xlabel(xlabel)
-    ax.set_ylabel(ylabel)
-    ax.set_title(title)
-    ax.legend(loc="upper left", bbox_to_anchor=(1.0, 1.0), borderaxespad=0.3)
-    fig.tight_layout()
-    return _svg(fig, title)
+    crowded = sum(len(str(x)) for x in labels) >= (24 if narrow() else 60)
+    ax.set_xticklabels(labels, rotation=30 if crowded else 0, ha="right" if crowded else "center")
+    return _finish_with_legend(fig, ax, title, xlabel, ylabel)
 
 
 def _text_color(rgba) -> str:
@@ -420,19 +509,23 @@ def _text_color(rgba) -> str:
 def heatmap(xlabels, ylabels, values, lows, highs, title: str, *, xlabel: str, ylabel: str,
             target: float | None = None, colorbar_label: str, scale: float = 100.0,
             fairest: list[tuple[int, int]] | None = None, value_digits: int = 1,
-            show_halfwidth: bool = True, centers=None) -> str:
+            show_halfwidth: bool = True, centers=None,
+            covers: list[tuple[int, int]] | None = None) -> str:
     """A measure over two varied keys. Values [y][x] (None: invalid cell, hatched grey).
 
     With a `target` the colours diverge from it (PuOr, colour-blind safe): the further from the
     target, the darker; otherwise cividis. Each cell is written as value ± half-width; the fairest
-    cells get a thick outline.
+    cells get a thick outline, the cells of `covers` (the fair region) a dotted one.
     """
     v = np.array([[np.nan if x is None else x for x in row] for row in values], dtype=float) * scale
     lo = np.array([[np.nan if x is None else x for x in row] for row in lows], dtype=float) * scale
     hi = np.array([[np.nan if x is None else x for x in row] for row in highs], dtype=float) * scale
     ny, nx = v.shape
-    width = min(WIDTH, 1.8 + 0.85 * nx)
-    fig, ax = _fig(1.3 + 0.5 * ny, width=max(width, 4.8))
+    if narrow():  # as wide as a phone, or wider (then it scrolls in its box) but legible
+        width = max(NARROW, 1.5 + 0.62 * nx)
+    else:
+        width = max(min(WIDTH, 1.8 + 0.85 * nx), 4.8)
+    fig, ax = _fig(1.3 + 0.5 * ny, width=width)
     colour = v
     if centers is not None:  # each cell against its own target: colour the difference
         colour = v - np.array([[np.nan if x is None else x for x in row] for row in centers],
@@ -466,14 +559,18 @@ def heatmap(xlabels, ylabels, values, lows, highs, title: str, *, xlabel: str, y
             text = f"{v[yi, xi]:.{value_digits}f}"
             if show_halfwidth and not np.isnan(lo[yi, xi]):
                 text += f"\n±{(hi[yi, xi] - lo[yi, xi]) / 2:.{value_digits}f}"
-            ax.text(xi, yi, text, ha="center", va="center", fontsize=8.5 if nx <= 8 else 7.5,
+            ax.text(xi, yi, text, ha="center", va="center",
+                    fontsize=8.5 if nx <= (5 if narrow() else 8) else 7.5,
                     color=color, linespacing=1.1)
+    for xi, yi in covers or []:
+        ax.add_patch(plt.Rectangle((xi - 0.4, yi - 0.4), 0.8, 0.8, fill=False, edgecolor=TEXT,
+                                   linestyle=(0, (1.5, 1.5)), linewidth=1.3))
     for xi, yi in fairest or []:
         ax.add_patch(plt.Rectangle((xi - 0.46, yi - 0.46), 0.92, 0.92, fill=False,
                                    edgecolor=OKABE_ITO["green"], linewidth=3.0))
     ax.set_xticks(range(nx))
-    ax.set_xticklabels(xlabels, rotation=0 if sum(len(str(x)) for x in xlabels) < 50 else 30,
-                       ha="center" if sum(len(str(x)) for x in xlabels) < 50 else "right")
+    crowded = sum(len(str(x)) for x in xlabels) >= (20 if narrow() else 50)
+    ax.set_xticklabels(xlabels, rotation=30 if crowded else 0, ha="right" if crowded else "center")
     ax.set_yticks(range(ny))
     ax.set_yticklabels(ylabels)
     ax.set_xlabel(xlabel)
@@ -481,9 +578,9 @@ def heatmap(xlabels, ylabels, values, lows, highs, title: str, *, xlabel: str, y
     ax.grid(False)
     for spine in ax.spines.values():
         spine.set_visible(False)
-    ax.set_title(title)
+    _title(ax, title)
     bar = fig.colorbar(image, ax=ax, fraction=0.05, pad=0.03)
-    bar.set_label(colorbar_label)
+    bar.set_label(_wrap(colorbar_label, 24))
     if target is not None:
         bar.ax.axhline(target * scale_target, color=TEXT, linewidth=1.2)
     fig.tight_layout()

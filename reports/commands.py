@@ -1,4 +1,5 @@
-"""The `fairplay report` and `fairplay sweep` commands (registered on the main CLI group).
+"""The `fairplay report`, `fairplay sweep` and `fairplay export` commands (registered on the main
+CLI group).
 
 A user's mistake (an unreadable file, a bad --vary, a config that cannot be read) prints one line
 ``fairplay: error: ...`` and exits with 2, like the rest of the CLI; never a traceback.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import shlex
 import sys
+import textwrap
 from pathlib import Path
 
 import click
@@ -30,13 +32,17 @@ def _command_line() -> str:
               help="HTML file to write [default: next to the first file, .html].")
 @click.option("--labels", metavar="A,B", default="A,B", show_default=True,
               help="Names of the two setups in a comparison.")
-def report(files, output, labels):
+@click.option("--cell", "cell_index", type=int, metavar="K",
+              help="With a sweep file: the report of its cell K alone (the # column of the "
+                   "sweep's table).")
+def report(files, output, labels, cell_index):
     """Write the HTML report of a RESULT.json or a sweep file; with two result files, a
-    comparison of B against A.
+    comparison of B against A; with --cell K, the report of one cell of a sweep.
 
     \b
       fairplay report results/base.json -o base.html
       fairplay report sweep.json -o sweep.html
+      fairplay report sweep.json --cell 3 -o cell3.html
       fairplay report A.json B.json -o compare.html
     """
     from simulator.compare import CompareError
@@ -50,8 +56,23 @@ def report(files, output, labels):
     for path in files:
         if not path.exists():
             _fail(f"{path}: no such file")
+    if cell_index is not None and (len(files) != 1 or not is_sweep_file(files[0])):
+        _fail("--cell K takes one sweep file (fairplay report sweep.json --cell K)")
     try:
-        if len(files) == 1:
+        if cell_index is not None:
+            path = files[0]
+            done = Sweep.load(path)
+            cell = next((c for c in done.cells if c.index == cell_index), None)
+            if cell is None:
+                _fail(f"{path}: no cell {cell_index}; the cells are 0..{len(done.cells) - 1}")
+            if cell.status != "ok" or cell.result is None:
+                why = f"invalid: {cell.error}" if cell.status == "invalid" else "not played"
+                _fail(f"{path}: cell {cell_index} ({done.cell_label(cell)}) has no result ({why})")
+            output = output or path.with_name(f"{path.stem}-cell{cell_index}.html")
+            render.write_run_report(cell.result, output,
+                                    origin=f"Cell {cell_index} of the sweep {path.name}: "
+                                           f"{done.cell_label(cell)}")
+        elif len(files) == 1:
             path = files[0]
             output = output or path.with_suffix(".html")
             if is_sweep_file(path):
@@ -81,23 +102,56 @@ def _progress(quiet: bool):
     return progress_bar(quiet, SweepProgress)
 
 
-def _table(sweep) -> str:
+def _table(sweep, numbers=None) -> str:
     from . import measures
 
     lines = []
     labels = [sweep.cell_label(cell) for cell in sweep.cells]
     width = max((len(x) for x in labels), default=0)
+    dealt = _varying_dealt(numbers) if numbers else {}
     for cell, label in zip(sweep.cells, labels):
         if cell.status == "ok":
             b = measures.balance(cell.result)
             mark = "covers target" if b["covers_target"] else ""
+            extra = f"  [{dealt[cell.index]}]" if dealt.get(cell.index) else ""
             lines.append(f"  {label:<{width}}  {b['who']} {100 * b['rate']:5.1f}% of decided "
-                         f"(95% CI {100 * b['low']:.1f}–{100 * b['high']:.1f}%)  {mark}".rstrip())
+                         f"(95% CI {100 * b['low']:.1f}–{100 * b['high']:.1f}%){extra}  "
+                         f"{mark}".rstrip())
         elif cell.status == "invalid":
             lines.append(f"  {label:<{width}}  invalid: {cell.error}")
         else:
             lines.append(f"  {label:<{width}}  not played")
     return "\n".join(lines)
+
+
+def _varying_dealt(numbers: dict) -> dict[int, str]:
+    """Per played cell, the roles whose counts differ between cells ("2 × werewolf"): what
+    `roles.werewolf = "auto"` or a player count dealt."""
+    counts: dict[str, set] = {}
+    for c in numbers["cells"]:
+        for r in (c["measures"] or {}).get("roles", []):
+            counts.setdefault(r["name"], set()).add(round(r["per_game"], 9))
+    varying = {name for name, seen in counts.items() if len(seen) > 1}
+    out = {}
+    for c in numbers["cells"]:
+        if c["measures"]:
+            out[c["index"]] = ", ".join(r["text"] for r in c["measures"]["roles"]
+                                        if r["name"] in varying)
+    return out
+
+
+def _insights(numbers: dict) -> str:
+    """The sweep's sentences: the scripted players, where the balance crosses the target, the
+    fair region, the strategy flips (the same words as the report's)."""
+    lines = []
+    if numbers["strategies_line"]:
+        lines.append(f"These numbers describe scripted players: {numbers['strategies_line']}.")
+    lines += [c["sentence"] for c in numbers["crossings"]]
+    if numbers["fair_region"]:
+        lines.append(numbers["fair_region"])
+    lines += numbers["flips"]
+    return "\n".join(textwrap.fill(line, 100, initial_indent="- ", subsequent_indent="  ")
+                     for line in lines)
 
 
 @click.command()
@@ -162,8 +216,12 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
                    err=True)
         sys.exit(130)
     done.save(path)
+    numbers = render.sweep_numbers(done)
     click.echo(f"{game}: {len(done.cells)} cells, {n_games:,} games each")
-    click.echo(_table(done))
+    click.echo(_table(done, numbers))
+    insights = _insights(numbers)
+    if insights:
+        click.echo("\n" + insights)
     click.echo(f"\nSweep saved to {path}")
     if report_path is not None:
         try:
@@ -171,3 +229,42 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
         except OSError as exc:
             _fail(f"{report_path}: cannot write: {exc.strerror}")
         click.echo(f"Report written to {report_path}")
+
+
+# --- export ------------------------------------------------------------------------------------
+@click.command()
+@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
+@click.option("--csv", "folder", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="Folder for the CSV files (made if needed).")
+def export(file, folder):
+    """Write the tables of a RESULT.json or a sweep file as CSV files, one per table (rates by
+    group, the balance measure, tests, events, game lengths, the game's own tallies; a sweep:
+    one row per cell with its config values and measures, and the role values).
+
+    \b
+      fairplay export results/werewolf-p9-seed0.json --csv tables/
+      fairplay export sweep.json --csv sweep-tables/
+    """
+    from simulator.results import Result, ResultError
+    from simulator.sweep import Sweep, SweepError, is_sweep_file
+
+    from . import export as export_module
+    from . import render
+
+    if not file.exists():
+        _fail(f"{file}: no such file")
+    try:
+        if is_sweep_file(file):
+            tables = export_module.sweep_tables(render.sweep_numbers(Sweep.load(file)))
+        else:
+            tables = export_module.run_tables(render.run_numbers(Result.load(file)))
+    except (ResultError, SweepError) as exc:
+        _fail(exc)
+    if folder.exists() and not folder.is_dir():
+        _fail(f"{folder}: cannot write: not a folder")
+    try:
+        paths = export_module.write_tables(tables, folder)
+    except OSError as exc:
+        _fail(f"{folder}: cannot write: {exc.strerror or exc}")
+    click.echo(f"{len(paths)} tables written to {folder}: "
+               + ", ".join(path.name for path in paths))

@@ -19,7 +19,9 @@ from typing import Any
 
 import numpy as np
 
+from reports.guidance import round_games
 from simulator import stats
+from simulator import verdict as verdicts
 from simulator.config import COMMON_KEYS
 from simulator.games.base import MAX_STRATEGY_SLOTS
 from simulator.results import Result, summarize
@@ -31,6 +33,7 @@ GROUP_TITLES = {
     "seat": "Win rate by seat",
     "role": "Win rate by role",
     "strategy": "Win rate by strategy",
+    "position": "Win rate by position, clockwise from the first player",
     "end": "How games end",
 }
 
@@ -161,11 +164,19 @@ def axis_labels(result: Result, tally) -> list[str]:
         return game.event_names
     if tally.axis == "decision":
         return [kind.name for kind in game.decisions]
+    if tally.axis == "position":
+        from simulator.results import position_label
+
+        return [position_label(i) for i in range(len(t["seat_wins"]))]
+    if tally.axis == "round":
+        return [f"{game.length_unit[:-1] if game.length_unit.endswith('s') else game.length_unit}"
+                f" {i}" for i in range(game.max_length + 1)]
     return ["all"]
 
 
 _BY = {"seat": "seat", "role": "role", "slot": "strategy", "team": "team", "end": "end",
-       "event": "event", "decision": "decision", "none": "all"}
+       "event": "event", "decision": "decision", "position": "position", "round": "round",
+       "none": "all"}
 
 
 def _hist_stats(counts: np.ndarray, confidence: float) -> dict:
@@ -223,12 +234,14 @@ def tally_sections(result: Result, tallies, confidence: float = CONFIDENCE) -> l
     t = result.tallies
     game = result.game
     present = [tally for tally in tallies if tally.name in t]
-    used: set[str] = set()
-    for tally in present:
+    used: set[str] = set()  # read with the tally that names them, whatever its section
+    for tally in game.all_tallies():
         if tally.holds == "histogram" and tally.total:
             used.update({tally.total, game.tally(tally.total).square})
         elif tally.holds == "sum":
             used.add(tally.square)
+            if tally.per not in ("", "games"):
+                used.add(tally.per)
         elif tally.holds == "count" and tally.per:
             used.add(tally.per)
     sections = []
@@ -294,9 +307,17 @@ def scores(result: Result, confidence: float = CONFIDENCE) -> list[dict]:
     return tally_sections(result, _own_tallies(result, "scores"), confidence)
 
 
+# The engine's tempo tallies, shown with the game's other measures when the game keeps them.
+TEMPO_TALLIES = ("margin_hist", "leader_wins", "lead_changes_hist")
+
+
 def other_measures(result: Result, confidence: float = CONFIDENCE) -> list[dict]:
-    """The game's other own tallies (declared with section "measures")."""
-    return tally_sections(result, _own_tallies(result, "measures"), confidence)
+    """The game's other own tallies (declared with section "measures"), then the tempo tallies
+    (winning margins, whether the early leader wins, lead changes) when the game keeps them."""
+    t = result.tallies
+    tempo = [result.game.tally(name) for name in TEMPO_TALLIES
+             if name in t and t[name].any()]
+    return tally_sections(result, list(_own_tallies(result, "measures")) + tempo, confidence)
 
 
 # --- a whole run -------------------------------------------------------------------------------
@@ -373,46 +394,64 @@ def _plural(word: str, n: float) -> str:
 
 
 def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
-    """The verdict block: a headline, the designer's sentence, and how sure it is."""
+    """The verdict block: a headline, the designer's sentence, and how sure it is (the status
+    within the config's balance tolerance comes from simulator.verdict)."""
     game = result.game
     games = summary.games
+    judged = summary.judgement
     seat_test = next((t for t in tests if t["name"] == "seat fairness"), None)
-    if games == 0:
+    if games == 0 or judged is None:
         return {"headline": "No games played", "sentence": summary.verdict, "sure": "",
-                "favoured": None, "points": None, "significant": False, "seat": ""}
-    points = 100 * abs(bal["rate"] - bal["target"]) if bal["rate"] is not None else 0.0
-    hw = 100 * bal["half_width"]
+                "favoured": None, "points": None, "significant": False, "seat": "",
+                "status": "undecided", "tolerance": None, "lead": None, "games_more": None}
+    band = f"±{100 * judged.tolerance:.1f} points"
+    lead = judged.lead
     if game.team_game:
+        points = 100 * abs(bal["rate"] - bal["target"]) if bal["rate"] is not None else 0.0
+        hw = 100 * bal["half_width"]
         significant = not bal["covers_target"]
-        if significant:
-            first = bal["rate"] > bal["target"]
-            favoured = game.teams[0] if first else (game.teams[1] if len(game.teams) == 2 else
-                                                    "the other teams")
-            headline = f"{favoured} favoured by {points:.1f} points"
-        else:
-            favoured = None
-            headline = "No side is significantly favoured"
+        favoured = lead.name if judged.status == "unbalanced" else None
+        sure = (f"From {games:,} games the 95% interval of {bal['label']} is "
+                f"{100 * bal['low']:.1f}–{100 * bal['high']:.1f}% (±{hw:.1f} points); "
+                f"{round_games(bal['games_to_halve'])} games would halve it.")
     else:
-        significant = bool(seat_test and seat_test["significant"])
+        points = 100 * abs(lead.difference) if lead and lead.rate.trials else 0.0
+        hw = 100 * lead.rate.half_width if lead else 0.0
+        significant = any(f.adjusted < 0.05 for f in judged.findings)
         favoured = None
-        headline = ("Seat position matters" if significant else
-                    "No seat is significantly favoured")
-    sure = (f"From {games:,} games the 95% interval of {bal['label']} is "
-            f"{100 * bal['low']:.1f}–{100 * bal['high']:.1f}% (±{hw:.1f} points); "
-            f"about {bal['games_to_halve']:,} games would halve it.")
-    if significant and game.team_game and points > 2 * hw:
-        sure += " The imbalance is far larger than the uncertainty: a firm answer."
-    elif not significant:
-        sure += (f" An imbalance smaller than about {hw:.1f} points cannot be ruled out.")
+        sure = (f"From {games:,} games the 95% interval of {lead.label()}'s win rate is "
+                f"{100 * lead.rate.low:.1f}–{100 * lead.rate.high:.1f}% (±{hw:.1f} points); "
+                f"every seat, role and strategy is judged against an even share, Holm-corrected "
+                f"together." if lead else "")
+    if judged.status == "balanced":
+        sure += f" Every interval (90%) lies within {band} of its fair share: balanced."
+    elif judged.status == "unbalanced":
+        if points > 2 * hw + 100 * judged.tolerance:
+            sure += " The imbalance is far larger than the uncertainty: a firm answer."
+        else:
+            sure += f" The 95% interval lies beyond the tolerance of {band}."
+    else:
+        more = (f"about {verdicts.about(judged.games_more)} more games"
+                if judged.games_more else "many more games")
+        sure += (f" Whether it is within {band} is not settled yet: {more} would tell "
+                 f"(the tolerance is the config's balance_tolerance).")
     seat = ""
     if seat_test is not None:
         effect = "has a significant effect" if seat_test["significant"] else \
             "has no significant effect"
         seat = (f"Seat position {effect} "
                 f"on who wins ({stats.format_p(seat_test['p_holm'])}, Holm-corrected).")
-    headline = headline[:1].upper() + headline[1:]
-    return {"headline": headline, "sentence": summary.verdict, "sure": sure,
-            "favoured": favoured, "points": points, "significant": significant, "seat": seat}
+        if game.symmetric_seats:
+            seat += (f" Seats are symmetric by construction ({game.symmetric_seats}): a seat "
+                     f"difference can only come from the strategies or chance.")
+    lead_dict = None if lead is None else {
+        "group": lead.group, "name": lead.name, "rate": _finite(lead.rate.value),
+        "low": lead.rate.low, "high": lead.rate.high, "target": _finite(lead.target),
+        "difference": _finite(lead.difference), "p_holm": _finite(lead.adjusted)}
+    return {"headline": judged.headline, "sentence": summary.verdict, "sure": sure,
+            "favoured": favoured, "points": points, "significant": significant, "seat": seat,
+            "status": judged.status, "tolerance": judged.tolerance, "lead": lead_dict,
+            "games_more": judged.games_more}
 
 
 def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
@@ -423,8 +462,9 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
     for group in GROUP_TITLES:
         groups[group] = [rate_dict(row.rate, row.name, group, games)
                          for row in summary.rows_of(group)]
-    tests = [{"name": t.name, "statistic": _finite(t.statistic), "p": float(t.pvalue),
-              "p_holm": float(t.adjusted_pvalue), "significant": t.significant(1 - confidence)}
+    tests = [{"name": t.name, "method": t.method, "statistic": _finite(t.statistic),
+              "p": float(t.pvalue), "p_holm": float(t.adjusted_pvalue),
+              "significant": t.significant(1 - confidence)}
              for t in summary.tests]
     bal = balance(result, confidence)
     draws = int(result.tallies["draws"][0])

@@ -28,7 +28,7 @@ from simulator.compare import (Comparison, change_phrase, compare, difference_cl
 from simulator.results import Result
 from simulator.sweep import Sweep
 
-from . import charts, measures
+from . import charts, export, guidance, measures
 
 CONFIDENCE = measures.CONFIDENCE
 
@@ -81,8 +81,17 @@ def environment() -> jinja2.Environment:
         lstrip_blocks=True,
         undefined=jinja2.StrictUndefined,
     )
-    env.filters.update(pct=_pct, interval=_interval, points=_points, num=_num, p=_p)
+    env.filters.update(pct=_pct, interval=_interval, points=_points, num=_num, p=_p,
+                       approx=guidance.round_games, csv_link=_csv_link)
     return env
+
+
+def _csv_link(table: dict | None) -> Markup:
+    """A link that downloads a table as CSV from a data URI (no script, no file beside)."""
+    if not table:
+        return Markup("")
+    return Markup('<a class="csv" download="{}" href="{}">Download CSV</a>').format(
+        f"{table['name']}.csv", export.data_uri(table))
 
 
 def _numbers_json(numbers: dict) -> Markup:
@@ -103,8 +112,14 @@ def _write(text: str, path) -> Path:
     return write_atomically(path, text)
 
 
-def _chart(kind: str, svg: str, caption: str) -> dict:
-    return {"kind": kind, "svg": Markup(svg), "caption": caption}
+def _chart(kind: str, draw, caption: str, narrow=None) -> dict:
+    """A chart in its two layouts: `draw()` is called once as is (wide) and once inside
+    charts.narrow_layout() (a phone's), or `narrow()` there when the narrow one is drawn
+    differently (a transposed heat map)."""
+    wide = draw()
+    with charts.narrow_layout():
+        small = (narrow or draw)()
+    return {"kind": kind, "svg": Markup(wide), "narrow": Markup(small), "caption": caption}
 
 
 # --- a run -------------------------------------------------------------------------------------
@@ -116,7 +131,7 @@ def run_charts(numbers: dict) -> dict:
     if rates["team"]:
         teams = numbers["setup"]["teams"]
         even = 1 / len(teams)
-        out["team"] = [_chart("rates", charts.rates_chart(
+        out["team"] = [_chart("rates", lambda: charts.rates_chart(
             rates["team"], "Win rate by team", reference=even,
             reference_label="even game" if len(teams) == 2 else "equal share", full=True),
             "Share of all games each team won; whiskers are 95% Wilson intervals. The dashed "
@@ -124,27 +139,34 @@ def run_charts(numbers: dict) -> dict:
     if rates["seat"]:
         ref = numbers["seat_reference"]
         ref_label = "even share" if not team_game else "mean of seats"
-        out["seat"] = [_chart("rates", charts.rates_chart(
+        out["seat"] = [_chart("rates", lambda: charts.rates_chart(
             rates["seat"], "Win rate by seat", reference=ref, reference_label=ref_label),
             "Share of games each seat won" + (" (its team's win)" if team_game else "")
             + ". Seats differ only by position and chance; the dashed line is the "
             + ref_label + ".")]
+    # In an individual game every seat-game has the same even share (1/players), the line a
+    # role or strategy is judged against; in a team game a role's share depends on its team.
+    even = None if team_game else numbers["seat_reference"]
+    even_words = "" if team_game else " The dashed line is the even share (1/players)."
     if rates["role"]:
-        out["role"] = [_chart("rates", charts.rates_chart(
-            rates["role"], "Win rate by role"),
-            "Share of seat-games won by a seat that ended the game holding the role.")]
+        out["role"] = [_chart("rates", lambda: charts.rates_chart(
+            rates["role"], "Win rate by role", reference=even, reference_label="even share"),
+            "Share of seat-games won by a seat that ended the game holding the role; whiskers "
+            "are 95% intervals with the game as the unit." + even_words)]
     if rates["strategy"]:
-        out["strategy"] = [_chart("rates", charts.rates_chart(
-            rates["strategy"], "Win rate by strategy"),
-            "Share of seat-games won by seats playing each strategy.")]
+        out["strategy"] = [_chart("rates", lambda: charts.rates_chart(
+            rates["strategy"], "Win rate by strategy", reference=even,
+            reference_label="even share"),
+            "Share of seat-games won by seats playing each strategy; whiskers are 95% intervals "
+            "with the game as the unit." + even_words)]
     if rates["end"]:
-        out["end"] = [_chart("rates", charts.rates_chart(
+        out["end"] = [_chart("rates", lambda: charts.rates_chart(
             rates["end"], "How games end", full=True,
             xlabel="share of games (%), with 95% interval"),
             "Share of games that ended by each condition, with 95% Wilson intervals.")]
     length = numbers["length"]
     if length["games"] and length["min"] != length["max"]:  # one length needs no chart
-        out["length"] = [_chart("histogram", charts.histogram_chart(
+        out["length"] = [_chart("histogram", lambda: charts.histogram_chart(
             length["hist"], "Game length", xlabel=f"game length ({length['unit']})",
             mean=length["mean"]),
             f"Share of games lasting each number of {length['unit']}; the dashed line is the "
@@ -162,36 +184,59 @@ def section_charts(section: dict, unit: str) -> list[dict]:
     series = section.get("series") or []
     if section["kind"] == "distribution" and series:
         if len(series) == 1:
-            figs.append(_chart("histogram", charts.histogram_chart(
+            figs.append(_chart("histogram", lambda: charts.histogram_chart(
                 series[0]["counts"], f"Distribution of {title}", xlabel=values,
                 mean=series[0]["mean"]), section["meaning"] or section["tally"]))
         else:
-            figs.append(_chart("distribution", charts.distributions_chart(
+            figs.append(_chart("distribution", lambda: charts.distributions_chart(
                 series, f"Distribution of {title} by {by}", xlabel=values,
                 ylabel="share of games (%)" if by == "seat" else f"share of {by}-games (%)"),
                 section["meaning"] or section["tally"]))
     if section["kind"] in ("distribution", "means") and len(section.get("means") or []) > 1:
-        figs.append(_chart("means", charts.means_chart(
+        figs.append(_chart("means", lambda: charts.means_chart(
             section["means"], f"Mean {title} by {by}",
             xlabel=f"mean {values}, with 95% interval"),
             f"Means with 95% Student-t intervals (from {section['means_from']})."))
     if section["kind"] == "rates" and section["rates"]:
-        figs.append(_chart("rates", charts.rates_chart(
+        figs.append(_chart("rates", lambda: charts.rates_chart(
             section["rates"], f"{title.capitalize()}: rate by {by}",
             xlabel="rate (%), with 95% interval"), section["meaning"]))
     return figs
 
 
-def render_run_report(result: Result, confidence: float = CONFIDENCE) -> str:
-    """A run's report as one HTML string."""
+def run_numbers(result: Result, confidence: float = CONFIDENCE, origin: str = "") -> dict:
+    """Every number of a run report: reports.measures.run_numbers, plus what a designer acts on
+    (the balance knobs and their sweeps), the scripted players in words, each role's count in
+    words and each test's method. `origin` says where the result came from (a sweep's cell)."""
     numbers = measures.run_numbers(result, confidence)
+    numbers["knobs"] = guidance.balance_knobs(result)
+    numbers["strategies_line"] = guidance.strategy_line(result)
+    numbers["origin"] = origin
+    _role_words(numbers["setup"], result)
+    for test in numbers["tests"]:
+        if not test.get("method"):
+            test["method"] = guidance.test_method(result, test["name"])
+    return numbers
+
+
+def _role_words(setup: dict, result: Result) -> None:
+    words = {r["name"]: r for r in guidance.roles_dealt(result)}
+    for role in setup["roles_per_game"]:
+        role["text"] = words[role["name"]]["text"] if role["name"] in words else \
+            guidance.count_text(role["per_game"], role["name"])
+
+
+def render_run_report(result: Result, confidence: float = CONFIDENCE, origin: str = "") -> str:
+    """A run's report as one HTML string."""
+    numbers = run_numbers(result, confidence, origin)
     return _page("run.html.j2", numbers, n=numbers, charts=run_charts(numbers),
-                 titles=measures.GROUP_TITLES, title=f"Balance report: {result.game.title}")
+                 tables=export.run_tables(numbers), titles=measures.GROUP_TITLES,
+                 title=f"Balance report: {result.game.title}")
 
 
-def write_run_report(result: Result, path) -> Path:
+def write_run_report(result: Result, path, origin: str = "") -> Path:
     """Write the report of `result` (a simulator.results.Result) to `path` (HTML)."""
-    return _write(render_run_report(result), path)
+    return _write(render_run_report(result, origin=origin), path)
 
 
 # --- a comparison ------------------------------------------------------------------------------
@@ -262,7 +307,8 @@ def compare_numbers(c: Comparison, labels=("A", "B")) -> dict:
     for name, before, after in c.role_changes:
         r = c.a.game.role_index(name)
         entry = role_value(c.a, c.b, r, c.confidence)
-        entry["name"] = f"{name} {before:g} → {after:g} per game"
+        entry["name"] = (f"{name} {guidance.per_game_text(before)} → "
+                         f"{guidance.per_game_text(after)} per game")
         entry["before"], entry["after"] = before, after
         role_values.append(entry)
     length = {k: measures._finite(v) if isinstance(v, float) else v for k, v in c.length.items()}
@@ -270,12 +316,15 @@ def compare_numbers(c: Comparison, labels=("A", "B")) -> dict:
         if not math.isnan(c.length["adjusted"]) else False
     sides = {}
     for key, result, label in (("a", c.a, labels[0]), ("b", c.b, labels[1])):
-        sides[key] = {"label": label, "setup": measures.setup(result),
+        side_setup = measures.setup(result)
+        _role_words(side_setup, result)
+        sides[key] = {"label": label, "setup": side_setup,
+                      "strategies_line": guidance.strategy_line(result),
                       "balance": measures.balance(result, c.confidence),
                       "games": int(result.tallies["games"][0]),
                       "length": measures.length(result, c.confidence),
                       "reproducibility": measures.reproducibility(result)}
-    return {
+    numbers = {
         "kind": "compare",
         "game": c.a.game.name,
         "confidence": c.confidence,
@@ -293,6 +342,10 @@ def compare_numbers(c: Comparison, labels=("A", "B")) -> dict:
         "only_in": c.only_in,
         "sides": sides,
     }
+    lines = [sides["a"]["strategies_line"], sides["b"]["strategies_line"]]
+    numbers["strategies_line"] = (f"{lines[0]} in both setups" if lines[0] == lines[1] else
+                                  f"{labels[0]}: {lines[0]}; {labels[1]}: {lines[1]}")
+    return numbers
 
 
 def render_compare_report(a: Result, b: Result, labels=("A", "B"),
@@ -302,27 +355,27 @@ def render_compare_report(a: Result, b: Result, labels=("A", "B"),
     figs = {}
     teams = [d for d in numbers["differences"] if d["group"] == "team"]
     if teams:
-        figs["team"] = _chart("paired", charts.paired_rates_chart(
+        figs["team"] = _chart("paired", lambda: charts.paired_rates_chart(
             [d["name"] for d in teams], [d["a"] for d in teams], [d["b"] for d in teams],
             "Win rate by team", labels=labels),
             f"{labels[0]} (blue circles) and {labels[1]} (orange squares), with 95% intervals.")
     if numbers["differences"]:
         rows = [dict(d, name=f"{d['group']}: {d['name']}" if d["group"] != "seat" else d["name"])
                 for d in numbers["differences"]]
-        figs["differences"] = _chart("differences", charts.differences_chart(
+        figs["differences"] = _chart("differences", lambda: charts.differences_chart(
             rows, f"Differences, {labels[1]} minus {labels[0]}",
             xlabel="difference (percentage points), with 95% interval"),
             "Each rate's change in percentage points with its 95% Newcombe interval; filled "
             "diamonds are significant after Holm correction over all the comparisons.")
     la, lb = numbers["sides"]["a"]["length"], numbers["sides"]["b"]["length"]
     if la["games"] and lb["games"]:
-        figs["length"] = _chart("distribution", charts.distributions_chart(
+        figs["length"] = _chart("distribution", lambda: charts.distributions_chart(
             [{"name": labels[0], "counts": la["hist"]}, {"name": labels[1], "counts": lb["hist"]}],
             "Game length", xlabel=f"game length ({la['unit']})", ylabel="share of games (%)"),
             "Share of games lasting each length, both setups.")
     if numbers["role_values"]:
         team_game = bool(c.a.game.team_game)
-        figs["roles"] = _chart("values", charts.differences_chart(
+        figs["roles"] = _chart("values", lambda: charts.differences_chart(
             numbers["role_values"], "Role values",
             xlabel=("change in the role's team win rate (points), with 95% interval" if team_game
                     else "fall in the other seats' win rate (points), with 95% interval"),
@@ -330,7 +383,7 @@ def render_compare_report(a: Result, b: Result, labels=("A", "B"),
             f"What dealing more or fewer of a role is worth, {labels[1]} against {labels[0]} "
             "(percentage points, 95% Newcombe interval).")
     return _page("compare.html.j2", numbers, n=numbers, charts=figs, titles=measures.GROUP_TITLES,
-                 title=f"Comparison: {a.game.title}")
+                 tables=export.compare_tables(numbers), title=f"Comparison: {a.game.title}")
 
 
 def write_compare_report(a: Result, b: Result, path, labels=("A", "B")) -> Path:
@@ -346,10 +399,16 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
         entry = {"index": cell.index, "levels": list(cell.levels),
                  "labels": [axis.level_label(v) for axis, v in zip(sweep.axes, cell.levels)],
                  "label": sweep.cell_label(cell), "status": cell.status, "error": cell.error,
+                 "overrides": list(cell.overrides),
                  "command": cell.result.data.get("command", "") if cell.result else "",
-                 "measures": None, "fairest": False, "rank": None}
+                 "measures": None, "fairest": False, "rank": None, "dealt": "",
+                 "strategies_line": ""}
         if cell.status == "ok" and cell.result is not None:
             entry["measures"] = measures.cell_measures(cell.result, confidence)
+            entry["measures"]["role_rates"] = guidance.role_rates(cell.result, confidence)
+            _role_words({"roles_per_game": entry["measures"]["roles"]}, cell.result)
+            entry["dealt"] = ", ".join(r["text"] for r in entry["measures"]["roles"])
+            entry["strategies_line"] = guidance.strategy_line(cell.result)
         cells.append(entry)
     valid = [c for c in cells if c["measures"] is not None]
     covering = sorted((c for c in valid if c["measures"]["balance"]["covers_target"]
@@ -378,7 +437,7 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
                    f"{_pct(b['rate'])} of decided games (95% CI {_interval(b)}).")
     else:
         summary = "No cell could be played: every cell's config is invalid."
-    return {
+    numbers = {
         "kind": "sweep",
         "game": sweep.data["game"],
         "confidence": confidence,
@@ -414,6 +473,32 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
         "length_unit": game.length_unit,
         "title": game.title,
     }
+    numbers["crossings"] = guidance.crossings(numbers)
+    numbers["fair_region"] = guidance.fair_region(numbers)
+    numbers["flips"] = guidance.strategy_flips(numbers)
+    numbers["strategies_line"] = _sweep_strategies(numbers)
+    return numbers
+
+
+def _sweep_strategies(numbers: dict) -> str:
+    """The scripted players of a sweep: one line when every cell has the same, else each line
+    with the levels of the strategy keys (or the cells) that play it."""
+    lines: dict[str, list[dict]] = {}
+    for c in numbers["cells"]:
+        if c["strategies_line"]:
+            lines.setdefault(c["strategies_line"], []).append(c)
+    if len(lines) <= 1:
+        return next(iter(lines), "")
+    keyed = [i for i, axis in enumerate(numbers["axes"]) if axis["key"].startswith("strategies")]
+    parts = []
+    for line, members in lines.items():
+        if keyed:
+            where = sorted({", ".join(f"{numbers['axes'][i]['key']} = {c['labels'][i]}"
+                                      for i in keyed) for c in members})
+            parts.append(f"{line} ({'; '.join(where)})")
+        else:
+            parts.append(f"{line} (cells {', '.join(str(c['index']) for c in members)})")
+    return "; ".join(parts)
 
 
 def sweep_role_values(sweep: Sweep, confidence: float = CONFIDENCE) -> list[dict]:
@@ -484,7 +569,7 @@ def sweep_charts(numbers: dict) -> list[dict]:
             if target is None:  # each cell's own balance_target
                 target = [c["measures"]["balance"]["target"] if c and c["measures"] else None
                           for c in line]
-            figs.append(_chart("line", charts.line_chart(
+            figs.append(_chart("line", lambda: charts.line_chart(
                 levels, axis["labels"], series, "Win rate by team", xlabel=axis["key"],
                 ylabel="win rate (%)", target=target,
                 target_label=f"target for {numbers['teams'][0]}", highlight=highlight),
@@ -493,7 +578,7 @@ def sweep_charts(numbers: dict) -> list[dict]:
                 f"of {numbers['teams'][0]}."))
         else:
             v, lo, hi = _series_over(line, lambda m: m["balance"])
-            figs.append(_chart("line", charts.line_chart(
+            figs.append(_chart("line", lambda: charts.line_chart(
                 levels, axis["labels"], [{"name": "seat 0 share", "values": v, "lows": lo,
                                           "highs": hi}],
                 "First seat's share of decided games", xlabel=axis["key"], ylabel="share (%)",
@@ -506,12 +591,12 @@ def sweep_charts(numbers: dict) -> list[dict]:
         for e, name in enumerate(numbers["ends"]):
             v, lo, hi = _series_over(line, lambda m, e=e: m["ends"][e])
             series.append({"name": name, "values": v, "lows": lo, "highs": hi})
-        figs.append(_chart("line", charts.line_chart(
+        figs.append(_chart("line", lambda: charts.line_chart(
             levels, axis["labels"], series, "How games end", xlabel=axis["key"],
             ylabel="share of games (%)"),
             "Share of games ending by each condition, with 95% interval bands."))
         v, lo, hi = _series_over(line, lambda m: m["length"])
-        figs.append(_chart("line", charts.line_chart(
+        figs.append(_chart("line", lambda: charts.line_chart(
             levels, axis["labels"], [{"name": "mean length", "values": v, "lows": lo,
                                       "highs": hi}],
             "Game length", xlabel=axis["key"], ylabel=f"mean length ({numbers['length_unit']})",
@@ -539,12 +624,14 @@ def sweep_charts(numbers: dict) -> list[dict]:
                 highs.append(rh)
             return vals, lows, highs
 
-        fairest = []
+        fairest, covers = [], []
         for yi, yv in enumerate(ya["values"]):
             for xi, xv in enumerate(xa["values"]):
                 c = grid.get((json.dumps(xv), json.dumps(yv)))
                 if c and c["fairest"]:
                     fairest.append((xi, yi))
+                if c and c["measures"] and c["measures"]["balance"]["covers_target"]:
+                    covers.append((xi, yi))
         v, lo, hi = matrix(lambda m: m["balance"])
         who = numbers["balance_who"]
         if numbers["target"] is not None:
@@ -555,20 +642,41 @@ def sweep_charts(numbers: dict) -> list[dict]:
             centers, _, _ = matrix(lambda m: {"rate": m["balance"]["target"]})
             label = "points above the cell's target"
             where = "each cell's own target (white)"
-        figs.append(_chart("heatmap", charts.heatmap(
-            xa["labels"], ya["labels"], v, lo, hi, f"{who}'s share of decided games (%)",
-            xlabel=xa["key"], ylabel=ya["key"], target=target, centers=centers,
-            colorbar_label=label, fairest=fairest),
+        wide, small = _heatmaps(xa, ya, v, lo, hi, f"{who}'s share of decided games (%)",
+                                target=target, centers=centers, colorbar_label=label,
+                                fairest=fairest, covers=covers)
+        figs.append(_chart("heatmap", wide, (
             f"Each cell: {who}'s share of decided games ± the half-width of its 95% interval. "
             f"Colours diverge from {where}: orange where {who} wins less than the target, "
-            f"purple where more. Green outlines mark the fairest cells; hatched cells are "
-            f"invalid setups."))
+            f"purple where more. Dotted outlines mark the fair region (the cell's interval "
+            f"covers the target), green outlines the fairest cells; hatched cells are invalid "
+            f"setups."), narrow=small))
         v, lo, hi = matrix(lambda m: m["length"])
-        figs.append(_chart("heatmap", charts.heatmap(
-            xa["labels"], ya["labels"], v, lo, hi, f"Mean game length ({numbers['length_unit']})",
-            xlabel=xa["key"], ylabel=ya["key"], colorbar_label=f"{numbers['length_unit']}",
-            scale=1.0, value_digits=2, show_halfwidth=False),
-            f"Mean game length in {numbers['length_unit']} for each cell."))
+        wide, small = _heatmaps(xa, ya, v, lo, hi, f"Mean game length ({numbers['length_unit']})",
+                                colorbar_label=f"{numbers['length_unit']}", scale=1.0,
+                                value_digits=2, show_halfwidth=False)
+        figs.append(_chart("heatmap", wide,
+                           f"Mean game length in {numbers['length_unit']} for each cell.",
+                           narrow=small))
+        # a line chart per level of the second key: the balance measure along the first
+        for xv, xlabel in zip(xa["values"], xa["labels"]):
+            line = [grid.get((json.dumps(xv), json.dumps(yv))) for yv in ya["values"]]
+            highlight = sorted((i for i, c in enumerate(line) if c and c["fairest"]),
+                               key=lambda i: line[i]["rank"])
+            bv, blo, bhi = _series_over(line, lambda m: m["balance"])
+            level_target = numbers["target"] if numbers["target"] is not None else \
+                [c["measures"]["balance"]["target"] if c and c["measures"] else None
+                 for c in line]
+            level = guidance.quantity(xa["key"], xv, xlabel)
+            figs.append(_chart("line", lambda: charts.line_chart(
+                ya["values"], ya["labels"], [{"name": f"{who}'s share", "values": bv,
+                                              "lows": blo, "highs": bhi}],
+                f"{who}'s share of decided games, {level}", xlabel=ya["key"],
+                ylabel="share of decided games (%)", target=level_target,
+                target_label="target", highlight=highlight),
+                f"With {level}: {who}'s share of decided games at each {ya['key']}, with its "
+                f"95% interval band; the dashed line is the target, rings mark the fairest "
+                f"cells."))
     if numbers["role_values"]:
         if numbers["teams"]:
             xlabel = "change in the role's team win rate (points), with 95% interval"
@@ -577,17 +685,40 @@ def sweep_charts(numbers: dict) -> list[dict]:
             xlabel = "fall in the other seats' win rate (points), with 95% interval"
             what = ("What one more of a role is worth: how much the win rate of the seats not "
                     "holding it falls")
-        figs.append(_chart("values", charts.differences_chart(
+        figs.append(_chart("values", lambda: charts.differences_chart(
             numbers["role_values"], "Role values", xlabel=xlabel, sort=True),
             what + " (percentage points, 95% Newcombe interval) from one level of the role count "
             "to the next, the other keys held; sorted by value."))
     return figs
 
 
+def _heatmaps(xa: dict, ya: dict, values, lows, highs, title: str, *, centers=None,
+              fairest=(), covers=(), **options):
+    """The wide and narrow drawings of a heat map; the narrow one turns a grid that is wider
+    than tall (more than five columns) on its side, to fit a phone."""
+
+    def flip(m):
+        return None if m is None else [list(row) for row in zip(*m)]
+
+    def wide():
+        return charts.heatmap(xa["labels"], ya["labels"], values, lows, highs, title,
+                              xlabel=xa["key"], ylabel=ya["key"], centers=centers,
+                              fairest=list(fairest), covers=list(covers), **options)
+
+    def turned():
+        return charts.heatmap(ya["labels"], xa["labels"], flip(values), flip(lows), flip(highs),
+                              title, xlabel=ya["key"], ylabel=xa["key"], centers=flip(centers),
+                              fairest=[(y, x) for x, y in fairest],
+                              covers=[(y, x) for x, y in covers], **options)
+
+    nx, ny = len(xa["labels"]), len(ya["labels"])
+    return wide, (turned if nx > 5 and ny < nx else None)
+
+
 def render_sweep_report(sweep: Sweep, confidence: float = CONFIDENCE) -> str:
     numbers = sweep_numbers(sweep, confidence)
     return _page("sweep.html.j2", numbers, n=numbers, charts=sweep_charts(numbers),
-                 title=f"Sweep report: {numbers['title']}")
+                 tables=export.sweep_tables(numbers), title=f"Sweep report: {numbers['title']}")
 
 
 def write_sweep_report(sweep: Sweep, path) -> Path:

@@ -6,7 +6,9 @@ never a traceback. Ctrl-C saves what is done and exits with 130.
 
 from __future__ import annotations
 
+import json
 import shlex
+import signal
 import sys
 from pathlib import Path
 
@@ -14,6 +16,8 @@ import click
 
 from simulator import runner
 from simulator.config import ConfigError
+from simulator.games import driver
+from simulator.cli_support import OneLineErrors, RunFailed, writable_file
 from simulator.cli_support import fail as _fail
 from simulator.cli_support import progress_bar
 from simulator.results import ResultError
@@ -28,7 +32,7 @@ def _load_config(spec, overrides, players):
         _fail(exc)
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="fairplay")
 def main():
     """fairplay: a balance laboratory for hidden-role and card games."""
@@ -68,67 +72,158 @@ def _reproduce_command(config, players, n_games, seed, overrides, chunk_size) ->
     return " ".join(shlex.quote(part) for part in parts)
 
 
-def _default_output(cfg, seed) -> Path:
-    return Path("results") / f"{cfg.game.name}-p{cfg.players}-seed{seed}.json"
+def _config_name(config: str, cfg) -> str:
+    """The name a result file takes after its config: the file's stem, or the game's name."""
+    path = Path(config)
+    return path.stem if path.suffix == ".toml" else cfg.game.name
+
+
+def _default_output(config: str, cfg, seed) -> Path:
+    return Path("results") / f"{_config_name(config, cfg)}-p{cfg.players}-seed{seed}.json"
+
+
+def _check_overwrite(path: Path, cfg, force: bool) -> None:
+    """Never overwrite, without --force, a result file of a different config."""
+    if force or not path.exists():
+        return
+    from simulator.results import fingerprint
+
+    try:
+        stored = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        stored = None
+    if not isinstance(stored, dict) or stored.get("schema") != "fairplay.result":
+        _fail(f"{path} exists and is not a fairplay result; choose another -o, or --force")
+    same = (stored.get("fingerprint") or {}).get("config") == fingerprint(cfg)["config"]
+    if not same:
+        _fail(f"{path} holds the result of a different config; choose another -o, or --force "
+              f"to replace it")
+
+
+def _trace_command(result, game: int) -> str:
+    """How to see game `game` of a run again, step by step."""
+    command = result.data.get("command") or ""
+    try:
+        parts = shlex.split(command)
+    except ValueError:
+        parts = []
+    if len(parts) < 3 or parts[:2] != ["fairplay", "run"]:
+        return f"fairplay trace <config> --seed {result.data['seed']} --game {game}"
+    keep, skip = ["fairplay", "trace", parts[2]], False
+    for i, part in enumerate(parts[3:]):
+        if skip:
+            skip = False
+            continue
+        if part in ("-n", "--games"):
+            skip = True
+            continue
+        keep.append(part)
+    keep += ["--game", str(game)]
+    return " ".join(shlex.quote(part) for part in keep)
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, turned into what Ctrl-C raises: the run stops the same way (saves what is done,
+    ends the workers), then exits 143 as a terminated process does."""
+
+
+def _on_sigterm(signum, frame):
+    raise _Terminated
 
 
 @main.command()
 @click.argument("config", required=False)
 @click.option("--players", type=int, help="Number of players (overrides the config).")
-@click.option("-n", "--games", "n_games", type=int, default=100_000, show_default=True,
-              help="Games to play.")
-@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("-n", "--games", "n_games", type=int, default=None,
+              help="Games to play [default: 100000; with --resume: the file's target, or more "
+                   "to extend it].")
+@click.option("--seed", type=int, default=None, help="Random seed, 0 or more [default: 0].")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a config key, e.g. --set roles.werewolf=3 (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Result file [default: results/<game>-p<players>-seed<seed>.json].")
+              help="Result file [default: results/<config>-p<players>-seed<seed>.json]; "
+                   "- writes the JSON to standard output.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
-              help="Continue the interrupted run saved in this result file.")
+              help="Continue the run saved in this result file (-n N extends it to N games).")
 @click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
               help="Games per chunk (part of a run's identity: results match for equal seeds "
                    "and chunk sizes).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the HTML balance report to this file.")
+@click.option("--force", is_flag=True, help="Replace a result file of a different config.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
-        report_path, quiet):
+        report_path, force, quiet):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
-        _fail("--workers must be at least 1")
+        _fail(f"--workers must be at least 1, got {workers}")
+    if seed is not None and seed < 0:
+        _fail(f"--seed must be a non-negative integer, got {seed}")
+    if n_games is not None and n_games < 1:
+        _fail(f"--games must be at least 1, got {n_games}")
+    if chunk_size < 1:
+        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    to_stdout = output is not None and str(output) == "-"
+    if report_path is not None:
+        writable_file(report_path, "--report")
     progress = progress_bar(quiet, runner.Progress)
+    previous = signal.signal(signal.SIGTERM, _on_sigterm)
     try:
         if resume_path is not None:
             if config is not None:
                 _fail("--resume takes the config from the result file; give no CONFIG")
+            if seed is not None:
+                _fail("--seed cannot change a run being resumed (its seed is in the file)")
+            if overrides or players is not None:
+                _fail("--resume takes the config from the result file; no --set or --players")
+            writable_file(resume_path, "--resume")
+            result = runner.load_for_resume(resume_path, n_games)
             path = resume_path
-            result = runner.resume(path, workers, progress)
+            if result.complete:
+                click.echo(f"{resume_path} is already complete ({result.games_played:,} games); "
+                           f"nothing to play (-n N with more games extends it)", err=True)
+            else:
+                result = runner.execute(result, workers, path, progress, isolate=True)
         else:
             if config is None:
                 _fail("give a CONFIG (a .toml file or a game name), or --resume RESULT")
-            if n_games < 1:
-                _fail(f"--games must be at least 1, got {n_games}")
-            if chunk_size < 1:
-                _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+            seed = 0 if seed is None else seed
+            n_games = 100_000 if n_games is None else n_games
             cfg = _load_config(config, overrides, players)
-            path = output or _default_output(cfg, seed)
+            path = None if to_stdout else (output or _default_output(config, cfg, seed))
+            if path is not None:
+                writable_file(path, "-o")
+                _check_overwrite(path, cfg, force)
             command = _reproduce_command(config, players, n_games, seed, overrides, chunk_size)
-            result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command)
+            result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command,
+                                isolate=True)
     except (ConfigError, ResultError) as exc:
         _fail(exc)
+    except runner.RunFault as stop:
+        saved = f"; {stop.result.games_played:,} games saved to {path}" if path else ""
+        raise RunFailed(f"{stop} (game {stop.game:,} of the run: "
+                        f"{_trace_command(stop.result, stop.game)} shows it){saved}") from None
     except runner.Interrupted as stop:
         done = stop.result.games_played
+        where = (f"saved to {stop.path}; continue with: fairplay run --resume {stop.path}"
+                 if stop.path else "not saved (the result was going to standard output)")
         click.echo(f"\nInterrupted: {done:,} of {stop.result.data['games_requested']:,} games "
-                   f"saved to {stop.path}; continue with: fairplay run --resume {stop.path}",
-                   err=True)
-        sys.exit(130)
-    click.echo(result.summary().table())
-    click.echo(f"\nResult saved to {path}")
+                   f"{where}", err=True)
+        sys.exit(143 if isinstance(stop.__context__, _Terminated) else 130)
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+    if to_stdout:
+        click.echo(result.to_json())
+        click.echo(result.summary().table(), err=True)
+    else:
+        click.echo(result.summary().table())
+        click.echo(f"\nResult saved to {path}")
     if report_path is not None:
         from reports.render import write_run_report
 
         write_run_report(result, report_path)
-        click.echo(f"Report written to {report_path}")
+        click.echo(f"Report written to {report_path}", err=to_stdout)
 
 
 @main.command()
@@ -151,15 +246,21 @@ def trace(config, seed, game_index, chunk_size, players, overrides):
     if not runner.kernel_is_ready(cfg):
         click.echo(f"compiling the {cfg.game.name} kernel, first run only (about a minute)",
                    err=True)
-    for line in runner.trace_game(cfg, seed, game_index, chunk_size):
+    try:
+        lines = runner.trace_game(cfg, seed, game_index, chunk_size)
+    except driver.StrategyFault as fault:
+        for line in fault.lines:
+            click.echo(line)
+        raise RunFailed(f"{fault} (in game {game_index:,}; the trace above stops there)") from None
+    for line in lines:
         click.echo(line)
 
 
 # Regression checks for CI (simulator/regression_cli.py), reports and sweeps (reports/).
-from reports.commands import report, sweep  # noqa: E402
+from reports.commands import export, report, sweep  # noqa: E402
 from simulator.regression_cli import baseline, check  # noqa: E402
 
-for command in (report, sweep, baseline, check):
+for command in (report, sweep, export, baseline, check):
     main.add_command(command)
 
 

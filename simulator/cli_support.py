@@ -16,8 +16,59 @@ class UserError(click.ClickException):
         click.echo(f"fairplay: error: {self.message}", err=True)
 
 
+class RunFailed(click.ClickException):
+    """A run stopped by a fault at run time (a strategy's): one line, exit code 1."""
+
+    exit_code = 1
+
+    def show(self, file=None):
+        click.echo(f"fairplay: error: {self.message}", err=True)
+
+
 def fail(problem) -> None:
     raise UserError(str(problem)) from None
+
+
+class OneLineErrors(click.Group):
+    """The command group: every usage error (a bad option value, an unknown option) is one line
+    `fairplay: error: ...` with exit code 2, like every other mistake of a user's."""
+
+    def main(self, *args, **kwargs):
+        if kwargs.get("standalone_mode", True) is False:
+            return super().main(*args, **kwargs)
+        kwargs["standalone_mode"] = False
+        try:
+            return super().main(*args, **kwargs)
+        except click.exceptions.UsageError as error:
+            where = f"{error.ctx.command_path}: " if error.ctx is not None else ""
+            click.echo(f"fairplay: error: {where}{error.format_message()}", err=True)
+            sys.exit(2)
+        except click.ClickException as error:
+            error.show()
+            sys.exit(error.exit_code)
+        except click.exceptions.Abort:  # Ctrl-C outside a run
+            click.echo("fairplay: interrupted", err=True)
+            sys.exit(130)
+
+
+def writable_file(path, what: str) -> None:
+    """Refuse, before any game is played, a file that cannot be written: one line, exit 2."""
+    import os
+    from pathlib import Path
+
+    path = Path(path)
+    parent = path.parent if str(path.parent) else Path(".")
+    if path.is_dir():
+        fail(f"{what} {path}: is a folder, not a file")
+    if path.exists() and not os.access(path, os.W_OK):
+        fail(f"{what} {path}: not writable")
+    import tempfile
+
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+        tempfile.TemporaryFile(dir=parent).close()  # the one sure test: write something there
+    except OSError as exc:
+        fail(f"{what} {path}: cannot write there ({exc.strerror or exc})")
 
 
 def progress_bar(quiet: bool, progress_class):

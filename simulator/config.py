@@ -8,6 +8,7 @@ handles what every game shares: `game`, `extends`, `players`, `strategies`.
 
 from __future__ import annotations
 
+import ast
 import copy
 import importlib.resources
 import importlib.util
@@ -28,7 +29,8 @@ from simulator.games.base import (
 )
 from simulator.games.driver import Lineup, Slot
 
-COMMON_KEYS = ("game", "extends", "players", "strategies", "description", "balance_target")
+COMMON_KEYS = ("game", "extends", "players", "strategies", "description", "balance_target",
+               "balance_tolerance")
 
 
 class ConfigError(Exception):
@@ -194,7 +196,7 @@ def apply_overrides(raw: dict, overrides, file: str) -> dict:
 
 
 # --- strategies --------------------------------------------------------------------------------
-def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
+def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -> StrategyInfo:
     """`path/to/file.py:function` (path relative to the config file) -> a compiled strategy.
 
     The function may be plain Python or already @njit; it is compiled with the platform's strategy
@@ -212,6 +214,10 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
         path = ctx.base_dir / path
     if not path.exists():
         ctx.error(key, f"strategy file not found: {path}")
+    other = _other_game_imported(path, game.name)
+    if other:
+        ctx.error(key, f"strategy {ref} imports the {other} game's declaration; it was written "
+                       f"for {other}, not {game.name}")
     cache_key = (str(path.resolve()), function_name, path.stat().st_mtime_ns)
     if cache_key in _USER_STRATEGIES:
         return _USER_STRATEGIES[cache_key]
@@ -256,9 +262,33 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str) -> StrategyInfo:
                        f"got {memory!r}")
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
     info = StrategyInfo(ref, compiled, summary, params=params, flags=flags, memory=memory,
-                        source=f"{path.name}:{function_name}")
+                        source=f"{path.name}:{function_name}", file=str(path.resolve()))
     _USER_STRATEGIES[cache_key] = info
     return info
+
+
+def _other_game_imported(path: Path, game_name: str) -> str | None:
+    """The name of another registered game whose package the strategy file imports, if any: its
+    codes and observation layout are another game's, so its decisions would be nonsense here."""
+    from simulator.games import EXAMPLES, GAMES
+
+    try:
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    except (SyntaxError, ValueError, OSError):
+        return None  # loading the file reports it
+    packages = {name: module for name, module in {**GAMES, **EXAMPLES}.items()
+                if name != game_name}
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            modules = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.module and not node.level:
+            modules = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name, package in packages.items():
+            if any(m == package or m.startswith(package + ".") for m in modules):
+                return name
+    return None
 
 
 def _returns_an_action(compiled) -> bool:
@@ -337,7 +367,7 @@ def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: s
     if name in builtins:
         info = builtins[name]
     elif ":" in name and name.rpartition(":")[0].endswith(".py"):
-        info = load_user_strategy(name, ctx, key)
+        info = load_user_strategy(name, ctx, key, game)
     else:
         ctx.error(key, f"unknown strategy {name!r}; {game.name} has: {', '.join(builtins)} "
                        f"(or path/to/file.py:function)")
@@ -471,6 +501,12 @@ def resolve(raw: dict, source: str, base_dir: Path) -> Config:
     if "balance_target" in raw:
         # the intended win rate of the first team, for the camp-balance test (default 0.5)
         ctx.number(raw, "balance_target", low=0.0, high=1.0)
+    if "balance_tolerance" in raw:
+        # how far from its fair share a win rate may be and still count as balanced (±)
+        tolerance = ctx.number(raw, "balance_tolerance", low=0.0, high=0.5)
+        if tolerance <= 0:
+            ctx.error("balance_tolerance", "must be more than 0 (a share, e.g. 0.02 for ±2 "
+                                           "points)")
     game_part = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
     values = schema.validate(game_part, game.config_keys, players, ctx.error)
     params = game.load_params(dict(values, players=players), ctx)
@@ -483,11 +519,14 @@ def load(spec: str, overrides=(), players: int | None = None) -> Config:
     """Load a config file or a game's built-in default, apply overrides, validate, resolve."""
     path = locate(spec)
     raw = read_toml(path)
-    source = str(path) if Path(spec).suffix == ".toml" or Path(spec).exists() else f"{spec} (built-in {path.name})"
+    user_file = Path(spec).suffix == ".toml" or Path(spec).exists()
+    source = str(path) if user_file else f"{spec} (built-in {path.name})"
     if players is not None:
         raw["players"] = players
     raw = apply_overrides(raw, overrides, source)
-    return resolve(raw, source, path.parent)
+    # Strategy files are found next to the user's config file; with a built-in setup the user
+    # names them from where they stand.
+    return resolve(raw, source, path.parent if user_file else Path.cwd())
 
 
 def from_raw(raw: dict, source: str = "<result>", base_dir: str | Path = ".") -> Config:

@@ -38,7 +38,7 @@ def game_lines(spec: GameSpec) -> list[str]:
         lines.append(f"    {name}{f' ({params}{memory})' if params or memory else ''}"
                      f"{_flags(info.flags)}: {info.summary}")
     lines.append("  config keys (besides game, players, strategies, extends, description, "
-                 "balance_target):")
+                 "balance_target, balance_tolerance):")
     for key in spec.config_keys:
         lines.append(f"    {key.path} = {key.describe_default()}  ({key.type.describe()}): "
                      f"{key.meaning}")

@@ -270,8 +270,8 @@ def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHU
     """
     progress = progress or runner.Progress()
     results = [runner.start(cfg, games, seed, chunk_size, command) for cfg in cfgs]
-    jobs = [(result, chunk) for result in results for chunk in runner.missing_chunks(result)]
-    runner.announce_compiling(jobs, progress.announce)
+    jobs = ((result, chunk) for result in results for chunk in runner.missing_chunks(result))
+    runner.announce_compiling(results, progress.announce)
     progress.start(0, games * len(results))
 
     def merge(result, chunk, tallies, seconds):
@@ -280,7 +280,7 @@ def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHU
         progress.advance(runner.chunk_games(games, chunk_size, chunk))
 
     try:
-        runner.play_jobs(jobs, workers, merge)
+        runner.play_jobs(results, jobs, workers, merge)
     finally:
         progress.close()
     return results

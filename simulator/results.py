@@ -7,17 +7,19 @@ report can be rebuilt later from the file alone.
 
 from __future__ import annotations
 
+import copy
 import datetime as _dt
 import json
 import os
 import platform
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import metadata
 from pathlib import Path
 
 import numpy as np
 
 from simulator import stats
+from simulator import verdict as verdicts
 from simulator.fileio import write_atomically
 from simulator.games import game_names, get_game
 
@@ -44,6 +46,29 @@ def versions() -> dict:
             "python": platform.python_version()}
 
 
+def fingerprint(cfg) -> dict:
+    """What produced a result: the resolved config, the code (fairplay's version and a hash of its
+    compiled sources) and the source of every user strategy file. `--resume` refuses a result
+    whose fingerprint no longer matches: two codes' games never mix in one result."""
+    import hashlib
+
+    from simulator import compile_cache
+
+    def digest(data: bytes) -> str:
+        return hashlib.sha256(data).hexdigest()[:16]
+
+    files = {}
+    for slot in cfg.slots:
+        if slot.info.file:
+            try:
+                files[slot.info.source] = digest(Path(slot.info.file).read_bytes())
+            except OSError:
+                files[slot.info.source] = "unreadable"
+    return {"config": digest(json.dumps(cfg.raw, sort_keys=True).encode()),
+            "code": f"{versions()['fairplay']}+{compile_cache.cache_key('user')}",
+            "strategy_files": files}
+
+
 def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = "") -> dict:
     game = cfg.game
     empty = game.empty_tallies(cfg.players)
@@ -65,10 +90,26 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
         "complete": False,
         "versions": versions(),
         "command": command,
+        "fingerprint": fingerprint(cfg),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "elapsed_seconds": 0.0,
         "tallies": {name: array.tolist() for name, array in empty.items()},
     }
+
+
+_REQUIRED = object()
+# Every field of a result file: the types it may have, and its default when absent (older files
+# lack the optional ones).
+_FIELDS = {
+    "game": ((str,), _REQUIRED), "config": ((dict,), _REQUIRED), "source": ((str,), _REQUIRED),
+    "base_dir": ((str,), _REQUIRED), "seed": ((int,), _REQUIRED),
+    "games_requested": ((int,), _REQUIRED), "chunk_size": ((int,), _REQUIRED),
+    "chunks_done": ((list,), _REQUIRED), "tallies": ((dict,), _REQUIRED),
+    "complete": ((bool,), False), "elapsed_seconds": ((int, float), 0.0),
+    "command": ((str,), ""), "strategies": ((list,), []), "slot_table": ((list,), []),
+    "setup_notes": ((dict,), {}), "versions": ((dict,), {}), "created": ((str,), ""),
+    "fingerprint": ((dict,), {}),
+}
 
 
 class Result:
@@ -113,21 +154,86 @@ class Result:
         if data.get("schema_version") != SCHEMA_VERSION:
             raise ResultError(path, f"schema version {data.get('schema_version')} is not "
                                     f"supported (this fairplay reads {SCHEMA_VERSION})")
-        required = ("game", "config", "source", "base_dir", "seed", "games_requested",
-                    "chunk_size", "chunks_done", "tallies")
-        missing = [key for key in required if key not in data]
-        if missing:
-            raise ResultError(path, f"corrupt result: missing {', '.join(missing)}")
+        for key, (kinds, default) in _FIELDS.items():
+            if key not in data:
+                if default is _REQUIRED:
+                    raise ResultError(path, f"corrupt result: missing {key}")
+                data[key] = copy.deepcopy(default)
+            elif isinstance(data[key], bool) and bool not in kinds or \
+                    not isinstance(data[key], kinds):
+                raise ResultError(path, f"corrupt result: {key} must be "
+                                        f"{' or '.join(k.__name__ for k in kinds)}")
         if data["game"] not in game_names():
             raise ResultError(path, f"unknown game {data['game']!r}")
         game = get_game(data["game"])
         absent = [n for n in game.tally_names() if n not in data["tallies"]]
         if absent:
             raise ResultError(path, f"corrupt result: tallies missing {', '.join(absent)}")
+        if data["games_requested"] < 1 or data["chunk_size"] < 1 or data["seed"] < 0:
+            raise ResultError(path, "corrupt result: games, chunk size and seed out of range")
+        if not all(isinstance(c, int) and not isinstance(c, bool) for c in data["chunks_done"]):
+            raise ResultError(path, "corrupt result: chunks_done must list chunk numbers")
         try:
-            return cls(data)
-        except (TypeError, ValueError) as exc:
-            raise ResultError(path, f"corrupt result: {exc}") from None
+            result = cls(data)
+        except (TypeError, ValueError, OverflowError) as exc:
+            raise ResultError(path, f"corrupt result: {exc}".splitlines()[0]) from None
+        try:
+            players = int(data["config"]["players"])
+            expected = game.empty_tallies(players)
+        except Exception:  # a damaged config: the tallies cannot be checked against it
+            raise ResultError(path, "corrupt result: its config has no valid player count") \
+                from None
+        strategies, slots = data["strategies"], data["slot_table"]
+        rows_fit = not slots or (len(slots) == players and all(
+            isinstance(row, list) and len(row) == len(game.roles) and
+            all(isinstance(i, int) and 0 <= i < len(strategies) for i in row) for row in slots))
+        if not all(isinstance(name, str) for name in strategies) or not rows_fit:
+            raise ResultError(path, "corrupt result: its strategies and slot table do not fit")
+        for name, empty in expected.items():
+            if result.tallies[name].shape != empty.shape:
+                raise ResultError(path, f"corrupt result: tally {name} has shape "
+                                        f"{list(result.tallies[name].shape)}, its config needs "
+                                        f"{list(empty.shape)}")
+        return result
+
+    def check_resumable(self, cfg, path) -> None:
+        """Refuse (ResultError, one line) a result that `--resume` must not continue: one whose
+        fingerprint no longer matches its config, code or strategy files, whose tallies disagree
+        with its list of chunks, or whose tally shapes disagree with its config."""
+        data = self.data
+        stored = data.get("fingerprint")
+        if not stored:
+            raise ResultError(path, "this result has no fingerprint (made by an older fairplay); "
+                                    "start a new run")
+        now = fingerprint(cfg)
+        if stored.get("config") != now["config"]:
+            raise ResultError(path, "its config does not match its fingerprint (the file was "
+                                    "edited?); start a new run")
+        if stored.get("code") != now["code"]:
+            raise ResultError(path, f"fairplay's code changed since this run started "
+                                    f"({stored.get('code')} -> {now['code']}); games of two codes "
+                                    f"do not mix: start a new run")
+        for source, before in (stored.get("strategy_files") or {}).items():
+            after = now["strategy_files"].get(source)
+            if after != before:
+                raise ResultError(path, f"strategy file {source} changed since this run started; "
+                                        f"games of two strategies do not mix: start a new run")
+        size, requested = data["chunk_size"], data["games_requested"]
+        chunks = data["chunks_done"]
+        total = (requested + size - 1) // size
+        if len(set(chunks)) != len(chunks) or any(not 0 <= c < total for c in chunks):
+            raise ResultError(path, "corrupt result: its list of chunks is not a set of this "
+                                    "run's chunks")
+        played = sum(min(size, requested - c * size) for c in chunks)
+        if self.games_played != played:
+            raise ResultError(path, f"corrupt result: its tallies count {self.games_played:,} "
+                                    f"games but its chunks hold {played:,}")
+        expected = cfg.game.empty_tallies(cfg.players)
+        for name, empty in expected.items():
+            if self.tallies[name].shape != empty.shape:
+                raise ResultError(path, f"corrupt result: tally {name} has shape "
+                                        f"{list(self.tallies[name].shape)}, its config needs "
+                                        f"{list(empty.shape)}")
 
     # --- reading -----------------------------------------------------------------------------
     @property
@@ -162,6 +268,8 @@ class Summary:
     length_unit: str
     events_per_game: dict[str, float]
     games_for_one_point: int
+    judgement: "verdicts.Verdict | None" = None  # the verdict's findings, status and lead
+    setup: dict = field(default_factory=dict)  # the game's notes on the setup (deck, pool, ...)
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -175,8 +283,11 @@ class Summary:
     def table(self) -> str:
         """A plain-text table of every rate with its interval, and the tests."""
         lines = [f"{self.game}: {self.games:,} games"]
+        for name, note in self.setup.items():
+            lines.append(f"  {name.replace('_', ' ')}: {note}")
         titles = {"team": "Win rate by team", "seat": "Win rate by seat",
                   "role": "Win rate by role", "strategy": "Win rate by strategy",
+                  "position": "Win rate by position, clockwise from the first player",
                   "end": "How games end"}
         for group, title in titles.items():
             rows = self.rows_of(group)
@@ -201,8 +312,15 @@ class Summary:
         lines.append("")
         lines.append(f"Verdict: {self.verdict}")
         lines.append(f"To know a win rate to ±1 point (95%) you need about "
-                     f"{self.games_for_one_point:,} games.")
+                     f"{verdicts.about(self.games_for_one_point)} games.")
         return "\n".join(lines)
+
+
+def position_label(position: int) -> str:
+    """A seat's place clockwise from the game's first player: "1st (first player)", "2nd"..."""
+    n = position + 1
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}" + (" (first player)" if position == 0 else "")
 
 
 def ratio_moments(game, tallies: dict, name: str, index: int) -> stats.GameMoments:
@@ -241,30 +359,48 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
                             moments))
     for e, name in enumerate(game.end_names):
         rows.append(Row("end", name, stats.wilson(int(t["end_counts"][e]), games, confidence)))
+    for position in range(players):  # games whose rules name a first player
+        if t["position_games"][position]:
+            rows.append(Row("position", position_label(position), stats.wilson(
+                int(t["position_wins"][position]), int(t["position_games"][position]),
+                confidence)))
 
+    config = result.data["config"]
+    target = config.get("balance_target")
+    tolerance = float(config.get("balance_tolerance", verdicts.DEFAULT_TOLERANCE))
     tests = []
-    target = result.data["config"].get("balance_target")
     if game.team_game:
         decided = int(t["team_wins"].sum())
         targets = None if target is None else [target, 1 - target]
         test = stats.team_balance(t["team_wins"], games, targets)
-        tests.append(stats.Test("camp balance", test.statistic, test.pvalue))
+        tests.append(stats.Test("camp balance", test.statistic, test.pvalue, method=test.name))
         seat = stats.seat_fairness(t["seat_wins"], np.full(players, games))
-        tests.append(stats.Test("seat fairness", seat.statistic, seat.pvalue))
-        verdict = stats.favoured_sentence(list(game.teams), t["team_wins"], games,
-                                          target=targets)
+        tests.append(stats.Test("seat fairness", seat.statistic, seat.pvalue, method=seat.name))
+        tests = stats.holm_adjust(tests)
+        findings = verdicts.team_findings(game, t, target, tolerance, confidence)
+        judged = verdicts.judge(findings, tolerance, games, "team")
         headline = t["team_wins"][0] / decided if decided else 0.5
     else:
-        seat = stats.individual_fairness(t["seat_wins"], games)
-        tests.append(stats.Test("seat fairness", seat.statistic, seat.pvalue))
-        best = int(np.argmax(t["seat_wins"]))
-        rate = stats.wilson(int(t["seat_wins"][best]), games, confidence)
-        verdict = (f"seat {best} wins most often, {rate.format(1)} against an even share of "
-                   f"{100 / players:.1f}%; seat effects are "
-                   f"{'significant' if seat.pvalue < 1 - confidence else 'not significant'} "
-                   f"({stats.format_p(seat.pvalue)}).")
+        findings = verdicts.individual_findings(game, t, result.data.get("strategies", []),
+                                                result.data.get("slot_table"), tolerance,
+                                                confidence)
+        judged = verdicts.judge(findings, tolerance, games, "seat, role and strategy",
+                                game.symmetric_seats)
+        # one row per group: its largest difference, Holm-adjusted with every other finding
+        for group, name in (("seat", "seat fairness"), ("role", "role fairness"),
+                            ("strategy", "strategy fairness")):
+            members = [f for f in findings if f.group == group]
+            if members:
+                lead = min(members, key=lambda f: f.pvalue)
+                tests.append(stats.Test(
+                    name, abs(lead.difference), lead.pvalue, lead.adjusted,
+                    method=f"z-tests of each {group} against an even share, the game as the "
+                           f"unit; Holm across seats, roles and strategies"))
         headline = 1 / players
-    tests = stats.holm_adjust(tests)
+    verdict = judged.sentence
+    if not game.team_game and judged.symmetric_seats:
+        verdict += (f" Seats are symmetric by construction ({judged.symmetric_seats}): a seat "
+                    f"difference could only come from the strategies or chance.")
 
     lengths = np.arange(len(t["length_hist"]))
     total = float((lengths * t["length_hist"]).sum())
@@ -272,4 +408,5 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
     mean_length = stats.mean_interval(total, total_sq, games, confidence)
     events = {name: float(t["events"][i]) / games for i, name in enumerate(game.event_names)} if games else {}
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
-                   game.length_unit, events, stats.games_needed(headline, 0.01, 0.95))
+                   game.length_unit, events, stats.games_needed(headline, 0.01, 0.95), judged,
+                   dict(result.data.get("setup_notes") or {}))

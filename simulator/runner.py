@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
+import queue
 import signal
 import time
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from dataclasses import dataclass
 from multiprocessing import get_context
 from pathlib import Path
@@ -23,7 +23,7 @@ import numpy as np
 
 from simulator import config as config_module
 from simulator.games import driver
-from simulator.results import Result, new_result_data
+from simulator.results import Result, ResultError, new_result_data
 
 DEFAULT_CHUNK_SIZE = 20_000
 # Workers are forked where the platform can (they start at once, with the compiled kernels
@@ -67,10 +67,15 @@ def play_chunk(raw: dict, source: str, base_dir: str, seed: int, chunk: int, gam
 def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
                chunk_size: int = DEFAULT_CHUNK_SIZE, max_rows: int = 20_000) -> list[str]:
     """Replay game `game` (0-based) of a run of `cfg` with `seed` and `chunk_size`, recording
-    every event, and decode it: the same game the run played, from the same kernel."""
+    every event, and decode it: the same game the run played, from the same kernel. A game in
+    which a strategy fails raises the StrategyFault with the lines up to the fault as `lines`."""
     chunk, index = divmod(game, chunk_size)
-    _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, index + 1, chunk_rng(seed, chunk),
-                          trace_rows=max_rows, trace_game=index)
+    try:
+        _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, index + 1,
+                              chunk_rng(seed, chunk), trace_rows=max_rows, trace_game=index)
+    except driver.StrategyFault as fault:
+        fault.lines = cfg.game.decode_trace(fault.trace, cfg.params)
+        raise
     return cfg.game.decode_trace(rows, cfg.params)
 
 
@@ -80,8 +85,10 @@ def kernel_is_ready(cfg: config_module.Config) -> bool:
 
 
 def _worker_init():
-    # Ctrl-C goes to the parent, which saves what is done and stops the pool.
+    # Ctrl-C goes to the parent, which saves what is done and ends the pool; the parent ends a
+    # worker with SIGTERM, which must kill it at once (whatever handler the parent had).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 # --- a whole run -------------------------------------------------------------------------------
@@ -114,24 +121,42 @@ def start(cfg: config_module.Config, games: int, seed: int, chunk_size: int = DE
     return Result(data)
 
 
-def missing_chunks(result: Result) -> list[int]:
-    """The chunks of a run that are not in its tallies yet."""
+def missing_chunks(result: Result):
+    """The chunks of a run that are not in its tallies yet, one at a time (a run of 10^12 games
+    never lists them all)."""
     data = result.data
     done = set(data["chunks_done"])
-    return [c for c in range(chunk_count(data["games_requested"], data["chunk_size"]))
-            if c not in done]
+    return (c for c in range(chunk_count(data["games_requested"], data["chunk_size"]))
+            if c not in done)
 
 
-def _timed_chunk(job, raw, source, base_dir, seed, chunk, games):
+def missing_count(result: Result) -> int:
+    data = result.data
+    return chunk_count(data["games_requested"], data["chunk_size"]) - len(data["chunks_done"])
+
+
+class RunFault(Exception):
+    """A strategy failed in a chunk of a run: the fault, and which game of the run it was."""
+
+    def __init__(self, fault: driver.StrategyFault, result: Result, game: int):
+        super().__init__(str(fault))
+        self.fault, self.result, self.game = fault, result, game
+
+
+def _play(raw, source, base_dir, seed, chunk, games):
+    """One chunk (in a worker, or in this process): (chunk, tallies, seconds, fault or None)."""
     started = time.perf_counter()
-    chunk, tallies = play_chunk(raw, source, base_dir, seed, chunk, games)
-    return job, chunk, tallies, time.perf_counter() - started
+    try:
+        chunk, tallies = play_chunk(raw, source, base_dir, seed, chunk, games)
+    except driver.StrategyFault as fault:
+        return chunk, None, time.perf_counter() - started, fault
+    return chunk, tallies, time.perf_counter() - started, None
 
 
-def announce_compiling(jobs: list[tuple[Result, int]], announce: Callable[[str], None]) -> None:
+def announce_compiling(results, announce: Callable[[str], None]) -> None:
     """Say so before a game's kernel is compiled (its first run only: the cache keeps it)."""
     checked = set()
-    for result in {id(result): result for result, _ in jobs}.values():
+    for result in results:
         data = result.data
         cfg = _config_for(data["config"], data["source"], data["base_dir"])
         if cfg.game.name not in checked:
@@ -140,101 +165,166 @@ def announce_compiling(jobs: list[tuple[Result, int]], announce: Callable[[str],
                 announce(f"compiling the {cfg.game.name} kernel, first run only (about a minute)")
 
 
-def play_jobs(jobs: list[tuple[Result, int]], workers: int | None,
-              on_done: Callable[[Result, int, dict, float], None]) -> None:
-    """Play chunks of one or several runs, in this process or in one pool of worker processes.
+def play_jobs(results: list[Result], jobs, workers: int | None,
+              on_done: Callable[[Result, int, dict, float], None], isolate: bool = False) -> None:
+    """Play chunks of one or several runs, in this process or in a pool of worker processes.
 
-    `jobs` lists (result, chunk) pairs; `on_done(result, chunk, tallies, seconds)` is called in
-    this process as each finishes, in any order (sums of integers do not care). At most two
-    chunks per worker are in flight, so memory does not grow with the run. Ctrl-C stops the pool
-    and re-raises KeyboardInterrupt; the caller saves what `on_done` merged.
+    `jobs` yields (result, chunk) pairs of the `results`, lazily; `on_done(result, chunk,
+    tallies, seconds)` is called in this process as each finishes, in any order (sums of
+    integers do not care). At most two chunks per worker are in flight, so memory does not grow
+    with the run. With more than one worker, or `isolate`, chunks run in child processes that
+    this process can end at once: Ctrl-C (or SIGTERM made KeyboardInterrupt by the caller) ends
+    them, even inside a strategy that never returns, and re-raises; the caller saves what
+    `on_done` merged. A strategy's fault stops the run as a RunFault.
     """
     workers = max(1, workers or os.cpu_count() or 1)
 
-    def arguments(index):
-        result, chunk = jobs[index]
+    def arguments(result, chunk):
         data = result.data
         games = chunk_games(data["games_requested"], data["chunk_size"], chunk)
-        return (index, data["config"], data["source"], data["base_dir"], data["seed"], chunk,
-                games)
+        return (data["config"], data["source"], data["base_dir"], data["seed"], chunk, games)
 
-    def deliver(index, chunk, tallies, seconds):
-        on_done(jobs[index][0], chunk, tallies, seconds)
+    def deliver(result, chunk, tallies, seconds, fault):
+        if fault is not None:
+            raise RunFault(fault, result, chunk * result.data["chunk_size"] + fault.game)
+        on_done(result, chunk, tallies, seconds)
 
-    if workers == 1 or len(jobs) <= 1:
-        for index in range(len(jobs)):
-            deliver(*_timed_chunk(*arguments(index)))
+    jobs = iter(jobs)
+    if workers == 1 and not isolate:
+        for result, chunk in jobs:
+            deliver(result, *_play(*arguments(result, chunk)))
         return
     if POOL_START_METHOD == "fork":
         # Load each kernel once here (a zero-game chunk); forked workers inherit it compiled.
-        for index in {id(result): i for i, (result, _) in enumerate(jobs)}.values():
-            _, raw, source, base_dir, seed, _, _ = arguments(index)
+        for result in results:
+            raw, source, base_dir, seed, _, _ = arguments(result, 0)
             play_chunk(raw, source, base_dir, seed, 0, 0)
-    with ProcessPoolExecutor(max_workers=min(workers, len(jobs)),
-                             mp_context=get_context(POOL_START_METHOD),
-                             initializer=_worker_init) as pool:
-        queue, pending = list(range(len(jobs))), set()
-        try:
-            while queue or pending:
-                while queue and len(pending) < 2 * workers:
-                    pending.add(pool.submit(_timed_chunk, *arguments(queue.pop(0))))
-                done, pending = wait(pending, return_when=FIRST_COMPLETED)
-                for future in done:
-                    deliver(*future.result())
-        except BaseException:
-            for future in pending:
-                future.cancel()
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
+    finished: queue.Queue = queue.Queue()
+    pool = get_context(POOL_START_METHOD).Pool(processes=workers, initializer=_worker_init)
+    try:
+        in_flight = 0
+        exhausted = False
+        while True:
+            while not exhausted and in_flight < 2 * workers:
+                job = next(jobs, None)
+                if job is None:
+                    exhausted = True
+                    break
+                result, chunk = job
+                pool.apply_async(_play, arguments(result, chunk),
+                                 callback=lambda out, result=result: finished.put((result, out)),
+                                 error_callback=lambda error: finished.put((None, error)))
+                in_flight += 1
+            if in_flight == 0:
+                break
+            try:  # short waits, so that Ctrl-C is seen at once
+                result, out = finished.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            in_flight -= 1
+            if result is None:
+                raise out
+            deliver(result, *out)
+    finally:
+        pool.terminate()  # ends the workers, whatever they are doing
+        pool.join()
 
 
 def execute(result: Result, workers: int | None = None, checkpoint: Path | None = None,
-            progress: Progress | None = None) -> Result:
+            progress: Progress | None = None, isolate: bool = False) -> Result:
     """Play the chunks `result` still lacks, merging them in; save checkpoints to `checkpoint`.
 
-    On Ctrl-C the partial result is saved and `Interrupted` is raised.
+    On Ctrl-C the partial result is saved and `Interrupted` is raised; on a strategy's fault it
+    is saved too and the RunFault re-raised. A run that would take more than about an hour at
+    the rate of its first chunks says so (progress.announce).
     """
     progress = progress or Progress()
     data = result.data
     total, size = data["games_requested"], data["chunk_size"]
-    jobs = [(result, chunk) for chunk in missing_chunks(result)]
-    announce_compiling(jobs, progress.announce)
+    announce_compiling([result], progress.announce)
     progress.start(result.games_played, total)
     last_save = time.monotonic()
     started = time.monotonic()
+    estimated = False
+    workers_used = max(1, workers or os.cpu_count() or 1)
 
     def merge(result, chunk, tallies, seconds):
-        nonlocal last_save
+        nonlocal last_save, estimated
         result.add_chunk(chunk, tallies)
         progress.advance(chunk_games(total, size, chunk))
+        if not estimated:
+            estimated = True
+            left = seconds * missing_count(result) / workers_used
+            if left > LONG_RUN_SECONDS:
+                progress.announce(f"this run will take about {_duration(left)} at the rate of its "
+                                  f"first chunk; Ctrl-C stops it and keeps what is done "
+                                  f"(--resume continues)")
         if checkpoint is not None and time.monotonic() - last_save > CHECKPOINT_EVERY_SECONDS:
             result.save(checkpoint)
             last_save = time.monotonic()
 
-    try:
-        play_jobs(jobs, workers, merge)
-    except KeyboardInterrupt:
+    def save():
         progress.close()
         result.data["elapsed_seconds"] += time.monotonic() - started
         if checkpoint is not None:
             result.save(checkpoint)
+
+    try:
+        play_jobs([result], ((result, chunk) for chunk in missing_chunks(result)), workers,
+                  merge, isolate)
+    except KeyboardInterrupt:
+        save()
         raise Interrupted(result, checkpoint) from None
-    progress.close()
-    result.data["elapsed_seconds"] += time.monotonic() - started
-    if checkpoint is not None:
-        result.save(checkpoint)
+    except RunFault:
+        save()
+        raise
+    save()
     return result
+
+
+LONG_RUN_SECONDS = 3600.0
+
+
+def _duration(seconds: float) -> str:
+    if seconds >= 86_400:
+        return f"{seconds / 86_400:.1f} days"
+    if seconds >= 3_600:
+        return f"{seconds / 3_600:.1f} hours"
+    return f"{seconds / 60:.0f} minutes"
 
 
 def run(cfg: config_module.Config, games: int, seed: int = 0, workers: int | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE, checkpoint: Path | None = None,
-        progress: Progress | None = None, command: str = "") -> Result:
+        progress: Progress | None = None, command: str = "", isolate: bool = False) -> Result:
     """Play `games` games of `cfg` and return the result (the Python API's main entry point)."""
-    return execute(start(cfg, games, seed, chunk_size, command), workers, checkpoint, progress)
+    return execute(start(cfg, games, seed, chunk_size, command), workers, checkpoint, progress,
+                   isolate)
 
 
-def resume(path: Path, workers: int | None = None, progress: Progress | None = None) -> Result:
-    """Continue an interrupted run saved at `path`; the final result equals an uninterrupted one."""
+def load_for_resume(path: Path, games: int | None = None) -> Result:
+    """The result saved at `path`, checked for `--resume` (fingerprint, chunks, shapes) and, with
+    `games` above its target, extended to that many games: the same seed and chunks, so the
+    final result equals a run of `games` from the start."""
     result = Result.load(path)
-    config_module.from_raw(result.data["config"], result.data["source"], result.data["base_dir"])
-    return execute(result, workers, path, progress)
+    data = result.data
+    cfg = config_module.from_raw(data["config"], data["source"], data["base_dir"])
+    result.check_resumable(cfg, path)
+    if games is not None and games != data["games_requested"]:
+        size, requested = data["chunk_size"], data["games_requested"]
+        if games < requested:
+            raise ResultError(path, f"-n {games:,} is below this run's {requested:,} games; a "
+                                    f"run can be extended, not cut")
+        if requested % size and (requested // size) in data["chunks_done"]:
+            raise ResultError(path, f"its last chunk was cut short at {requested % size:,} "
+                                    f"games, so extending it would not equal a run of "
+                                    f"{games:,} from the start; start a new run")
+        data["games_requested"] = int(games)
+        data["complete"] = False
+    return result
+
+
+def resume(path: Path, workers: int | None = None, progress: Progress | None = None,
+           isolate: bool = False, games: int | None = None) -> Result:
+    """Continue an interrupted run saved at `path` (to `games` games, if more than its target):
+    the final result equals an uninterrupted one."""
+    return execute(load_for_resume(path, games), workers, path, progress, isolate)

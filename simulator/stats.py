@@ -120,6 +120,7 @@ class Test:
     statistic: float
     pvalue: float
     adjusted_pvalue: float | None = None
+    method: str = ""  # the statistical test, e.g. "exact binomial test vs 50%"
 
     def significant(self, alpha: float = 0.05) -> bool:
         """True when the (adjusted, if present) p-value is below ``alpha``."""

@@ -458,7 +458,7 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
     workers = max(1, workers or os.cpu_count() or 1)
     todo = [cell for cell in sweep.cells if cell.status == "pending" and cell.result is not None]
     total = sum(cell.result.data["games_requested"] for cell in todo)
-    runner.announce_compiling([(cell.result, 0) for cell in todo], progress.announce)
+    runner.announce_compiling([cell.result for cell in todo], progress.announce)
     progress.start(total)
     started = time.monotonic()
     cell_started: dict[int, float] = {}
@@ -495,9 +495,9 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
 def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
                     cell_started: dict, finish) -> None:
     """One pool plays the chunks of every cell; a cell is finished when its last chunk is in."""
-    jobs = [(cell.result, chunk) for cell in todo for chunk in runner.missing_chunks(cell.result)]
+    jobs = ((cell.result, chunk) for cell in todo for chunk in runner.missing_chunks(cell.result))
     cell_of = {id(cell.result): cell for cell in todo}
-    remaining = {cell.index: len(runner.missing_chunks(cell.result)) for cell in todo}
+    remaining = {cell.index: runner.missing_count(cell.result) for cell in todo}
     for cell in todo:
         cell_started[cell.index] = time.monotonic()
         if remaining[cell.index] == 0:
@@ -512,7 +512,7 @@ def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
         if remaining[cell.index] == 0:
             finish(cell)
 
-    runner.play_jobs(jobs, workers, merge)
+    runner.play_jobs([cell.result for cell in todo], jobs, workers, merge)
 
 
 def run_sweep(spec: str, axes: list[Axis], games: int, seed: int = 0, workers: int | None = None,

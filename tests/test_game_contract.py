@@ -246,14 +246,17 @@ def raises(kind, obs, legal, params, memory, rng):
 ])
 def test_strategy_faults_name_the_strategy_seat_kind_and_value(game, tmp_path, source, function,
                                                                detail):
-    with pytest.raises(driver.StrategyFault) as fault:
+    with pytest.raises(runner.RunFault) as stop:
         run_user_strategy(tmp_path, game, source, function, games=50)
-    message = str(fault.value)
+    fault = stop.value.fault
+    assert isinstance(fault, driver.StrategyFault)
+    assert stop.value.game == fault.game  # one chunk: the run's game is the chunk's
+    message = str(stop.value)
     assert len(message.splitlines()) == 1
     assert f"probe_strategy.py:{function}" in message and detail in message
-    assert f"seat {fault.value.seat}" in message
-    assert f"decision {fault.value.kind}" in message
-    assert fault.value.kind in [kind.name for kind in game.decisions]
+    assert f"seat {fault.seat}" in message
+    assert f"decision {fault.kind}" in message
+    assert fault.kind in [kind.name for kind in game.decisions]
     if function == "illegal":
         assert "returned " in message
 

@@ -23,8 +23,9 @@ import pytest
 from click.testing import CliRunner
 
 from reports import render
-from reports.commands import report, sweep
+from reports.commands import export, report, sweep
 from simulator import config, runner, stats
+from simulator import verdict as verdicts
 from simulator import sweep as sw
 from simulator.games.base import Item, Role, Tally
 from simulator.games.werewolf import GAME as WEREWOLF
@@ -38,6 +39,7 @@ def cli():
 
 cli.add_command(report)
 cli.add_command(sweep)
+cli.add_command(export)
 
 COMMAND = "fairplay run werewolf -n 3000 --seed 11 --chunk-size 1000"
 
@@ -277,9 +279,12 @@ def test_embedded_numbers_are_the_statistics_modules(run_html, raw):
         assert event["total"] == total
         assert event["per_game"] == pytest.approx(total / games)
 
-    # the verdict sentence is the statistics module's
-    assert numbers["verdict"]["sentence"] == stats.favoured_sentence(
-        list(WEREWOLF.teams), t["team_wins"], games)
+    # the verdict sentence is the verdict module's, from the same team findings
+    tallies = {name: np.asarray(value) for name, value in t.items()}
+    judged = verdicts.judge(verdicts.team_findings(WEREWOLF, tallies, 0.5, 0.02), 0.02, games,
+                            "team")
+    assert numbers["verdict"]["sentence"] == judged.sentence
+    assert numbers["verdict"]["status"] == judged.status
 
 
 def test_visible_tables_show_the_same_numbers(run_html, raw):
@@ -468,7 +473,10 @@ def individual_result(games=1000, players=4, seed=3):
             "created": "", "elapsed_seconds": 0.0, "tallies": tallies}
     samples = {"scores": scores, "roles": roles, "rounds": rounds, "round_roles": round_roles,
                "top": top}
-    return FakeResult(data, individual_game()), samples
+    game = individual_game()
+    for name, empty in game.empty_tallies(players).items():  # any the engine keeps beside these
+        tallies.setdefault(name, empty.tolist())
+    return FakeResult(data, game), samples
 
 
 def test_individual_game_with_scores_provisional_rules_and_notes(tmp_path):
@@ -487,11 +495,15 @@ def test_individual_game_with_scores_provisional_rules_and_notes(tmp_path):
     assert "adds up to 30 cards, not the printed 32" in page
     assert "Provisional rules</th><td><strong>2</strong>" in page
 
-    # no team section; seat verdict from the individual fairness test
+    # no team section; the seat row of the tests is the seat finding with the smallest p (each
+    # seat against an even share, the game as the unit)
     assert 'id="teams"' not in page
-    seat_test = stats.individual_fairness(result.data["tallies"]["seat_wins"], 1000)
+    tallies = {name: np.asarray(value) for name, value in result.data["tallies"].items()}
+    findings = verdicts.individual_findings(result.game, tallies, result.data["strategies"],
+                                            result.data["slot_table"], 0.02)
+    seat_p = min(f.pvalue for f in findings if f.group == "seat")
     test = next(t for t in numbers["tests"] if t["name"] == "seat fairness")
-    assert test["p"] == pytest.approx(seat_test.pvalue)
+    assert test["p"] == pytest.approx(seat_p)
 
     # scores: the distribution by seat, with means from the sums and squares
     assert 'id="scores"' in page
@@ -685,3 +697,310 @@ def test_partial_and_empty_results_still_give_a_valid_report(tmp_path):
     page = render.write_run_report(drawn, tmp_path / "d.html").read_text()
     assert html_errors(page) == []
     assert "No game has been won yet" in page
+
+
+# --- what a designer acts on, and honest captions ------------------------------------------------
+def section_of(page: str, ident: str) -> str:
+    start = page.index(f'<section id="{ident}"')
+    return page[start:page.index("</section>", start)]
+
+
+def test_tests_table_names_each_statistical_test(run_html):
+    tests = section_of(run_html, "tests")
+    methods = re.findall(r'<td data-field="method">(.*?)</td>', tests)
+    assert methods == ["exact binomial test vs 50%",
+                       "chi-square homogeneity of seat win rates (9 seats)"]
+    numbers = numbers_of(run_html)
+    assert [t["method"] for t in numbers["tests"]] == methods
+
+
+def test_games_to_halve_is_rounded_for_people(run_html):
+    from reports.guidance import round_games
+
+    assert [round_games(n) for n in (57, 995, 12_002, 123_456, 199_999, 2_345_678)] == [
+        "≈ 57", "≈ 1,000", "≈ 12,000", "≈ 120,000", "≈ 200,000", "≈ 2,300,000"]
+    parser = Rows()
+    parser.feed(run_html)
+    numbers = numbers_of(run_html)
+    for group in numbers["rates"].values():
+        for row in group:  # the page rounds; the embedded numbers stay exact
+            shown = parser.rows[(row["group"], row["name"])]["games_to_halve"].strip()
+            assert shown == round_games(row["games_to_halve"]), row
+    sample = section_of(run_html, "sample-size")
+    assert f"<strong>{round_games(numbers['games_for_one_point'])}</strong> games" in sample
+    assert not re.search(r'data-field="games_to_halve"[^>]*>\d', run_html)
+
+
+def test_timing_row_says_it_is_wall_time_with_any_compiling(run_html):
+    repro = section_of(run_html, "reproduce")
+    assert "wall time</th>" in repro
+    assert "including any compiling of the kernel on a first run" in repro
+
+
+def test_every_report_names_the_scripted_players(pages):
+    for kind, page in pages.items():
+        verdict = section_of(page, "verdict")
+        line = "random at every seat" + (" in both setups" if kind == "compare" else "")
+        assert f"These numbers describe scripted players: <strong>{line}</strong>" in verdict, \
+            kind
+    assert numbers_of(pages["compare"])["strategies_line"] == \
+        "random at every seat in both setups"
+
+
+@pytest.mark.parametrize("overrides, line", [
+    ([], "random at every seat"),
+    (["strategies.all=seer-led", "strategies.seat.4=random"],
+     "seer-led (seats 0-3, 5-8), random (seat 4)"),
+    (["strategies.human=seer-led"], "by role: seer-led (the human team), random (the wolf team)"),
+    (["strategies.seer=seer-led"], "by role: random (villager, werewolf), seer-led (seer)"),
+    (["strategies.human=seer-led", "strategies.seat.0=random"],
+     "by role: seer-led (the human team), random (the wolf team); seat 0: random"),
+])
+def test_strategy_line_in_words(overrides, line):
+    from reports.guidance import strategy_line
+
+    assert strategy_line(runner.start(config.load("werewolf", overrides=overrides), 10, 0)) == line
+
+
+def test_role_counts_read_as_people_write_them():
+    from reports.guidance import count_text, per_game_text
+
+    assert count_text(2.0, "werewolf") == "2 × werewolf"
+    assert count_text(0.80032, "judge") == "about 0.8 × judge"
+    assert count_text(0.80032, "judge", single=True) == "judge in about 80% of games"
+    assert count_text(1.66667, "villager") == "about 1.7 × villager"
+    assert (per_game_text(3.0), per_game_text(0.80032)) == ("3", "about 0.8")
+
+
+def test_a_role_held_in_some_games_only_reads_as_a_share_of_games(tmp_path):
+    result = runner.start(config.load("werewolf"), 1000, seed=1)
+    t = result.tallies
+    t["games"][0] = 10_000
+    # the seer is held by one seat in 8,003 games of 10,000 and never by two (x_g in {0, 1});
+    # the villagers, 6.4 a game on average
+    t["role_games"][:] = [64_000, 20_000, 8_003]
+    t["role_wins_by_game"][2][2] = 8_003
+    t["role_wins_by_game"][0][2] = 6 * 6 * 10_000
+    page = render.write_run_report(result, tmp_path / "r.html").read_text()
+    setup = section_of(page, "setup")
+    assert "seer in about 80% of games" in setup
+    assert "about 6.4 × villager" in setup and "2 × werewolf" in setup
+    assert "0.8003" not in re.sub(r"<[^>]+>", "", setup)  # the exact figure only in a tooltip
+
+
+def test_run_report_names_the_balance_knobs_and_their_sweeps(run_html):
+    knobs = section_of(run_html, "knobs")
+    numbers = numbers_of(run_html)
+    assert [(k["key"], k["current"]) for k in numbers["knobs"]] == [
+        ("roles.werewolf", "auto (2 dealt)"), ("roles.seer", "1")]
+    commands = [html_unescape(c) for c in re.findall(r'<pre class="command">(.*?)</pre>', knobs)]
+    assert commands == [
+        "fairplay sweep werewolf --vary roles.werewolf=1..4 -n 3000 --seed 11 --chunk-size 1000",
+        "fairplay sweep werewolf --vary roles.seer=0..1 -n 3000 --seed 11 --chunk-size 1000"]
+    assert knobs.index("roles.werewolf</code>, now <strong>auto (2 dealt)</strong>") > 0
+
+
+def html_unescape(text: str) -> str:
+    import html as html_module
+
+    return html_module.unescape(text)
+
+
+def test_a_knobs_sweep_replays_the_run_at_its_current_value(tmp_path):
+    """The knob's command keeps the run's config, overrides, games and seed: its cell at the
+    current value has the run's tallies, bit for bit."""
+    import shlex
+
+    from reports.guidance import balance_knobs
+
+    command = "fairplay run werewolf --players 10 -n 400 --seed 5 --chunk-size 200 " \
+              "--set strategies.all=seer-led"
+    result = runner.run(config.load("werewolf", ["strategies.all=seer-led"], players=10), 400,
+                        seed=5, workers=1, chunk_size=200, command=command)
+    knob = next(k for k in balance_knobs(result) if k["key"] == "roles.werewolf")
+    assert knob["command"] == ("fairplay sweep werewolf --set players=10 --set "
+                               "strategies.all=seer-led --vary roles.werewolf=1..4 -n 400 "
+                               "--seed 5 --chunk-size 200")
+    args = shlex.split(knob["command"])[1:] + ["--workers", "1", "-o", str(tmp_path / "k.json")]
+    outcome = CliRunner().invoke(cli, args)
+    assert outcome.exit_code == 0, outcome.output
+    cell = next(c for c in sw.Sweep.load(tmp_path / "k.json").cells if c.levels == (2,))
+    for name, values in result.tallies.items():
+        np.testing.assert_array_equal(cell.result.tallies[name], values, err_msg=name)
+
+
+# --- data out ------------------------------------------------------------------------------------
+def csv_links(page: str) -> dict[str, str]:
+    """The CSV download links of a page: {file name: the CSV text of its data URI}."""
+    from urllib.parse import unquote
+
+    links = {}
+    for name, href in re.findall(r'<a class="csv" download="([^"]+)" href="([^"]+)"', page):
+        prefix = "data:text/csv;charset=utf-8,"
+        assert href.startswith(prefix)
+        links[name] = unquote(href[len(prefix):])
+    return links
+
+
+def read_csv(text: str) -> list[dict]:
+    import csv
+    import io
+
+    return list(csv.DictReader(io.StringIO(text)))
+
+
+def test_every_table_has_a_csv_download_equal_to_the_export(run_html, result_file, tmp_path):
+    links = csv_links(run_html)
+    for group in ("team", "seat", "role", "strategy", "end"):
+        assert f"rates_{group}.csv" in links
+    assert {"tests.csv", "events.csv", "lengths.csv", "sample_size.csv"} <= set(links)
+    outcome = CliRunner().invoke(cli, ["export", str(result_file), "--csv", str(tmp_path / "t")])
+    assert outcome.exit_code == 0, outcome.output
+    files = {p.name: p.read_bytes().decode("utf-8") for p in (tmp_path / "t").glob("*.csv")}
+    for name, text in links.items():
+        assert files[name] == text, name
+    assert "balance.csv" in files and "knobs.csv" in files
+    # the numbers are the page's (exact, not rounded)
+    numbers = numbers_of(run_html)
+    for row, expected in zip(read_csv(files["rates_team.csv"]), numbers["rates"]["team"]):
+        assert row["name"] == expected["name"]
+        assert (int(row["successes"]), int(row["trials"])) == (expected["successes"],
+                                                               expected["trials"])
+        assert float(row["rate"]) == expected["rate"] and float(row["low"]) == expected["low"]
+        assert int(row["games_to_halve"]) == expected["games_to_halve"]
+    lengths = read_csv(files["lengths.csv"])
+    assert [int(r["games"]) for r in lengths] == \
+        numbers["length"]["hist"][:len(lengths)] and sum(int(r["games"]) for r in lengths) == 3000
+    tests = read_csv(files["tests.csv"])
+    assert [r["method"] for r in tests] == [t["method"] for t in numbers["tests"]]
+
+
+def test_comparison_and_sweep_tables_link_their_csv(pages):
+    links = csv_links(pages["compare"])
+    numbers = numbers_of(pages["compare"])
+    rows = read_csv(links["differences_team.csv"])
+    team = [d for d in numbers["differences"] if d["group"] == "team"]
+    assert [r["name"] for r in rows] == [d["name"] for d in team]
+    assert [float(r["difference"]) for r in rows] == [d["diff"] for d in team]
+    cells = read_csv(csv_links(pages["sweep"])["cells.csv"])
+    assert [int(r["cell"]) for r in cells] == [0, 1, 2, 3]
+
+
+def test_export_of_a_sweep_has_one_row_per_cell(tmp_path):
+    out = tmp_path / "s.json"
+    outcome = CliRunner().invoke(cli, ["sweep", "werewolf", "--vary", "players=8..9",
+                                       "--vary", "roles.werewolf=3..4", "-n", "200",
+                                       "--workers", "1", "-o", str(out)])
+    assert outcome.exit_code == 0, outcome.output
+    outcome = CliRunner().invoke(cli, ["export", str(out), "--csv", str(tmp_path / "csv")])
+    assert outcome.exit_code == 0, outcome.output
+    assert "tables written to" in outcome.output
+    rows = read_csv((tmp_path / "csv" / "cells.csv").read_text())
+    assert [(r["players"], r["roles.werewolf"], r["status"]) for r in rows] == [
+        ("8", "3", "ok"), ("8", "4", "invalid"), ("9", "3", "ok"), ("9", "4", "ok")]
+    done = sw.Sweep.load(out)
+    for row, cell in zip(rows, done.cells):
+        if cell.status != "ok":
+            assert "roles.werewolf" in row["error"] and row["balance"] == ""
+            continue
+        t = cell.result.tallies
+        rate = stats.wilson(int(t["team_wins"][0]), int(t["team_wins"].sum()))
+        assert float(row["balance"]) == pytest.approx(rate.value, abs=1e-15)
+        assert float(row["balance_low"]) == pytest.approx(rate.low, abs=1e-15)
+        assert float(row["werewolf_per_game"]) == cell.levels[1]
+        assert row["dealt"].endswith(f"{cell.levels[1]} × werewolf, 1 × seer")
+    assert (tmp_path / "csv" / "role_values.csv").exists()
+
+
+@pytest.mark.parametrize("case", ["missing", "corrupt", "folder is a file", "unwritable"])
+def test_export_errors_are_one_line_exit_2(tmp_path, result_file, case):
+    target, folder = result_file, tmp_path / "out"
+    if case == "missing":
+        target = tmp_path / "nope.json"
+    elif case == "corrupt":
+        target = tmp_path / "bad.json"
+        target.write_text("{not json")
+    elif case == "folder is a file":
+        folder.write_text("x")
+    else:  # inside a file: no folder can be made there (root ignores permission bits)
+        (tmp_path / "file").write_text("x")
+        folder = tmp_path / "file" / "sub"
+    outcome = CliRunner().invoke(cli, ["export", str(target), "--csv", str(folder)])
+    assert outcome.exit_code == 2, outcome.output
+    assert "Traceback" not in outcome.output
+    assert len(outcome.output.strip().splitlines()) == 1
+    words = {"missing": "no such file", "corrupt": "corrupt JSON",
+             "folder is a file": "cannot write", "unwritable": "cannot write"}[case]
+    assert words in outcome.output
+
+
+def test_a_sweep_cell_renders_as_its_own_report(tmp_path):
+    out = tmp_path / "s.json"
+    outcome = CliRunner().invoke(cli, ["sweep", "werewolf", "--vary", "players=8..9",
+                                       "--vary", "roles.werewolf=3..4", "-n", "300",
+                                       "--workers", "1", "-o", str(out),
+                                       "--report", str(tmp_path / "s.html")])
+    assert outcome.exit_code == 0, outcome.output
+    assert re.search(r'<td class="num">2</td>\s*<td></td>\s*<td>9</td>\s*<td>3</td>',
+                     (tmp_path / "s.html").read_text())  # the table shows the cell's number
+    outcome = CliRunner().invoke(cli, ["report", str(out), "--cell", "2"])
+    assert outcome.exit_code == 0, outcome.output
+    page = (tmp_path / "s-cell2.html").read_text()
+    assert html_errors(page) == []
+    assert "Cell 2 of the sweep s.json: players=9, roles.werewolf=3" in page
+    cell = sw.Sweep.load(out).cells[2]
+    alone = numbers_of(render.render_run_report(cell.result))
+    numbers = numbers_of(page)
+    assert numbers["rates"] == alone["rates"] and numbers["games"] == 300
+    assert numbers["setup"]["players"] == 9
+    for args, words in ((["--cell", "1"], "has no result (invalid:"),
+                        (["--cell", "7"], "no cell 7; the cells are 0..3")):
+        outcome = CliRunner().invoke(cli, ["report", str(out)] + args)
+        assert outcome.exit_code == 2 and words in outcome.output, outcome.output
+        assert len(outcome.output.strip().splitlines()) == 1
+
+
+def test_cell_needs_a_sweep_file(result_file):
+    outcome = CliRunner().invoke(cli, ["report", str(result_file), "--cell", "0"])
+    assert outcome.exit_code == 2 and "--cell K takes one sweep file" in outcome.output
+
+
+# --- every screen --------------------------------------------------------------------------------
+class Tables(HTMLParser):
+    """Each <table>'s parent element and its class."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack: list[tuple[str, str]] = []
+        self.parents: list[tuple[str, str]] = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.parents.append(self.stack[-1] if self.stack else ("", ""))
+        if tag not in VOID:
+            self.stack.append((tag, dict(attrs).get("class") or ""))
+
+    def handle_endtag(self, tag):
+        if tag not in VOID and self.stack:
+            self.stack.pop()
+
+
+@pytest.mark.parametrize("kind", ["run", "compare", "sweep"])
+def test_every_table_scrolls_in_its_own_box(pages, kind):
+    parser = Tables()
+    parser.feed(pages[kind])
+    assert parser.parents
+    assert all(parent == ("div", "scroll") for parent in parser.parents), parser.parents
+
+
+@pytest.mark.parametrize("kind", ["run", "compare", "sweep"])
+def test_every_chart_comes_wide_and_narrow(pages, kind):
+    figures = re.findall(r'<figure data-chart="(\w+)">(.*?)</figure>', pages[kind], re.S)
+    assert figures
+    for chart, body in figures:
+        wide = re.search(r'<div class="chart-wide"><svg (.*?)>', body).group(1)
+        narrow = re.search(r'<div class="chart-narrow"><svg (.*?)>', body).group(1)
+        assert "style=" not in wide
+        width = int(re.search(r"min-width:(\d+)px", narrow).group(1))
+        if chart != "heatmap":  # a heat map may be wider than a phone (it scrolls in its box)
+            assert width <= 360, (chart, width)

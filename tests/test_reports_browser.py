@@ -1,7 +1,9 @@
 """The reports in a real browser: headless Chromium (the system's `chromium`, driven over its
 DevTools protocol with websocket-client) opens each kind of report from a file:// URL and must
 log no console error, give every chart a non-zero size, not overflow the page sideways, and print
-to PDF.
+to PDF; and at a phone's width (390 px) and a desktop's (1280 px) each kind (a team game's run, an
+individual game's run, a one-key and a two-key sweep, a comparison) must fit the window, keep every
+table scrolling in its own box and draw no chart text smaller than 9 px.
 
 Where Chromium or websocket-client is missing the tests skip with the reason, except in CI (the
 environment variable CI is set), where they fail: CI must install them (`apt-get install -y
@@ -173,6 +175,44 @@ def synthetic(overrides=(), games=4000, seed=0):
     return result
 
 
+BASIC_POOL = ("general-liu", "martial-judge", "general-gan", "lord-of-implements", "civil-judge")
+
+
+def synthetic_individual(games=2000, seed=0):
+    """A Chenghuang result (4 players, the basic pool: 5 roles for 4 seats) with scores drawn at
+    random and tallies consistent with them; no game is played."""
+    rng = np.random.default_rng(seed)
+    cfg = config.load("chenghuang", players=4)
+    result = runner.start(cfg, games, seed, chunk_size=games,
+                          command=f"fairplay run chenghuang --players 4 -n {games}")
+    game, t, players = cfg.game, result.tallies, 4
+    pool = [game.role_index(name) for name in BASIC_POOL]
+    scores = rng.integers(40, 110, size=(games, players))
+    winners = scores.argmax(axis=1)
+    roles = np.array([rng.permutation(pool)[:players] for _ in range(games)])
+    t["games"][0] = games
+    t["seat_wins"][:] = np.bincount(winners, minlength=players)
+    won = roles[np.arange(games), winners]
+    for r in pool:
+        held, wins = int((roles == r).sum()), int((won == r).sum())
+        t["role_games"][r], t["role_wins"][r] = held, wins
+        t["role_wins_by_game"][r] = [wins, wins, held]  # a game holds a role at most once
+        t["role_score_sum"][r] = int(scores[roles == r].sum())
+        t["role_score_sq"][r] = int((scores[roles == r] ** 2).sum())
+        t["role_score_hist"][r] = np.bincount(scores[roles == r], minlength=256)[:256]
+    t["slot_games"][0], t["slot_wins"][0] = players * games, games
+    t["slot_wins_by_game"][0] = [games, players * games, players * players * games]
+    t["length_hist"][4] = games
+    t["end_counts"][:] = [games, 0]
+    t["seat_score_sum"][:] = scores.sum(axis=0)
+    t["seat_score_sq"][:] = (scores ** 2).sum(axis=0)
+    for seat in range(players):
+        t["seat_score_hist"][seat] = np.bincount(scores[:, seat], minlength=256)[:256]
+    result.data["chunks_done"] = [0]
+    result.data["complete"] = True
+    return result
+
+
 @pytest.fixture(scope="module")
 def report_files(tmp_path_factory):
     folder = tmp_path_factory.mktemp("reports")
@@ -180,6 +220,7 @@ def report_files(tmp_path_factory):
     files = {
         "run": render.write_run_report(a, folder / "run.html"),
         "compare": render.write_compare_report(a, b, folder / "compare.html"),
+        "individual": render.write_run_report(synthetic_individual(), folder / "individual.html"),
     }
     planned, _ = sw.plan("werewolf", [sw.parse_vary("players=8..11"),
                                       sw.parse_vary("roles.werewolf=1..4")], 500, 0)
@@ -227,3 +268,55 @@ def test_report_opens_cleanly_in_chromium(browser, report_files, kind, expected)
     assert overflow <= 0, f"the page is {overflow}px wider than the window"
     pdf = browser.send("Page.printToPDF", printBackground=True)
     assert base64.b64decode(pdf["data"]).startswith(b"%PDF")
+
+
+SCREEN = """(() => {
+  const texts = [];
+  for (const t of document.querySelectorAll('figure svg text')) {
+    const box = t.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;  // the layout this screen does not show
+    const m = t.getScreenCTM();
+    if (!m) continue;
+    const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+    texts.push({text: t.textContent.trim().slice(0, 40), px: px});
+  }
+  const shown = cls => [...document.querySelectorAll('figure .' + cls)]
+    .filter(d => getComputedStyle(d).display !== 'none').length;
+  const tables = [...document.querySelectorAll('table')].map(t => ({
+    overflow: getComputedStyle(t.parentElement).overflowX,
+    box: t.parentElement.getBoundingClientRect().right,
+  }));
+  return {texts: texts, wide: shown('chart-wide'), narrow: shown('chart-narrow'),
+          figures: document.querySelectorAll('figure').length, tables: tables,
+          overflow: document.documentElement.scrollWidth - window.innerWidth,
+          width: window.innerWidth};
+})()"""
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("kind", ["run", "individual", "line", "sweep", "compare"])
+def test_every_report_fits_the_screen_with_legible_charts(browser, report_files, kind, width):
+    browser.events.clear()
+    browser.send("Page.enable")
+    browser.send("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                 deviceScaleFactor=1, mobile=width < 600)
+    try:
+        browser.send("Page.navigate", url=report_files[kind].resolve().as_uri())
+        browser.wait_for("Page.loadEventFired")
+        screen = browser.evaluate(SCREEN)
+    finally:
+        browser.send("Emulation.clearDeviceMetricsOverride")
+    assert screen["width"] == width
+    assert screen["overflow"] <= 0, f"the page is {screen['overflow']}px wider than the window"
+    # one layout of each chart is shown: the narrow one on a phone, the wide one on a desktop
+    assert screen["figures"] > 0
+    assert (screen["narrow"], screen["wide"]) == ((screen["figures"], 0) if width < 600 else
+                                                  (0, screen["figures"]))
+    assert len(screen["texts"]) > 10 * screen["figures"] // 2
+    small = [t for t in screen["texts"] if t["px"] < 9]
+    assert not small, f"chart text below 9 px at {width} px: {small[:5]}"
+    # every table scrolls in its own box, which stays inside the window
+    assert screen["tables"]
+    for table in screen["tables"]:
+        assert table["overflow"] == "auto"
+        assert table["box"] <= width

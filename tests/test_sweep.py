@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import click
 import numpy as np
@@ -103,14 +102,11 @@ def test_each_cell_is_bit_identical_to_its_own_run():
         assert cell.result.data["command"].startswith("fairplay run werewolf --set players=")
 
 
-def test_pooled_cells_equal_sequential_cells(monkeypatch):
-    """The pooled path (chunks of all cells in one pool) gives the same tallies; threads stand
-    in for the processes here (a spawned worker would compile the kernel anew)."""
+def test_pooled_cells_equal_sequential_cells():
+    """The pooled path (chunks of all cells in one pool of worker processes) gives the same
+    tallies as playing the cells one after the other in this process."""
     axes = [sw.parse_vary("players=8..10")]
     sequential = sw.run_sweep("werewolf", axes, games=900, seed=2, workers=1, chunk_size=200)
-    monkeypatch.setattr(runner, "ProcessPoolExecutor",
-                        lambda max_workers, mp_context, initializer:
-                        ThreadPoolExecutor(max_workers))
     pooled = sw.run_sweep("werewolf", axes, games=900, seed=2, workers=3, chunk_size=200)
     for a, b in zip(sequential.cells, pooled.cells):
         assert b.status == "ok"
@@ -250,3 +246,173 @@ def test_three_keys_give_a_table_and_unplayed_cells_say_so(tmp_path):
     assert "shown as a table" in page
     assert page.count('<tr class="') >= 8
     assert 'data-chart="values"' in page  # the seer's value, from roles.seer=0..1
+
+
+# --- what a sweep says in words (synthetic cells: chosen win rates, no game played) -------------
+def synthetic_sweep(varies, human_share, games=4000):
+    """A planned sweep whose cells are filled with consistent tallies: the human team wins
+    `human_share(levels)` of the games (levels: {key: value}); no game is played."""
+    axes = [sw.parse_vary(text) for text in varies]
+    planned, configs = sw.plan("werewolf", axes, games=games, seed=0)
+    for cell in planned.cells:
+        if cell.result is None:
+            continue
+        cfg = configs[cell.index]
+        counts = np.asarray(cfg.params.role_counts)
+        h = round(human_share({a.key: v for a, v in zip(axes, cell.levels)}) * games)
+        t = cell.result.tallies
+        t["games"][0] = games
+        t["team_wins"][:] = [h, games - h]
+        wolves, humans = int(counts[1]), cfg.players - int(counts[1])
+        t["seat_wins"][:] = (h * humans + (games - h) * wolves) // cfg.players
+        t["role_games"][:] = counts * games
+        t["role_wins"][:] = [h * counts[0], (games - h) * counts[1], h * counts[2]]
+        t["slot_games"][0] = cfg.players * games
+        t["slot_wins"][0] = h * humans + (games - h) * wolves
+        t["length_hist"][3] = games
+        t["end_counts"][:] = [h, games - h, 0]
+        cell.result.data["chunks_done"] = [0]
+        cell.result.data["complete"] = True
+        cell.status = "ok"
+    return planned
+
+
+def test_a_crossing_between_integer_levels_is_said_and_interpolated():
+    from reports import render
+
+    shares = {1: 0.62, 2: 0.41, 3: 0.20}
+    done = synthetic_sweep(["players=12", "roles.werewolf=1..3"],
+                           lambda lv: shares[lv["roles.werewolf"]])
+    numbers = render.sweep_numbers(done)
+    crossing = [c for c in numbers["crossings"] if c["kind"] == "crossing"]
+    assert len(crossing) == 1
+    c = crossing[0]
+    assert c["between"] == [1, 2]
+    assert c["estimate"] == pytest.approx(1 + (0.62 - 0.5) / (0.62 - 0.41), abs=1e-3)
+    assert c["sentence"] == ("The 50% point of human's share of decided games lies between 1 and "
+                             "2 werewolves (62.0% and 41.0%), at about 1.6 by linear "
+                             "interpolation; no integer count balances it.")
+    # neither interval covers the target, so no cell is fair
+    assert numbers["fair_region"].startswith("No cell's 95% interval covers the 50% target")
+
+
+def test_crossings_per_level_of_the_other_key_and_the_fair_region(tmp_path):
+    from reports import render
+
+    # the human share falls with werewolves and rises with players; at 9 players one wolf is
+    # exactly fair, at 8 players no level reaches 50%
+    def share(lv):
+        return {8: 0.45, 9: 0.5, 10: 0.58}[lv["players"]] - 0.2 * (lv["roles.werewolf"] - 1)
+
+    done = synthetic_sweep(["players=8..10", "roles.werewolf=1..3"], share)
+    numbers = render.sweep_numbers(done)
+    sentences = [c["sentence"] for c in numbers["crossings"]]
+    assert ("At 8 players, human's share of decided games stays below the 50% point from 1 "
+            "werewolf to 3 werewolves (closest: 1 werewolf, 45.0%).") in sentences
+    assert ("At 9 players, human's share of decided games is exactly on the 50% point at 1 "
+            "werewolf.") in sentences
+    assert any(s.startswith("At 10 players, the 50% point of human's share of decided games lies "
+                            "between 1 and 2 werewolves (58.0% and 38.0%), at about 1.4")
+               for s in sentences)
+    # the other direction: along players, per werewolf count
+    assert ("With 1 werewolf, human's share of decided games is exactly on the 50% point at 9 "
+            "players.") in sentences
+    assert ("With 2 werewolves, human's share of decided games stays below the 50% point from 8 "
+            "players to 10 players (closest: 10 players, 38.0%).") in sentences
+    covering = [(c["levels"][0], c["levels"][1]) for c in numbers["cells"]
+                if c["measures"]["balance"]["covers_target"]]
+    assert covering == [(9, 1)]  # 45% ± 1.5 points at 8 players does not cover 50%
+    region = numbers["fair_region"]
+    assert region == ("Fair region (cells whose 95% interval covers the 50% target; ✓ in the "
+                      "table, dotted outline in the heat map): at 8 players: none; at 9 players: "
+                      "1 werewolf; at 10 players: none.")
+    page = render.write_sweep_report(done, tmp_path / "s.html").read_text()
+    for sentence in sentences + [region]:
+        assert sentence in page.replace("&#39;", "'")
+    # the fair region is marked in the table (✓, class covers) and the heat map (dotted)
+    assert page.count('class="covers"') + page.count('class="fairest"') == 1
+    assert "stroke-dasharray" in page[page.index('data-chart="heatmap"'):]
+
+
+def test_the_sweep_command_prints_the_crossings(tmp_path):
+    result = CliRunner().invoke(cli, ["sweep", "werewolf", "--vary", "players=8..9",
+                                      "--vary", "roles.werewolf=1..2", "-n", "300", "--workers",
+                                      "1", "-o", str(tmp_path / "s.json")])
+    assert result.exit_code == 0, result.output
+    from reports import render
+
+    numbers = render.sweep_numbers(sw.Sweep.load(tmp_path / "s.json"))
+    text = " ".join(result.output.split())
+    assert "These numbers describe scripted players: random at every seat." in text
+    assert numbers["crossings"]
+    for entry in numbers["crossings"]:
+        assert entry["sentence"] in text
+    assert numbers["fair_region"] in text
+    # the table says what each cell dealt when the counts differ between cells
+    assert "[7 × villager, 1 × werewolf]" in result.output
+
+
+def test_favoured_side_flips_with_the_strategies(tmp_path):
+    from reports import render
+
+    def share(lv):
+        return {"random": 0.2, "seer-led": 0.7}[lv["strategies.all"]] + 0.0 * lv["players"]
+
+    done = synthetic_sweep(["players=8..9", "strategies.all=random,seer-led"], share)
+    numbers = render.sweep_numbers(done)
+    assert [f for f in numbers["flips"] if "favoured" in f] == [
+        "At 8 players, the favoured side flips with strategies.all: wolf under random, human "
+        "under seer-led.",
+        "At 9 players, the favoured side flips with strategies.all: wolf under random, human "
+        "under seer-led."]
+    # the top role flips with it (the wolves' seat-games win when the wolves do)
+    assert "At 8 players, the top role (highest win rate) changes with strategies.all: werewolf " \
+        "under random, villager under seer-led." in numbers["flips"]
+    # the scripted players differ by cell: the line names them with their levels
+    assert numbers["strategies_line"] == (
+        "random at every seat (strategies.all = random); seer-led at every seat "
+        "(strategies.all = seer-led)")
+    same = synthetic_sweep(["strategies.all=random,seer-led"], lambda lv: 0.2)
+    assert render.sweep_numbers(same)["flips"] == [
+        "The favoured side does not change with strategies.all: wolf under every level."]
+
+
+def test_two_keys_draw_a_line_chart_per_level_of_the_second_key(tmp_path):
+    from reports import render
+
+    done = synthetic_sweep(["players=8..11", "roles.werewolf=1..3"],
+                           lambda lv: 0.9 - 0.2 * lv["roles.werewolf"] + 0.01 * lv["players"])
+    page = render.write_sweep_report(done, tmp_path / "s.html").read_text()
+    assert page.count('data-chart="heatmap"') == 2
+    assert page.count('data-chart="line"') == 3  # one per werewolf count
+    for title in ("human's share of decided games, 1 werewolf",
+                  "human's share of decided games, 3 werewolves"):
+        assert f'aria-label="{title}"' in page
+
+
+def test_sweep_table_shows_what_each_cell_dealt(tmp_path):
+    from reports import render
+
+    # roles.werewolf = "auto": the count follows the player count (2 up to 15, 3 from 16)
+    done = synthetic_sweep(["players=15..16"], lambda lv: 0.4)
+    page = render.write_sweep_report(done, tmp_path / "s.html").read_text()
+    dealt = re.findall(r'<td data-field="dealt">(.*?)</td>', page)
+    assert [re.sub(r"<[^>]+>", "", d) for d in dealt] == [
+        "12 × villager, 2 × werewolf, 1 × seer", "12 × villager, 3 × werewolf, 1 × seer"]
+    numbers = render.sweep_numbers(done)
+    assert [c["dealt"] for c in numbers["cells"]] == [
+        "12 × villager, 2 × werewolf, 1 × seer", "12 × villager, 3 × werewolf, 1 × seer"]
+
+
+def test_a_wide_heat_map_turns_on_its_side_on_a_phone(tmp_path):
+    """Six werewolf counts across, two player counts down: the narrow drawing puts the six down,
+    so it fits a phone's 355 px instead of scrolling."""
+    from reports import render
+
+    done = synthetic_sweep(["players=14..15", "roles.werewolf=1..6"],
+                           lambda lv: 0.8 - 0.1 * lv["roles.werewolf"])
+    page = render.write_sweep_report(done, tmp_path / "s.html").read_text()
+    heat = re.search(r'<figure data-chart="heatmap">(.*?)</figure>', page, re.S).group(1)
+    narrow = heat[heat.index('class="chart-narrow"'):]
+    # six columns would need 1.5 + 6 × 0.62 inches (501 px); turned, two fit the phone's 355
+    assert re.search(r"min-width:(\d+)px", narrow).group(1) == "355"

@@ -190,7 +190,7 @@ class Field:
 
 
 # Tally axes: what the first dimension of a tally counts.
-AXES = ("none", "seat", "role", "slot", "team", "end", "event", "decision")
+AXES = ("none", "seat", "role", "slot", "team", "end", "event", "decision", "position", "round")
 # What a tally holds.
 HOLDS = ("count", "sum", "sum_sq", "histogram", "game_moments")
 
@@ -200,7 +200,8 @@ class Tally:
     """One integer tally a run adds up, declared with its axis and what it holds.
 
     * axis: "none" (one number, or one histogram), "seat", "role", "slot", "team", "end", "event",
-      "decision";
+      "decision", "position" (seats counted clockwise from the game's first player), "round"
+      (the game's days or rounds, 0..max_length);
     * holds: "count", "sum", "sum_sq" (a sum of squares), "histogram" (`bins` counts per entry
       of the axis: the value of bin i is i, the last bin holds higher values too) or
       "game_moments" (for each entry, the sums over games of y_g², x_g·y_g and x_g², where y_g
@@ -229,7 +230,8 @@ class Tally:
         """The tally's shape in a result of `players` players."""
         length = {"none": 1, "seat": players, "role": len(spec.roles), "slot": MAX_STRATEGY_SLOTS,
                   "team": len(spec.teams), "end": len(spec.end_conditions),
-                  "event": len(spec.events), "decision": len(spec.decisions)}[self.axis]
+                  "event": len(spec.events), "decision": len(spec.decisions),
+                  "position": players, "round": spec.max_length + 1}[self.axis]
         if self.holds == "histogram":
             return (self.bins,) if self.axis == "none" else (length, self.bins)
         if self.holds == "game_moments":
@@ -241,6 +243,10 @@ class Tally:
         entry per axis, as the state cannot hold empty arrays)."""
         shape = self.shape(spec, spec.max_players)
         return tuple(max(1, size) for size in shape)
+
+
+MARGIN_BINS = 64
+LEAD_CHANGE_BINS = 16
 
 
 def standard_tallies(max_length: int) -> tuple[Tally, ...]:
@@ -260,6 +266,20 @@ def standard_tallies(max_length: int) -> tuple[Tally, ...]:
         Tally("events", "event", "count", "named event counters"),
         Tally("decisions", "decision", "count", "decisions a strategy was asked for, by kind"),
         Tally("forced", "decision", "count", "decisions taken without asking (one legal action)"),
+        # tempo: kept for the games whose rules name them (engine.first_player, engine.leader,
+        # st.margin); zero otherwise
+        Tally("position_games", "position", "count",
+              "games with a first player (each position once a game)"),
+        Tally("position_wins", "position", "count",
+              "wins by position, clockwise from the first player", per="position_games"),
+        Tally("margin_hist", "none", "histogram",
+              "games by winning margin (the winner's lead; the last bin holds larger ones)",
+              bins=MARGIN_BINS),
+        Tally("leader_games", "none", "count", "games with a leader after the first round"),
+        Tally("leader_wins", "none", "count", "of those, won by that early leader",
+              per="leader_games"),
+        Tally("lead_changes_hist", "none", "histogram",
+              "games by how often the lead changed hands", bins=LEAD_CHANGE_BINS),
     )
 
 
@@ -309,6 +329,7 @@ class StrategyInfo:
     flags: int = 0
     memory: int = 0  # float64 words of per-seat memory it uses
     source: str = ""  # where it is defined (file:function), for messages
+    file: str = ""  # a user's strategy: the file it was loaded from (results fingerprint it)
 
     def defaults(self) -> dict[str, float]:
         return {p.name: p.default for p in self.params}
@@ -358,6 +379,8 @@ class GameSpec:
     scramble_hidden: Callable[..., None]
     strategies: Callable[[], dict]  # built-in strategies by name (loaded lazily)
     describe_setup: Callable[[Any], dict] = lambda params: {}
+    # why the rules make every seat alike (e.g. "the first captain is drawn at random"), or ""
+    symmetric_seats: str = ""
 
     def __post_init__(self):
         self.validate()
@@ -480,7 +503,7 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
 
     declaration.py  NAME, TITLE, SOURCE, MIN_PLAYERS, MAX_PLAYERS, SCORING, TEAMS, ROLES, DECISIONS,
                     OBSERVATION, END_CONDITIONS, EVENTS, TRACE_EVENTS, LENGTH_UNIT, MAX_LENGTH,
-                    MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG
+                    MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and SYMMETRIC_SEATS, optional)
     state.py        FIELDS
     metrics.py      TALLIES
     params.py       KEYS, load_params, setup, actions, describe_setup
@@ -523,5 +546,6 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         setup=need(params, "setup"), actions=need(params, "actions"),
         describe_setup=need(params, "describe_setup"), kernel=need(kernel, "play"),
         decode_trace=need(trace, "decode_trace"),
+        symmetric_seats=getattr(d, "SYMMETRIC_SEATS", ""),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

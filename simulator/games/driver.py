@@ -207,6 +207,7 @@ class StrategyFault(Exception):
     def __init__(self, message: str, seat: int, kind: str, strategy: str, game: int):
         super().__init__(message)
         self.seat, self.kind, self.strategy, self.game = seat, kind, strategy, game
+        self.trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)  # the traced game, up to here
 
     def __reduce__(self):  # it crosses from worker processes to the parent
         return type(self), (str(self), self.seat, self.kind, self.strategy, self.game)
@@ -252,7 +253,10 @@ def play(spec: GameSpec, params, lineup: Lineup, games: int, rng, trace_rows: in
     except Exception as error:  # raised by a strategy (or its illegal answer)
         if int(st.asking_seat) < 0:  # no strategy was being asked: a bug in the game
             raise
-        raise _fault(spec, st, lineup, error) from None
+        fault = _fault(spec, st, lineup, error)
+        if trace is not None:
+            fault.trace = trace[:int(st.trace_rows)].copy()
+        raise fault from None
     tallies = read_tallies(spec, st)
     return tallies, (trace[:rows].copy() if trace is not None else np.zeros((0, TRACE_WIDTH),
                                                                             dtype=np.int64))

@@ -65,6 +65,12 @@ def engine_fields(max_players, n_roles, observation_size, max_actions, moment_wo
         ("clock", i8, (), "the game's current day or round: the step column of the trace"),
         ("game_index", i8, (), "games started in this call"),
         ("winner", i8, (), "the game's winning team or seat, -1 for a draw"),
+        ("first_seat", i8, (), "this game's first player (first captain), -1 when none"),
+        ("margin", i8, (), "this game's winning margin, -1 when the game does not say"),
+        ("leader", i8, (), "the last seat to lead alone this game, -1 for none yet"),
+        ("first_leader", i8, (), "the seat leading after the first round, -1 for none"),
+        ("lead_changes", i8, (), "how often the lead changed hands this game"),
+        ("leads_noted", i8, (), "rounds whose leader was noted this game"),
         ("won", i8, (max_players,), "1 for each seat that won the game"),
         ("role", i8, (max_players,), "each seat's role (the strategy slot follows it)"),
         ("role_team", i8, (n_roles,), "each role's team (team games)"),
@@ -239,6 +245,53 @@ def begin_game(st):
     else:
         st.trace_limit = 0
     st.clock = 0
+    st.first_seat = -1
+    st.margin = -1
+    st.leader = -1
+    st.first_leader = -1
+    st.lead_changes = 0
+    st.leads_noted = 0
+
+
+# --- tempo: the first player, the lead, the margin ------------------------------------------------
+@inlined
+def first_player(st, seat):
+    """Name the game's first player (first captain, start player): the engine then counts wins
+    by position clockwise from it."""
+    st.first_seat = seat
+
+
+@inlined
+def note_leader(st, seat):
+    """Name the seat leading after a round (-1: nobody, or a tie): the engine counts whether the
+    first round's leader wins and how often the lead changes hands."""
+    if st.leads_noted == 0:
+        st.first_leader = seat
+    if seat >= 0:  # a tie keeps the last sole leader: A, tie, B is one change; A, tie, A none
+        if st.leader >= 0 and seat != st.leader:
+            st.lead_changes += 1
+        st.leader = seat
+    st.leads_noted += 1
+
+
+@inlined
+def tally_tempo(st):
+    """The tempo tallies of a finished game (st.won is set)."""
+    n = st.players
+    if st.first_seat >= 0:
+        for seat in range(n):
+            position = seat - st.first_seat
+            if position < 0:
+                position += n
+            st.position_games[position] += 1
+            st.position_wins[position] += st.won[seat]
+    if st.margin >= 0:
+        st.margin_hist[min(st.margin, st.margin_hist.size - 1)] += 1
+    if st.first_leader >= 0:
+        st.leader_games[0] += 1
+        st.leader_wins[0] += st.won[st.first_leader]
+    if st.leads_noted > 0:
+        st.lead_changes_hist[min(st.lead_changes, st.lead_changes_hist.size - 1)] += 1
 
 
 @inlined
@@ -262,6 +315,7 @@ def finish_game(st, winner, end, length):
         st.role_wins[role] += won
         st.slot_games[slot] += 1
         st.slot_wins[slot] += won
+    tally_tempo(st)
 
 
 @inlined

@@ -47,9 +47,13 @@ def play_game(st, rng):
         round_number += 1
         end = voting_round(st, round_number, rng)
     winner = 0 if end == 0 else 1  # END.spies_out: the town (team 0); else the spies
+    survivors = 0
     for seat in range(st.players):  # the game's own tally (metrics.py)
         st.votes_received[seat] += st.received[seat]
         st.votes_received_sq[seat] += st.received[seat] * st.received[seat]
+        if alive(st)[seat] and (st.role[seat] == ROLE.spy) == (winner == 1):
+            survivors += 1
+    st.margin = survivors  # the winning margin (engine tempo tallies): the winners left
     finish_team_game(st, winner, end, round_number)
     event(st, TR.winner, -1, -1, winner, end)
 

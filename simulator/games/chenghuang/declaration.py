@@ -26,6 +26,9 @@ HAND = 6            # cards dealt to each player and held after the draft
 LAYOUT = 5          # cards laid out after the discard
 MAX_SLOTS = 8       # cards a layout can hold before the reveal (5 laid out + 1 from 甘將軍, spare)
 MAX_ROUNDS = 16     # the longest game a config may ask for
+# Seats are alike by the rules: the first captain is drawn at random, roles are dealt at random
+# each round, and the draft passes every pack around the whole table.
+SYMMETRIC_SEATS = "the first captain is drawn at random and every round deals the roles anew"
 MAX_DECK = 128      # the most cards a config's deck may hold (the state is sized for it)
 
 # --- good/evil cards (善惡卡): index = kind code --------------------------------------------------

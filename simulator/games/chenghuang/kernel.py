@@ -9,7 +9,8 @@ with a single legal action without asking.
 """
 
 from simulator.games.engine import (
-    ask, compiled, event, finish_individual_game, kernel, play_games, tracing, uniform_index,
+    ask, compiled, event, finish_individual_game, first_player, kernel, note_leader, play_games,
+    tracing, uniform_index,
 )
 
 from .declaration import (
@@ -26,7 +27,8 @@ from .rules import (
     admit_discard, deal_packs, deal_roles, discard, draft_pick, extremes, face_down_count,
     first_marked, gan_draw, gan_keep, horse_face_takes, is_highest, judge_names, lay_out,
     lose_most_valuable, next_captain_candidates, pack_in_hand, peek, round_scores, scribe,
-    seat_with_role, showdown_scores, steal, take_from_pile, thief_candidates,
+    seat_with_role, showdown_scores, sole_top, steal, take_from_pile, thief_candidates,
+    winning_margin,
 )
 
 
@@ -302,7 +304,11 @@ def scoring(st, last_round, rng):
         st.role_round_sq[role] += score * score
         if score == top:
             st.role_round_wins[role] += 1
+        st.round_seats[st.current_round] += 1
+        st.round_score_sum[st.current_round] += score
+        st.round_score_sq[st.current_round] += score * score
         event(st, TR.round_score, s, -1, score, st.totals[s])
+    note_leader(st, sole_top(st.totals, n))
     captain = st.captain
     st.events[EV.rounds] += 1
     if st.round_score[captain] == top:
@@ -372,11 +378,13 @@ def play_game(st, rng):
     for s in range(st.players):
         st.totals[s] = 0
     captain = uniform_index(st.players, rng)
+    first_player(st, captain)
     how = CHOSEN.random
     for r in range(1, st.rounds + 1):
         captain = play_round(st, r, captain, how, rng)
         how = CHOSEN.lowest
     winner, end = final_result(st, rng)
+    st.margin = winning_margin(st.totals, winner, st.players)
     tally_scores(st, winner)
     finish_individual_game(st, winner, end, st.rounds)
 

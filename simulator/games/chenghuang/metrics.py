@@ -35,4 +35,9 @@ TALLIES = (
     Tally("role_round_sum", "role", "sum", "sum of round scores by role", per="role_rounds",
           square="role_round_sq"),
     Tally("role_round_sq", "role", "sum_sq", "sum of squared round scores by role"),
+    # the score by round: how the points come in over a game
+    Tally("round_seats", "round", "count", "seat-rounds played, by round number"),
+    Tally("round_score_sum", "round", "sum", "round scores by round number",
+          per="round_seats", square="round_score_sq", section="scores"),
+    Tally("round_score_sq", "round", "sum_sq", "their squares", section="scores"),
 )

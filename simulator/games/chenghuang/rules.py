@@ -199,6 +199,30 @@ def extremes(values, n, tied, highest):
 
 
 @compiled
+def sole_top(values, n):
+    """The seat with the highest value alone, or -1 when several share it."""
+    best = 0
+    count = 0
+    for s in range(n):
+        if s == 0 or values[s] > values[best]:
+            best = s
+            count = 1
+        elif values[s] == values[best]:
+            count += 1
+    return best if count == 1 else -1
+
+
+@compiled
+def winning_margin(totals, winner, n):
+    """The winner's lead over the best of the others (0 after a tie)."""
+    second = -(1 << 62)
+    for s in range(n):
+        if s != winner and totals[s] > second:
+            second = totals[s]
+    return max(totals[winner] - second, 0)
+
+
+@compiled
 def first_marked(tied, n):
     for s in range(n):
         if tied[s]:

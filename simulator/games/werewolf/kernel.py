@@ -10,10 +10,10 @@ from simulator.games.engine import (
     allow, ask, forbid, compiled, event, finish_team_game, kernel, play_games, talks,
 )
 
-from .declaration import CAUSE, EV, DECISION, ROLE, ROLE_TEAM, TR, WOLF
+from .declaration import CAUSE, EV, DECISION, HUMAN, ROLE, ROLE_TEAM, TR, WOLF
 from .observation import legal_claim, legal_living, legal_pair, observe
 from .rules import (
-    choose_suspects, kill, pack_leader, publish_claim, reset_for_deal, seer_learns,
+    choose_suspects, kill, living_counts, pack_leader, publish_claim, reset_for_deal, seer_learns,
     sentence_result, shuffle_into, suspect_vote_order, victory, winner_of,
 )
 from .state import alive, votes
@@ -129,6 +129,8 @@ def play_game(st, rng):
             break
         end = daytime(st, day, victim, rng)
     winner = winner_of(end)
+    humans, wolves = living_counts(st, n)
+    st.margin = humans if winner == HUMAN else wolves  # the winning camp's survivors
     finish_team_game(st, winner, end, day)
     event(st, TR.winner, -1, -1, winner, end)
 

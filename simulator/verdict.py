@@ -1,0 +1,251 @@
+"""Verdicts a designer can act on: is the game balanced within the designer's tolerance?
+
+A verdict judges *findings*: each a win rate against its fair share (a team's share of decided
+games against its target; in an individual game, each seat, role and strategy against an even
+share). For each finding two questions are asked at once:
+
+* the difference test: is the rate different from its fair share at all? (two-sided, Holm across
+  the findings of the run);
+* the equivalence test (two one-sided tests, TOST): is it *within* the tolerance, fair share
+  ± `balance_tolerance` (default ±2 points)? It passes when the 90% interval lies inside that band.
+
+The status follows:
+
+* "balanced": every finding is within the tolerance (an intersection-union test, valid at 5%
+  without correction) — "balanced within ±2 points", even when a tiny difference is significant;
+* "unbalanced": some finding's 95% interval lies entirely beyond the tolerance — "unbalanced by
+  X points", led by the largest such finding;
+* "undecided": neither yet — "not enough games yet (about N more needed)".
+
+Rates over seat-games (roles, strategies) take the game as the unit (stats.clustered_rate).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as sps
+
+from simulator import stats
+
+DEFAULT_TOLERANCE = 0.02  # ±2 points
+EQUIVALENCE_LEVEL = 0.90  # the TOST at 5% is the 90% interval inside the band
+
+
+@dataclass
+class Finding:
+    """One win rate against its fair share."""
+
+    group: str  # "team", "seat", "role", "strategy"
+    name: str
+    rate: stats.Rate  # at the run's confidence (95%)
+    target: float
+    pvalue: float  # difference test (two-sided)
+    within: bool  # the equivalence test passed: inside target ± tolerance
+    beyond: bool  # the whole interval lies outside target ± tolerance
+    equivalence_p: float  # the larger p of the two one-sided tests
+    games_more: int | None  # about how many more games would decide it (None: decided, or never)
+    adjusted: float = math.nan  # Holm across the run's findings
+
+    @property
+    def difference(self) -> float:
+        return self.rate.value - self.target
+
+    def label(self) -> str:
+        return {"team": f"the {self.name} team", "seat": self.name, "role": f"role {self.name}",
+                "strategy": f"strategy {self.name}"}[self.group]
+
+
+@dataclass
+class Verdict:
+    status: str  # "balanced", "unbalanced" or "undecided"
+    headline: str
+    sentence: str
+    tolerance: float
+    findings: list[Finding]
+    lead: Finding | None
+    games_more: int | None
+    symmetric_seats: str = ""  # why seats cannot matter by construction, when the game says so
+    notes: list[str] = field(default_factory=list)
+
+
+# --- one finding ------------------------------------------------------------------------------------
+def _standard_error(rate: stats.Rate) -> float:
+    """The rate's standard error, from its effective trials (the game is the unit)."""
+    n = rate.effective_trials if rate.effective_trials is not None else rate.trials
+    if not n or math.isinf(n):
+        return 0.0
+    p = rate.value
+    if not 0 < p < 1:  # no spread seen: the interval's own width says how sure we are
+        return rate.half_width / stats._z(rate.confidence)
+    return math.sqrt(p * (1 - p) / n)
+
+
+def _more_games(rate: stats.Rate, games: int, half_width_needed: float, level: float) -> int | None:
+    """Games still to play until the interval at `level` has the half-width needed (the rate's
+    spread holding; intervals narrow as one over the square root of the games)."""
+    se = _standard_error(rate)
+    if half_width_needed <= 0 or not games:
+        return None
+    needed_se = half_width_needed / stats._z(level)
+    if se <= needed_se:
+        return 0
+    return max(1, math.ceil(games * (se / needed_se) ** 2) - games)
+
+
+def finding(group: str, name: str, rate: stats.Rate, target: float, tolerance: float,
+            games: int) -> Finding:
+    se = _standard_error(rate)
+    d = rate.value - target if rate.trials else 0.0
+    if se > 0:
+        pvalue = float(2 * sps.norm.sf(abs(d) / se))
+        lower = float(sps.norm.sf((d + tolerance) / se))  # H0: d <= -tolerance
+        upper = float(sps.norm.cdf((d - tolerance) / se))  # H0: d >= +tolerance
+        equivalence_p = max(lower, upper)
+    else:
+        pvalue = 1.0 if d == 0 else 0.0
+        equivalence_p = 0.0 if abs(d) < tolerance else 1.0
+    z90 = stats._z(EQUIVALENCE_LEVEL)
+    within = rate.trials > 0 and abs(d) + z90 * se < tolerance
+    beyond = rate.trials > 0 and (rate.low > target + tolerance or rate.high < target - tolerance)
+    if within or beyond or not rate.trials:
+        more = None
+    elif abs(d) < tolerance:  # heading for "within": the 90% interval must fit inside the band
+        more = _more_games(rate, games, tolerance - abs(d), EQUIVALENCE_LEVEL)
+    else:  # heading for "beyond": the 95% interval must clear the band
+        more = _more_games(rate, games, abs(d) - tolerance, rate.confidence)
+    return Finding(group, name, rate, target, pvalue, within, beyond, equivalence_p, more)
+
+
+# --- a run ------------------------------------------------------------------------------------------
+def _points(x: float) -> str:
+    return f"{100 * abs(x):.1f}"
+
+
+def about(n: int) -> str:
+    """A count as people say it: two significant figures ("about 210,000")."""
+    if n < 100:
+        return f"{n:,}"
+    digits = len(str(n)) - 2
+    return f"{round(n, -digits):,}"
+
+
+def judge(findings: list[Finding], tolerance: float, games: int, noun: str,
+          symmetric_seats: str = "") -> Verdict:
+    """The run's verdict from its findings (Holm across their difference tests)."""
+    if findings:
+        for f, adjusted in zip(findings, stats.holm([f.pvalue for f in findings])):
+            f.adjusted = float(adjusted)
+    band = f"±{_points(tolerance)} points"
+    if not findings or games == 0:
+        return Verdict("undecided", "No games played", "No game has been played yet.",
+                       tolerance, findings, None, None, symmetric_seats)
+    if not any(f.rate.trials for f in findings):
+        return Verdict("undecided", "No game won yet",
+                       "No game has been won yet, so no side can be called favoured.",
+                       tolerance, findings, None, None, symmetric_seats)
+    by_size = sorted(findings, key=lambda f: -abs(f.difference))
+    beyond = [f for f in by_size if f.beyond]
+    if beyond:
+        lead = beyond[0]
+        status = "unbalanced"
+        headline = _unbalanced_headline(lead)
+        sentence = (f"Unbalanced by {_points(lead.difference)} points: {_describe(lead)}, beyond "
+                    f"the tolerance of {band}.")
+        more = None
+    elif all(f.within for f in findings):
+        lead = by_size[0]
+        status = "balanced"
+        headline = f"Balanced within {band}"
+        sentence = (f"Balanced within {band}: every {noun} is within {band} of its fair share "
+                    f"(the largest difference: {_describe(lead)}).")
+        more = None
+    else:
+        open_ = [f for f in by_size if not f.within]
+        lead = open_[0]
+        status = "undecided"
+        needs = [f.games_more for f in open_ if f.games_more is not None]
+        more = max(needs) if needs and len(needs) == len(open_) else None
+        headline = "Not enough games yet"
+        amount = f"about {about(more)} more needed" if more else "many more needed"
+        sentence = (f"Not enough games yet ({amount}) to say whether {lead.label()} is within "
+                    f"{band} of its fair share: {_describe(lead)}.")
+    significant = sorted((f for f in findings if f.adjusted < 0.05),
+                         key=lambda f: -abs(f.difference))
+    if status != "unbalanced" and significant and significant[0] is not lead:
+        sentence += f" The clearest difference: {_describe(significant[0])}."
+    return Verdict(status, headline, sentence, tolerance, findings, lead, more, symmetric_seats)
+
+
+def _describe(f: Finding) -> str:
+    share = "its target" if f.group == "team" else "an even share"
+    sign = "+" if f.difference >= 0 else "−"
+    return (f"{f.label()} wins {f.rate.format(1)} against {share} of {100 * f.target:.1f}% "
+            f"({sign}{_points(f.difference)} points, {stats.format_p(f.adjusted)})")
+
+
+def _unbalanced_headline(lead: Finding) -> str:
+    if lead.group == "team":
+        word = "favoured" if lead.difference > 0 else "disfavoured"
+        return f"{lead.name[:1].upper()}{lead.name[1:]} {word} by {_points(lead.difference)} points"
+    what = {"seat": "Seat position", "role": "Roles", "strategy": "Strategies"}[lead.group]
+    return f"{what} matter most: {lead.label()} {'+' if lead.difference > 0 else '−'}" \
+           f"{_points(lead.difference)} points"
+
+
+def team_findings(game, tallies, target: float | None, tolerance: float,
+                  confidence: float = 0.95) -> list[Finding]:
+    """A team game: each team's share of decided games against its target (two teams: the one at
+    or above its target only, the other being its complement)."""
+    wins = np.asarray(tallies["team_wins"], dtype=np.int64)
+    decided = int(wins.sum())
+    k = len(game.teams)
+    if target is None:
+        targets = [1 / k] * k
+    else:
+        targets = [target, 1 - target] if k == 2 else [target] + [(1 - target) / (k - 1)] * (k - 1)
+    if k == 2:
+        ahead = 0 if not decided or wins[0] / decided >= targets[0] else 1
+        teams = [ahead]
+    else:
+        teams = range(k)
+    return [finding("team", game.teams[i], stats.wilson(int(wins[i]), decided, confidence),
+                    targets[i], tolerance, int(tallies["games"][0])) for i in teams]
+
+
+def individual_findings(game, tallies, strategies: list[str], slot_table, tolerance: float,
+                        confidence: float = 0.95) -> list[Finding]:
+    """An individual game: every seat, role and strategy against an even share of the decided
+    games. A seat is judged against the seats playing the same strategies as it does, so a
+    table of mixed strategies does not read a strategy's strength as a seat's."""
+    from simulator.results import ratio_moments
+
+    games = int(tallies["games"][0])
+    seat_wins = np.asarray(tallies["seat_wins"], dtype=np.int64)
+    players = len(seat_wins)
+    decided = int(seat_wins.sum())
+    even = decided / games / players if games else 1 / players
+    out = []
+    table = np.asarray(slot_table) if slot_table is not None else np.zeros((players, 1), int)
+    lineups = [tuple(sorted(set(row.tolist()))) for row in table[:players]]
+    for seat in range(players):
+        mates = [s for s in range(players) if lineups[s] == lineups[seat]]
+        target = seat_wins[mates].sum() / games / len(mates) if games and len(mates) > 1 \
+            else even
+        if len(mates) == 1 and len(set(lineups)) > 1:
+            continue  # the only seat playing its strategies: its strategy finding says it all
+        out.append(finding("seat", f"seat {seat}", stats.wilson(int(seat_wins[seat]), games,
+                                                                confidence), target, tolerance,
+                           games))
+    for r, role in enumerate(game.roles):
+        if tallies["role_games"][r]:
+            rate = stats.clustered_rate(ratio_moments(game, tallies, "role_wins", r), confidence)
+            out.append(finding("role", role.name, rate, even, tolerance, games))
+    used = [s for s, label in enumerate(strategies) if tallies["slot_games"][s]]
+    if len(used) > 1:  # one strategy at every seat wins its even share by construction
+        for s in used:
+            rate = stats.clustered_rate(ratio_moments(game, tallies, "slot_wins", s), confidence)
+            out.append(finding("strategy", strategies[s], rate, even, tolerance, games))
+    return out
