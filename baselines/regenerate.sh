@@ -12,4 +12,7 @@ fairplay baseline \
     configs/chenghuang/default.toml \
     configs/chenghuang/mixed.toml \
     configs/chenghuang/overseers.toml \
+    configs/chenghuang/players-3.toml \
+    configs/chenghuang/players-4.toml \
+    configs/chenghuang/players-6.toml \
     -n 100000 --seed 0 -o baselines/chenghuang.json "$@"

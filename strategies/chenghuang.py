@@ -22,19 +22,43 @@ import numpy as np
 
 from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
 from simulator.games.chenghuang.declaration import (
-    ANSWER, DECISION, FACE_DOWN, HAND, N_KINDS, OBS, ROLE, SET_LEN, T, TIE,
+    ANSWER, DECISION, FACE_DOWN, HAND, N_KINDS, NO_THEFT, OBS, ROLE, S_MODE, SET_LEN, T, TIE,
 )
-from simulator.games.chenghuang.rules import kind_score, showdown_score
+from simulator.games.chenghuang.rules import PRINTED, kind_score, showdown_score
 
-from .common import compiled, inlined, strategy, uniform_legal
+from .common import compiled, inlined, strategy, uniform_index, uniform_legal
 
 
 NEG = -(1 << 60)
+# Players lay their most valuable cards face down, so a face-down card is worth more than an
+# average card nobody has seen (the unseen cards include the pile's discards, the cards their
+# owners wanted least). Among `balanced` players the two face-down cards are worth about 2.5
+# points more each (measured: the estimate's mean error per face-down card, 5 players);
+# 柳將軍's third face-down card is an ordinary one. `estimate` adds this premium.
+HIDDEN_PREMIUM = 2.5
+
+
+@inlined
+def hidden_premium(hidden):
+    """What `hidden` face-down cards of another seat are worth above as many average unseen
+    cards: HIDDEN_PREMIUM each for the two most valuable."""
+    return HIDDEN_PREMIUM * min(hidden, 2)
 
 # The strategies and their helpers never allocate, so they are compiled without reference counting
 # (`compiled`; every array they touch is a view owned by the kernel): a call then costs no
 # incref/decref of the observation, the legal mask and the parameters. The few helpers called in
 # the innermost loops (every kind of every candidate) are `inlined`.
+
+
+# --- ties -----------------------------------------------------------------------------------------
+# Every choice of "the best" option breaks ties uniformly at random from the strategy's rng, never
+# by seat number or kind code: a table of identical strategies must not favour a seat.
+@inlined
+def tie_step(ties, rng):
+    """Reservoir sampling of a tie: the ties-th equally good option (ties counts it) replaces the
+    one kept with chance 1/ties, so each of the tied options is kept with the same chance. Draws
+    from the rng only when there is a tie."""
+    return uniform_index(ties, rng) == 0
 
 
 # --- scoring what a seat holds, from the observation ----------------------------------------------
@@ -164,69 +188,74 @@ def is_set_kind(obs, kind):
 
 
 @compiled
-def best_draft(obs, legal, hope):
+def best_draft(obs, legal, hope, rng):
+    """The legal kind with the highest `draft_value` (ties at random)."""
     best = -1
     best_value = -1e18
+    ties = 0
     for k in range(N_KINDS):
         if legal[k]:
             value = draft_value(obs, k, hope)
             if value > best_value:
-                best_value = value
-                best = k
+                best_value, best, ties = value, k, 1
+            elif value == best_value:
+                ties += 1
+                if tie_step(ties, rng):
+                    best = k
     return best
 
 
 @compiled
-def cheapest_card(obs, legal):
-    """The legal kind whose loss lowers my score the least (ties: the lowest kind)."""
+def best_change(obs, legal, gain, sign, rng):
+    """The legal kind k whose `sign` x my_gain (a card of k gained if `gain`, else lost) is the
+    highest (ties at random)."""
     best = -1
     best_score = NEG
+    ties = 0
     for k in range(N_KINDS):
         if legal[k]:
-            score = my_gain(obs, -1, k)
+            score = sign * (my_gain(obs, k, -1) if gain else my_gain(obs, -1, k))
             if score > best_score:
-                best_score = score
-                best = k
+                best_score, best, ties = score, k, 1
+            elif score == best_score:
+                ties += 1
+                if tie_step(ties, rng):
+                    best = k
     return best
 
 
 @compiled
-def dearest_card(obs, legal):
-    """The legal kind whose loss lowers my score the most."""
-    best = -1
-    best_score = -NEG
-    for k in range(N_KINDS):
-        if legal[k]:
-            score = my_gain(obs, -1, k)
-            if score < best_score:
-                best_score = score
-                best = k
-    return best
+def cheapest_card(obs, legal, rng):
+    """The legal kind whose loss lowers my score the least (ties at random)."""
+    return best_change(obs, legal, False, 1, rng)
 
 
 @compiled
-def best_gain(obs, legal):
-    """The legal kind that raises my score the most (gain a card of it)."""
-    best = -1
-    best_score = NEG
-    for k in range(N_KINDS):
-        if legal[k]:
-            score = my_gain(obs, k, -1)
-            if score > best_score:
-                best_score = score
-                best = k
-    return best
+def dearest_card(obs, legal, rng):
+    """The legal kind whose loss lowers my score the most (ties at random)."""
+    return best_change(obs, legal, False, -1, rng)
 
 
 @compiled
-def best_judge(obs):
+def best_gain(obs, legal, rng):
+    """The legal kind that raises my score the most (gain a card of it; ties at random)."""
+    return best_change(obs, legal, True, 1, rng)
+
+
+@compiled
+def best_judge(obs, rng):
+    """The kind whose naming gives 武判 the highest score (ties at random)."""
     best = 0
     best_score = NEG
+    ties = 0
     for j in range(N_KINDS):
         score = showdown_score(obs, OBS.table, obs, OBS.mine, ROLE.martial_judge, j)
         if score > best_score:
-            best_score = score
-            best = j
+            best_score, best, ties = score, j, 1
+        elif score == best_score:
+            ties += 1
+            if tie_step(ties, rng):
+                best = j
     return best
 
 
@@ -260,23 +289,30 @@ def visible_elsewhere(obs, kind, source, elsewhere):
 
 
 @compiled
-def best_scribe_source(obs, legal, prefer_hidden):
-    """The source whose best copy scores the most (ties: a face-down source if prefer_hidden)."""
+def best_scribe_source(obs, legal, prefer_hidden, rng):
+    """The source whose best copy scores the most (ties: a face-down source if prefer_hidden,
+    then at random)."""
     elsewhere = kinds_known_elsewhere(obs)
     best = -1
-    best_score = NEG
+    best_key = NEG
+    ties = 0
     for a in range(2 * N_KINDS):
         if not legal[a]:
             continue
+        score = NEG
         for b in range(N_KINDS):
             down_left = obs[OBS.my_down + b] - (1 if a == FACE_DOWN + b else 0)
             if not (visible_elsewhere(obs, b, a, elsewhere) or down_left > 0):
                 continue
-            score = scribe_gain(obs, a, b)
-            better = score > best_score or (score == best_score and prefer_hidden
-                                            and a >= FACE_DOWN and best < FACE_DOWN)
-            if better:
-                best_score = score
+            score = max(score, scribe_gain(obs, a, b))
+        if score == NEG:
+            continue
+        key = 2 * score + (1 if prefer_hidden and a >= FACE_DOWN else 0)
+        if key > best_key:
+            best_key, best, ties = key, a, 1
+        elif key == best_key:
+            ties += 1
+            if tie_step(ties, rng):
                 best = a
     return best if best >= 0 else first_legal(legal)
 
@@ -290,40 +326,54 @@ def first_legal(legal):
 
 
 @compiled
-def best_scribe_target(obs, legal, prefer_hidden):
+def best_scribe_target(obs, legal, prefer_hidden, rng):
+    """The copy that scores the most (ties: an own face-down card if prefer_hidden, then at
+    random)."""
     source = obs[OBS.source]
     best = -1
-    best_score = NEG
+    best_key = NEG
+    ties = 0
     for b in range(2 * N_KINDS):
         if not legal[b]:
             continue
-        score = scribe_gain(obs, source, b % FACE_DOWN)
-        better = score > best_score or (score == best_score and prefer_hidden
-                                        and b >= FACE_DOWN and best < FACE_DOWN)
-        if better:
-            best_score = score
-            best = b
+        key = 2 * scribe_gain(obs, source, b % FACE_DOWN) + (
+            1 if prefer_hidden and b >= FACE_DOWN else 0)
+        if key > best_key:
+            best_key, best, ties = key, b, 1
+        elif key == best_key:
+            ties += 1
+            if tie_step(ties, rng):
+                best = b
     return best
 
 
 @compiled
-def theft_choice(obs, legal):
-    """The victim whose cheapest card (the one it will give) is worth most to me; ties: the
-    victim with the highest total."""
+def theft_choice(obs, legal, rng):
+    """The victim whose gift (the card it will give: its cheapest) is worth most to me; ties: the
+    victim who loses most by it, then the one with the highest total, then at random. Declines
+    (NO_THEFT) when no gift would raise my score and none would lower a victim's."""
     me = obs[OBS.me]
-    best = -1
-    best_gain_ = NEG
+    best = NO_THEFT
+    best_gain_ = 0
+    best_loss = 0
     best_total = NEG
+    ties = 0
     for v in range(obs[OBS.players]):
-        if not legal[v]:
+        if not legal[v] or v == NO_THEFT:
             continue
         give = predicted_gift(obs, v, me)
         gain = my_gain(obs, give, -1)
+        loss = -seat_gain(obs, v, -1, give)
         total = obs[OBS.totals + v]
-        if gain > best_gain_ or (gain == best_gain_ and total > best_total):
-            best_gain_ = gain
-            best_total = total
-            best = v
+        if gain < 0 or (gain == 0 and loss <= 0):
+            continue  # not worth taking
+        if (gain > best_gain_ or (gain == best_gain_ and (loss > best_loss or (
+                loss == best_loss and total > best_total)))):
+            best_gain_, best_loss, best_total, best, ties = gain, loss, total, v, 1
+        elif gain == best_gain_ and loss == best_loss and total == best_total:
+            ties += 1
+            if tie_step(ties, rng):
+                best = v
     return best
 
 
@@ -346,49 +396,64 @@ def predicted_gift(obs, victim, thief):
 
 
 @compiled
-def give_choice(obs, legal):
+def give_choice(obs, legal, rng):
+    """The card to give the thief: the least loss to me, then the least gain to the thief, then
+    at random."""
     me = obs[OBS.me]
     thief = obs[OBS.thief]
     best = -1
     best_left = NEG
     best_gift = -NEG
+    ties = 0
     for k in range(N_KINDS):
         if not legal[k]:
             continue
         left = my_gain(obs, -1, k)  # what I keep, less my (constant) score
         gift = seat_gain(obs, thief, k, -1) if thief >= 0 and thief != me else 0
         if left > best_left or (left == best_left and gift < best_gift):
-            best_left = left
-            best_gift = gift
-            best = k
+            best_left, best_gift, best, ties = left, gift, k, 1
+        elif left == best_left and gift == best_gift:
+            ties += 1
+            if tie_step(ties, rng):
+                best = k
     return best
 
 
 @compiled
-def fan_choice(obs, legal):
-    """The other player with the highest standing (total plus this round's known score)."""
+def fan_choice(obs, legal, rng):
+    """The other player with the highest standing (total plus this round's known score; ties at
+    random)."""
     best = -1
     best_value = NEG
+    ties = 0
     for s in range(obs[OBS.players]):
         if legal[s]:
             value = obs[OBS.totals + s] + seat_score_with(obs, s, -1, -1)
             if value > best_value:
-                best_value = value
-                best = s
+                best_value, best, ties = value, s, 1
+            elif value == best_value:
+                ties += 1
+                if tie_step(ties, rng):
+                    best = s
     return best
 
 
 @compiled
-def visible_leader(obs, legal, exclude):
-    """The legal seat (other than `exclude`; -1 excludes none) whose known cards score the most."""
+def visible_leader(obs, legal, exclude, rng):
+    """The legal seat (other than `exclude`; -1 excludes none) whose known cards score the most
+    (ties at random)."""
     best = -1
     best_value = NEG
+    ties = 0
     for s in range(obs[OBS.players]):
         if legal[s] and s != exclude:
             value = seat_score_with(obs, s, -1, -1)
             if value > best_value:
-                best_value = value
-                best = s
+                best_value, best, ties = value, s, 1
+            elif value == best_value:
+                ties += 1
+                if tie_step(ties, rng):
+                    best = s
     return best
 
 
@@ -576,7 +641,7 @@ def estimate(obs, seat, unseen):
     # The kinds are not independent: the unknown cards number exactly `hidden`. Swap the linear
     # part's variance summed kind by kind for its exact value under that constraint.
     exact_linear = hidden * (lin2 - lin1 * lin1) * (total - hidden) / max(total - 1, 1)
-    return mean, max(var - independent_linear + exact_linear, 0.0)
+    return mean + hidden_premium(hidden), max(var - independent_linear + exact_linear, 0.0)
 
 
 @compiled
@@ -609,7 +674,7 @@ def expected_score(obs, seat, unseen):
         else:
             slope = kind_score(obs, OBS.table, k, c + 1, role, judge) - now
             mean += slope * hidden * u / total
-    return mean
+    return mean + hidden_premium(hidden)
 
 
 @compiled
@@ -687,24 +752,37 @@ def compensation_hope(obs, unseen):
 
 
 @compiled
+def s_bonus(obs):
+    """What my S ability (牛頭, 謝將軍) adds to my score now (0 for any other role)."""
+    role = obs[OBS.my_role]
+    if role != ROLE.ox_head and role != ROLE.general_xie:
+        return 0
+    return score_at(obs, OBS.mine, role) - score_at(obs, OBS.mine, PRINTED)
+
+
+@compiled
 def admits(obs, risk):
     """Admit when it costs less than denying is expected to: admitting loses my two cheapest
-    cards; denying loses my two dearest if I really am the highest (chance p) and otherwise wins a
-    card from the pile. `risk` shades p: 0.5 takes it as estimated, 0 doubles it, 1 ignores it."""
+    cards (and, when the S abilities count only at a showdown, my S bonus); denying loses my two
+    dearest if I really am the highest (chance p) and otherwise wins a card from the pile. `risk`
+    shades p: 0.5 takes it as estimated, 0 doubles it, 1 ignores it."""
     unseen = unseen_counts(obs)
     p = min(chance_highest(obs, unseen) * 2.0 * (1.0 - risk), 1.0)
     cheapest, dearest = pair_losses(obs)
+    if obs[OBS.table + T.s_mode] == S_MODE.showdown_only:
+        cheapest += s_bonus(obs)
     gain = compensation_hope(obs, unseen)
     return p * dearest - (1.0 - p) * gain > cheapest
 
 
 @compiled
-def likely_leader(obs, legal, spread, exclude):
+def likely_leader(obs, legal, spread, exclude, rng):
     """The legal seat (other than `exclude`; -1 excludes none) with the highest estimated score
-    (plus `spread` standard deviations)."""
+    (plus `spread` standard deviations; ties at random)."""
     unseen = unseen_counts(obs)
     best = -1
     best_value = -1e18
+    ties = 0
     for s in range(obs[OBS.players]):
         if legal[s] and s != exclude:
             if spread == 0.0:
@@ -713,31 +791,34 @@ def likely_leader(obs, legal, spread, exclude):
                 mean, var = estimate(obs, s, unseen)
                 value = mean + spread * math.sqrt(var)
             if value > best_value:
-                best_value = value
-                best = s
+                best_value, best, ties = value, s, 1
+            elif value == best_value:
+                ties += 1
+                if tie_step(ties, rng):
+                    best = s
     return best
 
 
 @compiled
-def visible_leader_not_me(obs, legal):
+def visible_leader_not_me(obs, legal, rng):
     me = obs[OBS.me]
     if legal[me]:
-        choice = visible_leader(obs, legal, me)
+        choice = visible_leader(obs, legal, me, rng)
         if choice >= 0:
             return choice
         return me
-    return visible_leader(obs, legal, -1)
+    return visible_leader(obs, legal, -1, rng)
 
 
 @compiled
-def likely_leader_not_me(obs, legal):
+def likely_leader_not_me(obs, legal, rng):
     me = obs[OBS.me]
     if legal[me]:
-        choice = likely_leader(obs, legal, 0.0, me)
+        choice = likely_leader(obs, legal, 0.0, me, rng)
         if choice >= 0:
             return choice
         return me
-    return likely_leader(obs, legal, 0.0, -1)
+    return likely_leader(obs, legal, 0.0, -1, rng)
 
 
 # --- the strategies -------------------------------------------------------------------------------
@@ -751,19 +832,19 @@ def random_play(kind, obs, legal, params, memory, rng):
 def value_play(kind, obs, legal, hope, rng):
     """The decisions greedy and balanced make alike (drafting and cards for value)."""
     if kind == DECISION.draft:
-        return best_draft(obs, legal, hope)
+        return best_draft(obs, legal, hope, rng)
     if kind == DECISION.discard or kind == DECISION.admit_discard:
-        return cheapest_card(obs, legal)
+        return cheapest_card(obs, legal, rng)
     if kind == DECISION.judge:
-        return best_judge(obs)
+        return best_judge(obs, rng)
     if kind == DECISION.gan_keep or kind == DECISION.compensation:
-        return best_gain(obs, legal)
+        return best_gain(obs, legal, rng)
     if kind == DECISION.theft_target:
-        return theft_choice(obs, legal)
+        return theft_choice(obs, legal, rng)
     if kind == DECISION.theft_give:
-        return give_choice(obs, legal)
+        return give_choice(obs, legal, rng)
     if kind == DECISION.fan_target:
-        return fan_choice(obs, legal)
+        return fan_choice(obs, legal, rng)
     return uniform_legal(legal, rng)
 
 
@@ -773,20 +854,20 @@ def greedy(kind, obs, legal, params, memory, rng):
     copies / steals what scores most, gives away its cheapest card; always denies, votes for the
     highest score it can see, hides cards at random."""
     if kind == DECISION.draft:  # the most frequent decision first
-        return best_draft(obs, legal, params[0])
+        return best_draft(obs, legal, params[0], rng)
     if kind == DECISION.hide or kind == DECISION.peek:
         return uniform_legal(legal, rng)
     if kind == DECISION.scribe_source:
-        return best_scribe_source(obs, legal, False)
+        return best_scribe_source(obs, legal, False, rng)
     if kind == DECISION.scribe_target:
-        return best_scribe_target(obs, legal, False)
+        return best_scribe_target(obs, legal, False, rng)
     if kind == DECISION.vote:
-        return visible_leader(obs, legal, -1)
+        return visible_leader(obs, legal, -1, rng)
     if kind == DECISION.admit:
         return ANSWER.deny
     if kind == DECISION.tie_break:
         if obs[OBS.tie] == TIE.vote:
-            return visible_leader_not_me(obs, legal)
+            return visible_leader_not_me(obs, legal, rng)
         return own_tie(obs, legal, rng)
     return value_play(kind, obs, legal, params[0], rng)
 
@@ -799,22 +880,22 @@ def balanced(kind, obs, legal, params, memory, rng):
     to cost less than denying, by its estimated chance of really being the highest; lower admits
     more, 1 always denies)."""
     if kind == DECISION.draft:  # the most frequent decision first
-        return best_draft(obs, legal, params[0])
+        return best_draft(obs, legal, params[0], rng)
     if kind == DECISION.hide:
-        return dearest_card(obs, legal)  # the most valuable cards go face down
+        return dearest_card(obs, legal, rng)  # the most valuable cards go face down
     if kind == DECISION.peek:
-        return likely_leader(obs, legal, 1.0, -1)
+        return likely_leader(obs, legal, 1.0, -1, rng)
     if kind == DECISION.scribe_source:
-        return best_scribe_source(obs, legal, True)
+        return best_scribe_source(obs, legal, True, rng)
     if kind == DECISION.scribe_target:
-        return best_scribe_target(obs, legal, True)
+        return best_scribe_target(obs, legal, True, rng)
     if kind == DECISION.vote:
-        return likely_leader(obs, legal, 0.0, -1)
+        return likely_leader(obs, legal, 0.0, -1, rng)
     if kind == DECISION.admit:
         return ANSWER.admit if admits(obs, params[1]) else ANSWER.deny
     if kind == DECISION.tie_break:
         if obs[OBS.tie] == TIE.vote:
-            return likely_leader_not_me(obs, legal)
+            return likely_leader_not_me(obs, legal, rng)
         return own_tie(obs, legal, rng)
     return value_play(kind, obs, legal, params[0], rng)
 
@@ -822,6 +903,9 @@ def balanced(kind, obs, legal, params, memory, rng):
 HOPE = StrategyParam("hope", 0.5, 0.0, 1.0,
                      "weight of a set kind's potential (the best average gain per card more "
                      "cards of it could bring) against its immediate gain, while drafting")
+# balanced's defaults are calibrated against single-parameter variants of itself
+# (benchmarks/chenghuang_scan.py; docs/rules/chenghuang.md, "Calibration of balanced").
+BALANCED_HOPE = StrategyParam("hope", 0.75, 0.0, 1.0, HOPE.meaning)
 RISK = StrategyParam("risk", 0.5, 0.0, 1.0,
                      "shades the estimated chance of really being the highest when accused: 0.5 "
                      "takes it as estimated, 0 doubles it, 1 ignores it (always deny)")
@@ -841,5 +925,5 @@ def builtin():
             "drafts for value but lays its best cards face down; estimates every score from what "
             "it has seen, votes for the likely leader, admits when that is expected to cost less "
             "than denying (`risk` shades its chance of really being the highest)",
-            params=(HOPE, RISK)),
+            params=(BALANCED_HOPE, RISK)),
     }

@@ -13,7 +13,7 @@ from simulator.games.chenghuang.declaration import (
 from simulator.games.chenghuang.params import ChenghuangParams
 from simulator.games.chenghuang.trace import decode_trace
 from simulator.games.driver import StrategyFault
-from simulator.stats import individual_fairness, simultaneous_rates
+from simulator.stats import individual_fairness, simultaneous_rates, wilson
 from strategies.chenghuang import builtin as builtin_strategies
 from strategies.common import strategy
 
@@ -38,7 +38,7 @@ def conservation(t, params, games):
     assert ev[EV.admits] + ev[EV.denies] == ev[EV.accusations]
     assert ev[EV.deny_correct] + ev[EV.deny_wrong] == ev[EV.denies]
     assert ev[EV.accused_highest] == ev[EV.admits_highest] + ev[EV.deny_wrong]
-    assert ev[EV.thefts] + ev[EV.rounds_without_theft] <= games * rounds
+    assert ev[EV.thefts] + ev[EV.theft_declined] + ev[EV.rounds_without_theft] <= games * rounds
     assert 0 <= ev[EV.captain_round_top] <= games * rounds
     assert ev[EV.final_captain_wins] <= games
     # every game's points are accounted: per seat, per final role, per round role
@@ -94,6 +94,53 @@ def test_random_play_is_fair_across_seats():
         assert rate.low <= 0.2 <= rate.high, rate
     assert not individual_fairness(t.seat_wins, games).significant(0.01)
 
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("strategy,seed", [("greedy", 14), ("balanced", 15)])
+def test_identical_scripted_tables_are_seat_fair(strategy, seed):
+    # Five identical scripted players: the rules make every seat alike and the strategies break
+    # their ties at random (never by seat number), so no seat may stand out. At 200,000 games
+    # the chi-square test of equal shares must not reject at the 5% level, and every seat's 99%
+    # simultaneous Wilson interval (Bonferroni over the 5 seats; half-width about 0.25 points)
+    # must hold 1/5. (Ties broken by the lowest seat gave all-greedy 19.0% -> 20.5% from seat 0
+    # to seat 4, p < 0.001.)
+    games = 200_000
+    t, _ = simulate(FIVE, [strategy] * 5, games, seed=seed)
+    assert not individual_fairness(t.seat_wins, games).significant(0.05)
+    for rate in simultaneous_rates(t.seat_wins, np.full(5, games), confidence=0.99):
+        assert rate.low <= 0.2 <= rate.high, rate
+
+
+@pytest.mark.parametrize("players", [4, 5, 6])
+def test_one_balanced_among_greedy_wins_more_than_its_share(players):
+    # benchmarks/chenghuang_scan.py --greedy (100,000 games each): 45.5% at 4 players, 29.4% at
+    # 5, 39.0% at 6, against even shares of 25%, 20% and 16.7%. At 5,000 games a 99.9% Wilson
+    # interval is about +-2.2 points wide on each side, so its lower bound clears the even share
+    # by 7 points or more when the strategy is as strong as measured.
+    params = FIVE if players == 5 else SIX if players == 6 else ChenghuangParams(
+        players=4, deck=(3, 4, 5, 5, 5, 3))
+    games = 5000
+    t, _ = simulate(params, ["balanced"] + ["greedy"] * (players - 1), games, seed=40 + players)
+    rate = wilson(int(t.seat_wins[0]), games, confidence=0.999)
+    assert rate.low > 1 / players, rate
+
+
+def test_s_abilities_knob_moves_ox_head():
+    # rules.s_abilities: under random play at 6 players (advanced pool), 牛頭 wins about 21.4%
+    # of the games it ends with when its x2 counts in every round ("always", the default), about
+    # 17.4% when it counts only at a showdown (docs/rules/chenghuang.md). 牛頭 ends some 13,000
+    # of 20,000 games (6 of 9 roles), so each rate's standard error is under 0.4 points and the
+    # difference's under 0.6: requiring a difference of 2 points leaves 3 standard errors on
+    # either side (of 0 and of the measured 4 points).
+    only = ChenghuangParams(players=6, deck=SIX.deck, role_pool=SIX.role_pool,
+                            pool_name="advanced", s_abilities="showdown-only")
+    rates = []
+    for params in (SIX, only):
+        t, _ = simulate(params, ["random"] * 6, 20_000, seed=21)
+        conservation(t, params, 20_000)
+        rates.append(t.role_wins[ROLE.ox_head] / t.role_games[ROLE.ox_head])
+    assert rates[0] - rates[1] > 0.02, rates
 
 def test_mixed_table_slot_wins_are_consistent():
     seats = ["greedy", "balanced", "greedy", "balanced", "balanced"]

@@ -18,7 +18,7 @@ from simulator.config import ConfigError
 from simulator.games import driver, game_names
 from simulator.games.chenghuang import GAME
 from simulator.games.chenghuang.declaration import (
-    ADVANCED_POOL, BASIC_POOL, CARD, FAN_MODE, ROLE, SET_LEN, T,
+    ADVANCED_POOL, BASIC_POOL, CARD, FAN_MODE, OFFICIAL_DECK, ROLE, SET_LEN, T,
 )
 from simulator.games.chenghuang.params import KEYS, ChenghuangParams, describe_setup
 
@@ -46,14 +46,72 @@ def test_default_config_is_the_official_five_player_setup():
 
 
 def test_overseers_variant():
+    # the English reprint as sold: all nine roles (its one deck of Overseers), 3 rounds, and
+    # 范將軍 steals 4 points
     params = read("overseers.toml")
     assert params.rounds == 3 and params.fan_variant == "steal-four" and params.fan_amount == 4
+    assert params.role_pool == ADVANCED_POOL and params.pool_name == "advanced"
+    assert params.deck == OFFICIAL_DECK[5]
     table = params.table()
     assert table[T.fan_mode] == FAN_MODE.steal_four and table[T.fan_amount] == 4
     # the amount follows the variant unless [scoring] sets it
     assert load({"players": 5, "rules": {"fan": "steal-four"}}).fan_amount == 4
     assert load({"players": 5, "rules": {"fan": "steal-four"},
                  "scoring": {"fan": 2}}).fan_amount == 2
+
+
+def test_overseers_steal_four_fires():
+    """范將軍 is in the Overseers pool, so its steal happens: with 5 of 9 roles dealt a round, it
+    is at the table in 5/9 of the rounds (about 1.7 of 3 rounds a game)."""
+    from simulator import runner
+
+    cfg = config.load(str(CONFIGS / "overseers.toml"))
+    result = runner.run(cfg, 300, seed=3, workers=1)
+    events = dict(zip(GAME.event_names, result.tallies["events"]))
+    assert events["fan_penalties"] > 300  # about 500 expected; at least one a game on average
+    assert events["rounds"] == 900
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_every_player_count_plays_its_official_setup(players):
+    """`fairplay run chenghuang --players N` and a sweep over players=3..6: the official deck
+    and role pool for each count."""
+    official_pool = ADVANCED_POOL if players == 6 else BASIC_POOL
+    cfg = config.load("chenghuang", players=players)
+    assert cfg.params.deck == OFFICIAL_DECK[players] and cfg.params.role_pool == official_pool
+    assert cfg.params.deck_is_official and "deck_differs" not in cfg.notes
+    assert "roles_differ" not in cfg.notes
+    assert cfg.params.deck_size == {3: 25, 4: 25, 5: 30, 6: 36}[players]
+    assert f"{cfg.params.deck_size} cards" in cfg.notes["deck"]
+    assert "the official deck for this player count" in cfg.notes["deck"]
+
+
+def test_a_sweep_over_players_plays_four_official_setups():
+    from simulator import sweep
+
+    plan, configs = sweep.plan("chenghuang", [sweep.parse_vary("players=3..6")], 10, 0)
+    assert [cell.status for cell in plan.cells].count("invalid") == 0
+    assert sorted(cfg.params.players for cfg in configs.values()) == [3, 4, 5, 6]
+    for cfg in configs.values():
+        assert cfg.params.deck == OFFICIAL_DECK[cfg.params.players]
+        assert cfg.params.role_pool == (ADVANCED_POOL if cfg.params.players == 6 else BASIC_POOL)
+
+
+def test_a_setup_that_differs_from_the_official_one_is_named():
+    notes = describe_setup(load({"players": 4, "deck": {"killing": 4, "theft": 4}}))
+    assert notes["deck_differs"].startswith("NOT the official 4-player deck of 25 cards")
+    assert "殺生 4 (official 3)" in notes["deck_differs"] and "竊盜 4 (official 3)" in \
+        notes["deck_differs"]
+    assert "official deck" not in notes["deck"]
+    notes = describe_setup(load({"players": 4, "rules": {"roles": ["general-liu", "ox-head",
+                                                                   "general-fan", "武判"]}}))
+    assert notes["roles_differ"].startswith("NOT an official role pool")
+    notes = describe_setup(load({"players": 4, "rules": {"roles": "advanced"}}))
+    assert "the default for 4 players is the basic pool" in notes["roles"]
+    assert "roles_differ" not in notes and "deck_differs" not in notes
+    # the knob for the S abilities is named too
+    assert "showdown-only" in describe_setup(
+        load({"players": 6, "rules": {"s_abilities": "showdown-only"}}))["s_abilities"]
 
 
 @pytest.mark.parametrize("name,players,cards,pool", [
@@ -129,6 +187,8 @@ BAD = [
      "rules.roles", ("twice",)),
     ({"players": 5, "rules": {"roles": "expert"}}, "rules.roles", ("basic",)),
     ({"players": 5, "rules": {"fan": "steal-five"}}, "rules.fan", ("minus-one", "steal-four")),
+    ({"players": 5, "rules": {"s_abilities": "never"}}, "rules.s_abilities",
+     ("always", "showdown-only")),
     ({"players": 5, "rules": {"rounds": 0}}, "rules.rounds", ("from 1 to 16",)),
     ({"players": 5, "rules": {"turns": 3}}, "rules.turns",
      ("unknown key", "allowed:", "rounds", "roles", "fan")),
@@ -168,3 +228,16 @@ def test_the_platform_loads_and_runs_the_shipped_configs():
     with pytest.raises(ConfigError) as error:
         config.load(str(CONFIGS / "default.toml"), overrides=["deck.killing=-2"])
     assert error.value.key == "deck.killing"
+
+
+def test_the_report_of_a_four_player_run_shows_the_25_card_deck():
+    from reports import render
+    from simulator import runner
+
+    cfg = config.load("chenghuang", players=4)
+    page = render.render_run_report(runner.run(cfg, 50, seed=1, workers=1))
+    assert "25 cards (殺生 3, 仁愛 4, 奸惡 5, 忠信 5, 孝行 5, 竊盜 3)" in page
+    assert "the official deck for this player count" in page
+    other = config.load("chenghuang", players=4, overrides=["deck.killing=4"])
+    page = render.render_run_report(runner.run(other, 50, seed=1, workers=1))
+    assert "NOT the official 4-player deck of 25 cards" in page

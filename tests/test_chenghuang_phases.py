@@ -11,7 +11,10 @@ import numpy as np
 from simulator.games import driver
 from simulator.games.chenghuang import GAME
 from simulator.games.chenghuang import kernel as K
-from simulator.games.chenghuang.declaration import ANSWER, CARD, DECISION, END, EV, ROLE, TR
+from simulator.games.chenghuang.declaration import (
+    ANSWER, CARD, DECISION, END, EV, NO_THEFT, ROLE, TR,
+)
+from simulator.games.chenghuang.observation import legal_theft
 from simulator.games.chenghuang.params import ChenghuangParams
 
 from test_chenghuang_positions import PARAMS, bind, cards, lay, position, tallies as as_tallies
@@ -217,6 +220,24 @@ def test_theft_thief_names_and_victim_chooses():
     assert list(st.held[1]) == list(cards(killing=2))
     assert tallies.events[EV.thefts] == 1
 
+
+
+def test_theft_is_optional_the_thief_may_decline():
+    # the seed: the player with the most 竊盜 "may" (可) name a player; declining (NO_THEFT,
+    # past every seat) is always legal and leaves every holding as it was
+    holdings = [cards(theft=1), cards(killing=2, loyalty=1), cards(benevolence=1)]
+    st = revealed_table([LIU, GAN, XIE], holdings)
+    _, tallies, trace = run_phase(K.theft, st, [{THEFT_TARGET: NO_THEFT}, {}, {}])
+    assert st.thief == 0
+    for seat in range(3):
+        assert list(st.held[seat]) == list(holdings[seat])
+    assert tallies.events[EV.thefts] == 0 and tallies.events[EV.theft_declined] == 1
+    declined = trace[trace[:, 1] == TR.theft_declined]
+    assert len(declined) == 1 and declined[0][2] == 0  # actor: the thief
+    # the thief's mask: every seat it may name (not itself), and NO_THEFT
+    st = revealed_table([LIU, GAN, XIE], holdings)
+    assert legal_theft(st, 3, 0) == 2
+    assert list(np.flatnonzero(st.legal)) == [1, 2, NO_THEFT]
 
 def test_theft_tie_broken_by_the_captain_and_nobody_holds_theft():
     st = revealed_table([LIU, GAN, XIE], [cards(theft=1), cards(theft=1, killing=1),

@@ -163,6 +163,32 @@ def test_round_scores_apply_fan_after_the_showdown_score():
     assert list(st.totals[:3]) == [7, 20, 6]
 
 
+
+def test_s_abilities_knob_showdown_only_drops_them_in_an_admit_round():
+    # rules.s_abilities: "always" (default) keeps 牛頭's x2 and 謝將軍's +1s in every round's
+    # score; "showdown-only" drops them in a round whose accused admitted (no showdown).
+    only = scoring_table(ChenghuangParams(players=3).points, s_abilities="showdown-only")
+    for admitted, table, ox, xie in [
+            (0, TABLE, 12, 22), (1, TABLE, 12, 22),   # always: 2 x 6 = 12; 18 + 0 + 4 = 22
+            (0, only, 12, 22),                         # showdown-only, denied: the same
+            (1, only, 6, 18)]:                         # showdown-only, admitted: printed 6; 18 + 0
+        st = position([OX_HEAD, XIE, IMPLEMENTS])
+        st.judge_kind = -1
+        st.admitted = admitted
+        st.held[0] = cards(killing=1)
+        st.held[1] = cards(loyalty=3, filial=1)
+        st.held[2] = cards(filial=1)                    # 刑具爺's +3 is no S ability: always 3
+        round_scores(st, table, 3, -1, -1)
+        assert list(st.round_score[:3]) == [ox, xie, 3]
+
+
+def test_xie_counts_a_fourth_loyalty_that_scores_nothing_itself():
+    # provisional: 謝將軍's +1 is per 忠信 / 孝行 held, a 4th card (which adds no set points)
+    # included: 4 忠信 = 18 + 4 x 1 = 22, against 18 + 3 = 21 with three.
+    assert showdown_score(TABLE, 0, cards(loyalty=4), 0, XIE, NONE) == 22
+    assert showdown_score(TABLE, 0, cards(loyalty=3), 0, XIE, NONE) == 21
+    assert showdown_score(TABLE, 0, cards(loyalty=4), 0, LIU, NONE) == 18
+
 # --- the showdown's two most valuable cards -------------------------------------------------------
 def test_most_valuable_pair_is_exact_over_pairs():
     # 4 孝行 (21: the 4th adds nothing) + 殺生 + 仁愛 = 31. One card at a time, 孝行 looks worthless

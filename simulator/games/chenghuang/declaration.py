@@ -82,6 +82,10 @@ SET_LEN = 8                       # set tables hold the points for 0..7 cards; m
 POINTS_LEN = SET_LEN + 1          # derived points per count: 0..POINTS_LEN-1 cards
 FAN_VARIANTS = ("minus-one", "steal-four")
 FAN_MODE = codes(FAN_VARIANTS, "FanMode")
+# When 牛頭's and 謝將軍's abilities (S: "at the showdown", 攤牌時) count: in every round's score,
+# or only in a round whose accused denied (an admitting accused skips the showdown).
+S_ABILITIES = ("always", "showdown-only")
+S_MODE = codes(S_ABILITIES, "SMode")
 TABLE = Layout((
     ("each", N_KINDS, "points per card of each kind"),
     ("set", N_KINDS * SET_LEN, "set points of each kind by count (0..SET_LEN-1 cards)"),
@@ -91,6 +95,7 @@ TABLE = Layout((
     ("xie", 1, "謝將軍: bonus per 忠信 / 孝行 card (1)"),
     ("fan_mode", 1, "范將軍: FAN_MODE (minus-one: per card; steal-four: fixed points)"),
     ("fan_amount", 1, "范將軍: 1 point per card, or the points stolen (4)"),
+    ("s_mode", 1, "S_MODE: when 牛頭's and 謝將軍's abilities count (always, showdown-only)"),
     # Derived from the entries above when the table is built (rules.derive_scoring), because
     # scoring is the hottest rule of all: the points of 0..POINTS_LEN-1 cards of each kind for a
     # holder of each role, 牛頭's and 謝將軍's modifiers included (not 武判's named kind; a count
@@ -105,8 +110,11 @@ TABLE_SIZE = T.size
 # --- decisions ------------------------------------------------------------------------------------
 # Actions are small integers whose meaning depends on the decision. "kind" means a card kind code
 # 0..5; "seat" a seat 0..n-1. SOURCE and TARGET of 文判 use 0..5 for a face-up card of that kind
-# and 6..11 (FACE_DOWN + kind) for one of the civil judge's own face-down cards of that kind.
+# and 6..11 (FACE_DOWN + kind) for one of the civil judge's own face-down cards of that kind. The
+# thief may decline (the seed: the player with the most 竊盜 "may" name a player): action
+# NO_THEFT, past every seat.
 FACE_DOWN = N_KINDS
+NO_THEFT = MAX_PLAYERS
 N_ACTIONS = 2 * N_KINDS
 MAX_ACTIONS = N_ACTIONS
 DECISIONS = (
@@ -125,7 +133,8 @@ DECISIONS = (
     DecisionKind("admit", "0 deny, 1 admit", "the accused admits or denies"),
     DecisionKind("admit_discard", "kind", "the accused who admitted discards a card (twice)"),
     DecisionKind("compensation", "kind", "the wrongly accused takes a card from the pile"),
-    DecisionKind("theft_target", "seat", "the thief names the player to take a card from"),
+    DecisionKind("theft_target", f"seat, or {MAX_PLAYERS} to decline",
+                 "the thief names the player to take a card from, or declines"),
     DecisionKind("theft_give", "kind", "the victim of the theft chooses the card to give"),
     DecisionKind("fan_target", "seat", "范將軍 names the player it penalises"),
     DecisionKind("tie_break", "seat", "the captain picks one of the tied players"),
@@ -199,6 +208,7 @@ EVENTS = (
     Item("compensation_empty", "a compensation with an empty discard pile"),
     Item("horse_face_takes", "竊盜 cards 馬面 took from the discard pile"),
     Item("thefts", "cards stolen"),
+    Item("theft_declined", "the thief could steal and declined"),
     Item("theft_ties", "the captain chose the thief among tied players"),
     Item("rounds_without_theft", "rounds in which nobody held 竊盜"),
     Item("fan_penalties", "范將軍 penalties applied"),
@@ -214,7 +224,8 @@ EV = codes(EVENTS, "Event")
 TRACE_EVENTS = (
     "round", "captain", "role", "deal", "pick", "discard", "layout", "judge", "gan", "peek",
     "scribe", "vote", "accused", "admit", "admit_discard", "reveal", "showdown_loss",
-    "compensation", "horse_face", "theft", "no_theft", "fan", "round_score", "tie_break", "winner",
+    "compensation", "horse_face", "theft", "no_theft", "theft_declined", "fan", "round_score",
+    "tie_break", "winner",
 )
 TR = codes(TRACE_EVENTS, "Trace")
 
@@ -228,13 +239,18 @@ PROVISIONAL = (
     "a copy of a face-up card is public; a copy of an own face-down card is known to 文判 only",
     "刑具爺 picks the seat; the face-down card looked at is uniform among that seat's face-down "
     "cards it has not seen",
-    "the S abilities (牛頭, 謝將軍) and 刑具爺's +3 count in the round score also when the accused "
-    "admitted (the cards are revealed all the same)",
+    "the S abilities (牛頭, 謝將軍) count in the round score also when the accused admitted (the "
+    "cards are revealed all the same); knob rules.s_abilities = \"always\" (default) | "
+    "\"showdown-only\" (only in a round whose accused denied)",
+    "刑具爺's +3 is not an S ability: it counts in every round's score, admit or deny",
+    "謝將軍's +1 applies to every 忠信 and 孝行 it holds, a 4th and later card (which scores nothing "
+    "itself) included",
     "the showdown's two most valuable cards go to the discard pile; among equally valuable pairs "
     "the one with the lowest kind codes goes",
     "the admitting player's discards are taken face down first when it holds the kind face down",
     "馬面 acts before the check 'nobody holds 竊盜', so its take can start the theft event",
-    "the thief may only name a player who holds a card; the victim gives any card it holds",
+    "the thief may only name a player who holds a card (or decline); the victim gives any card it "
+    "holds",
     "范將軍 names another player; minus-one: the penalty is the number of cards held; steal: "
     "at most the victim's round score is moved to 范將軍",
     "a round score is never below 0",

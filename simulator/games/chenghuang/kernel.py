@@ -14,8 +14,8 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    ABILITY_ORDER, ANSWER, CHOSEN, DECISION, END, EV, HAND, N_KINDS, OBS, ROLE, SCORE_CLIP, TIE,
-    TR, UNKNOWN,
+    ABILITY_ORDER, ANSWER, CHOSEN, DECISION, END, EV, HAND, N_KINDS, NO_THEFT, OBS, ROLE,
+    SCORE_CLIP, TIE, TR, UNKNOWN,
 )
 from .observation import (
     clear_drawn, clear_private, clear_tie, legal_admit, legal_any_kind, legal_kinds, legal_marked,
@@ -247,8 +247,8 @@ def judgement(st, accused, rng):
 # --- 7. theft -------------------------------------------------------------------------------------
 @compiled
 def theft(st, rng):
-    """馬面 takes the pile's 竊盜; the player with the most 竊盜 takes a card of the victim's
-    choice from a player it names."""
+    """馬面 takes the pile's 竊盜; the player with the most 竊盜 may take a card of the victim's
+    choice from a player it names (or decline)."""
     n = st.players
     horse = seat_with_role(st, n, ROLE.horse_face)
     if horse >= 0:
@@ -266,11 +266,14 @@ def theft(st, rng):
     else:
         thief = first_marked(st.tied, n)
     st.thief = thief
-    legal_theft(st, n, thief)
-    if st.legal_count == 0:
+    if legal_theft(st, n, thief) == 0:
         event(st, TR.theft, thief, -1, -1, most)
         return
     victim = ask(st, thief, DECISION.theft_target, rng, observe_table, ())
+    if victim == NO_THEFT:
+        st.events[EV.theft_declined] += 1
+        event(st, TR.theft_declined, thief, -1, 0, most)
+        return
     legal_kinds(st, st.held[victim])
     kind = ask(st, victim, DECISION.theft_give, rng, observe_table, ())
     steal(st, thief, victim, kind)

@@ -19,7 +19,7 @@ import numpy as np
 
 from simulator.games.engine import allow, clear_legal, compiled, inlined, set_legal
 
-from .declaration import FACE_DOWN, MAX_PLAYERS, N_KINDS, OBS, UNKNOWN
+from .declaration import FACE_DOWN, MAX_PLAYERS, N_KINDS, NO_THEFT, OBS, UNKNOWN
 from .rules import can_be_robbed, knows_slot, pack_in_hand, peekable, recount
 
 
@@ -309,10 +309,16 @@ def legal_target(st, n, me, source):
 
 @compiled
 def legal_theft(st, n, thief):
-    """The thief names another player holding a card, never 馬面."""
+    """The thief names another player holding a card, never 馬面, or declines (NO_THEFT; the only
+    legal action when nobody can be robbed). Returns how many players it could name."""
     clear_legal(st)
+    victims = 0
     for s in range(n):
-        set_legal(st, s, can_be_robbed(st, thief, s))
+        robbable = can_be_robbed(st, thief, s)
+        set_legal(st, s, robbable)
+        victims += 1 if robbable else 0
+    allow(st, NO_THEFT)
+    return victims
 
 
 # --- no peeking ---------------------------------------------------------------------------------

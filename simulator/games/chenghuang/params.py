@@ -10,6 +10,7 @@ declaration. A config's layout (docs/rules/chenghuang.md explains each key)::
     rounds = 4                        # 1..16 (the Overseers edition plays 3)
     roles = "basic"                   # "basic" (5 roles), "advanced" (all 9) or a list of names
     fan = "minus-one"                 # 范將軍: "minus-one" (-1 per card) or "steal-four"
+    s_abilities = "always"            # 牛頭 / 謝將軍: "always" or "showdown-only"
     [deck]                            # cards per kind; missing kinds: the official table
     killing = 4
     ...
@@ -39,7 +40,7 @@ from simulator.schema import Choice, Integer, Invalid, Key
 from .declaration import (
     ADVANCED_POOL, BASIC_POOL, FAN_MODE, FAN_VARIANTS, HAND, KIND_LABELS, KINDS, MAX_DECK,
     MAX_PLAYERS, MAX_ROUNDS, N_ACTIONS, N_KINDS, OFFICIAL_DECK, POOL_NAMES, PRINTED_TOTAL, ROLES,
-    SET_LEN, T, TABLE,
+    S_ABILITIES, S_MODE, SET_LEN, T, TABLE,
 )
 from .observation import init_observation
 from .rules import derive_scoring
@@ -72,6 +73,7 @@ class ChenghuangParams:
     fan_amount: int = 1
     pool_name: str = "basic"                          # "basic", "advanced" or "custom"
     deck_is_official: bool = True
+    s_abilities: str = "always"                       # S_ABILITIES
 
     @property
     def deck_size(self) -> int:
@@ -80,14 +82,14 @@ class ChenghuangParams:
     def table(self) -> np.ndarray:
         """The flat scoring table the kernel and the strategies read (layout: declaration.TABLE)."""
         return scoring_table(self.points, self.judge, self.implements, self.ox_head, self.xie,
-                             self.fan_variant, self.fan_amount)
+                             self.fan_variant, self.fan_amount, self.s_abilities)
 
     def role_names(self) -> list[str]:
         return [ROLES[r].name for r in self.role_pool]
 
 
 def scoring_table(points, judge=5, implements=3, ox_head=2, xie=1, fan_variant="minus-one",
-                  fan_amount=1) -> np.ndarray:
+                  fan_amount=1, s_abilities="always") -> np.ndarray:
     table = np.zeros(TABLE.size, dtype=np.int64)
     for kind, value in enumerate(points):
         if isinstance(value, tuple):
@@ -102,6 +104,7 @@ def scoring_table(points, judge=5, implements=3, ox_head=2, xie=1, fan_variant="
     table[T.xie] = xie
     table[T.fan_mode] = FAN_MODE.minus_one if fan_variant == "minus-one" else FAN_MODE.steal_four
     table[T.fan_amount] = fan_amount
+    table[T.s_mode] = S_MODE.always if s_abilities == "always" else S_MODE.showdown_only
     derive_scoring(table)
     return table
 
@@ -193,6 +196,10 @@ KEYS = (
     Key("rules.fan", Choice(FAN_VARIANTS), "minus-one",
         "范將軍: \"minus-one\" (each card of the target scores less) or \"steal-four\" (points "
         "moved from the target's round)"),
+    Key("rules.s_abilities", Choice(S_ABILITIES), "always",
+        "when 牛頭's and 謝將軍's abilities (S: \"at the showdown\") count: \"always\" (in every "
+        "round's score) or \"showdown-only\" (not in a round whose accused admitted and so "
+        "skipped the showdown); provisional"),
 ) + tuple(
     Key(f"deck.{name}", Integer(0, MAX_DECK), _official_count(kind),
         f"cards of {KIND_LABELS[kind]} in the deck", default_text=_official_column(kind))
@@ -254,6 +261,7 @@ def load_params(values: dict, ctx) -> ChenghuangParams:
         judge=values["scoring.judge"], implements=values["scoring.implements"],
         ox_head=values["scoring.ox_head"], xie=values["scoring.xie"], fan_amount=fan_amount,
         pool_name=pool_name, deck_is_official=deck == OFFICIAL_DECK[players],
+        s_abilities=values["rules.s_abilities"],
     )
 
 
@@ -278,15 +286,28 @@ def actions(params: ChenghuangParams) -> int:
     return N_ACTIONS
 
 
+def _deck_text(deck) -> str:
+    return ", ".join(f"{KIND_LABELS[k]} {c}" for k, c in enumerate(deck))
+
+
 def describe_setup(params: ChenghuangParams) -> dict:
-    """Notes a report prints about a setup: the deck, the role pool, and known inconsistencies."""
+    """Notes a report prints about a setup: the deck and the role pool (and whether they are the
+    rules' own for the player count), known inconsistencies, the variants in play."""
     notes = {}
     n = params.players
     dealt = HAND * n
-    deck_line = ", ".join(f"{KIND_LABELS[k]} {c}" for k, c in enumerate(params.deck))
-    notes["deck"] = (f"{params.deck_size} cards ({deck_line}); {dealt} are dealt each round"
+    official = OFFICIAL_DECK[n]
+    notes["deck"] = (f"{params.deck_size} cards ({_deck_text(params.deck)}); {dealt} are dealt "
+                     f"each round"
                      + (f", {params.deck_size - dealt} set aside unseen"
-                        if params.deck_size > dealt else ", all of them"))
+                        if params.deck_size > dealt else ", all of them")
+                     + ("; the official deck for this player count" if params.deck_is_official
+                        else ""))
+    if not params.deck_is_official:
+        changes = ", ".join(f"{KIND_LABELS[k]} {c} (official {official[k]})"
+                            for k, c in enumerate(params.deck) if c != official[k])
+        notes["deck_differs"] = (f"NOT the official {n}-player deck of {sum(official)} cards "
+                                 f"({_deck_text(official)}): {changes}")
     if n == 5:
         notes["five_player_deck"] = (
             "The rules print a 5-player total of 32 cards, but the per-kind counts add up to 30. "
@@ -296,13 +317,30 @@ def describe_setup(params: ChenghuangParams) -> dict:
             + " Add cards in [deck] to test the other reading.")
     elif params.deck_is_official and sum(params.deck) != PRINTED_TOTAL[n]:
         notes["deck_total"] = f"the printed total for {n} players is {PRINTED_TOTAL[n]}"
-    notes["roles"] = (f"{params.pool_name} pool: "
+    pool_words = {"basic": "basic pool (the 5 starred roles)",
+                  "advanced": "advanced pool (all nine roles, the rules' advanced play)",
+                  "custom": "custom pool"}[params.pool_name]
+    notes["roles"] = (f"{pool_words}: "
                       + ", ".join(f"{ROLES[r].label} {ROLES[r].name}" for r in params.role_pool))
     if len(params.role_pool) > n:
         notes["roles"] += f"; {len(params.role_pool) - n} role(s) left out each round"
+    default_pool = "advanced" if n == MAX_PLAYERS else "basic"
+    if params.pool_name == "custom":
+        notes["roles_differ"] = (
+            f"NOT an official role pool: the rules deal the basic pool (3-5 players) or all nine "
+            f"roles (advanced play, 3-6 players); the default for {n} players is the "
+            f"{default_pool} pool")
+    elif params.pool_name != default_pool:
+        notes["roles"] += (f"; the default for {n} players is the {default_pool} pool (the "
+                           f"advanced pool is the rules' advanced play)")
     notes["rounds"] = f"{params.rounds} rounds" + (" (the Overseers edition)" if params.rounds == 3
                                                    else "")
     notes["fan"] = ("范將軍: each card of the chosen player scores "
                     f"{params.fan_amount} less" if params.fan_variant == "minus-one" else
                     f"范將軍: steals {params.fan_amount} points from the chosen player's round")
+    notes["s_abilities"] = (
+        "牛頭 and 謝將軍 count in every round's score, also when the accused admitted "
+        "(rules.s_abilities = \"always\", provisional)" if params.s_abilities == "always" else
+        "牛頭 and 謝將軍 count only in a round whose accused denied: an admitting accused skips "
+        "the showdown (rules.s_abilities = \"showdown-only\")")
     return notes

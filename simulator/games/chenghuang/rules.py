@@ -10,8 +10,11 @@ docs/rules/chenghuang.md maps every rule to its test.
 from simulator.games.engine import compiled, uniform_index
 
 from .declaration import (
-    CARD, FACE_DOWN, FAN_MODE, HAND, N_KINDS, N_ROLES, POINTS_LEN, ROLE, SET_LEN, T,
+    ANSWER, CARD, FACE_DOWN, FAN_MODE, HAND, N_KINDS, N_ROLES, POINTS_LEN, ROLE, S_MODE, SET_LEN, T,
 )
+
+# A role without a scoring ability: its derived points (T.points) are the printed ones.
+PRINTED = ROLE.general_liu
 
 
 # --- chance ---------------------------------------------------------------------------------------
@@ -617,12 +620,27 @@ def steal(st, thief, victim, kind):
 
 # --- scoring --------------------------------------------------------------------------------------
 @compiled
+def scoring_role(table, role, showdown):
+    """The role whose points a seat scores this round: its own, except 牛頭 and 謝將軍 (S: "at
+    the showdown") when the S abilities count only at a showdown (T.s_mode) and the round had none
+    (the accused admitted): they score the printed points."""
+    if showdown or table[T.s_mode] == S_MODE.always:
+        return role
+    if role == ROLE.ox_head or role == ROLE.general_xie:
+        return PRINTED
+    return role
+
+
+@compiled
 def round_scores(st, table, n, fan, fan_target):
-    """Scoring: every seat's showdown score of what it holds now, then 范將軍 (fan >= 0), then the
-    floor at 0; the round's points are added to the totals. Returns the points 范將軍 moved."""
+    """Scoring: every seat's showdown score of what it holds now (牛頭 and 謝將軍 as
+    `scoring_role` says), then 范將軍 (fan >= 0), then the floor at 0; the round's points are
+    added to the totals. Returns the points 范將軍 moved."""
     judge_kind = st.judge_kind
+    showdown = st.admitted != ANSWER.admit
     for s in range(n):
-        st.round_score[s] = showdown_score(table, 0, st.held[s], 0, st.role[s], judge_kind)
+        role = scoring_role(table, st.role[s], showdown)
+        st.round_score[s] = showdown_score(table, 0, st.held[s], 0, role, judge_kind)
     moved = 0
     if fan >= 0 and fan_target >= 0:
         moved = fan_adjust(table, st.round_score, st.held, n, fan, fan_target)

@@ -110,6 +110,8 @@ SENTENCES = {
         f"  馬面 {seat(actor)} takes {value} 竊盜 from the pile",
     TR.theft: _theft,
     TR.no_theft: lambda actor, target, value, extra, params: "  theft: nobody holds 竊盜",
+    TR.theft_declined: lambda actor, target, value, extra, params:
+        f"  theft: {seat(actor)} ({extra} 竊盜) declines to steal",
     TR.fan: _fan,
     TR.round_score: lambda actor, target, value, extra, params:
         f"  score: {seat(actor)} scores {value} this round, total {extra}",
