@@ -270,6 +270,7 @@ class Summary:
     games_for_one_point: int
     judgement: "verdicts.Verdict | None" = None  # the verdict's findings, status and lead
     setup: dict = field(default_factory=dict)  # the game's notes on the setup (deck, pool, ...)
+    provisional: tuple[str, ...] = ()  # the game's rulings made where its source is silent
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -313,6 +314,10 @@ class Summary:
         lines.append(f"Verdict: {self.verdict}")
         lines.append(f"To know a win rate to ±1 point (95%) you need about "
                      f"{verdicts.about(self.games_for_one_point)} games.")
+        if self.provisional:
+            lines.append(f"Provisional: the result depends on {len(self.provisional)} rulings "
+                         f"made where the game's source is silent (`fairplay games {self.game}` "
+                         f"lists them).")
         return "\n".join(lines)
 
 
@@ -409,4 +414,4 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
     events = {name: float(t["events"][i]) / games for i, name in enumerate(game.event_names)} if games else {}
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
                    game.length_unit, events, stats.games_needed(headline, 0.01, 0.95), judged,
-                   dict(result.data.get("setup_notes") or {}))
+                   dict(result.data.get("setup_notes") or {}), tuple(game.provisional))

@@ -45,3 +45,15 @@ def test_trace_shows_a_whole_game():
     for fragment in ("Deal", "Night 1", "the seer", "werewolves", "suspect vote", "sentence vote",
                      "is hanged", "team wins"):
         assert fragment in text
+
+
+def test_the_summary_shows_the_setup_and_ends_with_the_provisional_rulings():
+    from simulator import config, runner
+    from simulator.games.chenghuang.declaration import PROVISIONAL
+
+    cfg = config.load("chenghuang", ["players=4"])
+    table = runner.run(cfg, 200, seed=1, workers=1).summary().table().splitlines()
+    assert table[1].startswith("  deck: 25 cards") and "official deck" in table[1]
+    assert table[-1].startswith(f"Provisional: the result depends on {len(PROVISIONAL)} rulings")
+    werewolf = runner.run(config.load("werewolf"), 200, seed=1, workers=1).summary().table()
+    assert "Provisional:" not in werewolf  # the base game's source settles every rule it uses
