@@ -16,3 +16,8 @@ fairplay baseline \
     configs/chenghuang/players-4.toml \
     configs/chenghuang/players-6.toml \
     -n 100000 --seed 0 -o baselines/chenghuang.json "$@"
+fairplay baseline \
+    configs/salem/default.toml \
+    configs/salem/extra-witch.toml \
+    configs/salem/draft-5.toml \
+    -n 100000 --seed 0 -o baselines/salem.json "$@"

@@ -9,6 +9,7 @@ import importlib
 GAMES = {
     "werewolf": "simulator.games.werewolf",
     "chenghuang": "simulator.games.chenghuang",
+    "salem": "simulator.games.salem",
 }
 # The runnable example a new game starts from (docs/adding-a-game.md): it runs and passes the
 # contract suite like every game, but `fairplay games` does not list it.

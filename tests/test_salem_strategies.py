@@ -1,0 +1,181 @@
+"""Salem strategies on hand-built observations (each plays the way its summary says, ties at
+random), and at the table: people-like towns win more than random ones."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from scipy.stats import beta
+
+from simulator import config
+from simulator.games import driver
+from simulator.games.base import OBS_KIND, OBS_ME, OBS_ROLE
+from simulator.games.salem import GAME
+from simulator.games.salem.declaration import (
+    CARD, DECISION, LOG, MODE, N_ACTIONS, N_CHARACTERS, N_ROLES, OBS, STOP, TOWN, TURN, WITCH,
+)
+from simulator.games.salem.observation import (
+    legal_confess, legal_living, legal_play, legal_turn, observe,
+)
+from simulator.games.salem.rules import log_event, recount_all
+from strategies.salem import MEMORY, PEOPLE_PARAMS, builtin, people, random_play
+
+from test_salem_positions import CONSTABLE, NAW, WITCH_TRYAL, add_front, position
+
+PARAMS = np.zeros(8, dtype=np.float64)
+PARAMS[:len(PEOPLE_PARAMS)] = [p.default for p in PEOPLE_PARAMS]
+CHARS = ["tituba", "sarah-good", "giles-corey", "ann-putnam", "mary-warren"]
+
+
+def ask(st, seat, kind, context=(-1, -1, -1, MODE.plain), seed=0, memory=None, params=PARAMS):
+    """What `people` answers at `seat` for a decision of `kind` whose legal mask the rules just
+    built in st.legal (the engine's `ask`, from Python)."""
+    observe(st, seat, context)
+    st.obs[OBS_KIND] = kind
+    st.obs[OBS_ME] = seat
+    st.obs[OBS_ROLE] = st.role[seat]
+    legal = np.array(st.legal[:N_ACTIONS], dtype=np.bool_)
+    memory = np.zeros(MEMORY) if memory is None else memory
+    return people(kind, st.obs, legal, params, memory, np.random.default_rng(seed))
+
+
+def test_builtin_strategies_and_params():
+    strategies = builtin()
+    assert set(strategies) == {"random", "people"}
+    assert strategies["people"].defaults() == {p.name: p.default for p in PEOPLE_PARAMS}
+    assert strategies["random"].function is random_play
+    assert strategies["people"].memory == MEMORY <= 256
+
+
+def test_the_town_accuses_the_player_it_knows_holds_a_witch():
+    st = position(CHARS, tryals=[[NAW] * 3, [NAW] * 3, [WITCH_TRYAL, NAW, NAW], [NAW] * 3,
+                                 [NAW] * 3], hands=[{"witness": 1, "accusation": 1}])
+    st.known_witch[0, 2] = 1      # seat 0 saw seat 2's Witch (it passed through its hands)
+    st.known_team[0, 2] = WITCH
+    memory = np.zeros(MEMORY)
+    legal_play(st, 0, True)
+    assert ask(st, 0, DECISION.play, memory=memory) == CARD.witness
+    legal_living(st, 0)
+    assert ask(st, 0, DECISION.target, (-1, CARD.witness, -1, MODE.plain),
+               memory=memory) == 2
+
+
+def test_a_witch_never_accuses_a_fellow_witch_and_kills_its_accuser():
+    tryals = [[WITCH_TRYAL, NAW], [WITCH_TRYAL, NAW], [NAW, NAW], [NAW, NAW], [NAW, NAW]]
+    st = position(CHARS, tryals=tryals, hands=[{"accusation": 3}])
+    st.known_team[0, :5] = [WITCH, WITCH, TOWN, TOWN, TOWN]   # witches wake together
+    targets = set()
+    for seed in range(40):
+        memory = np.zeros(MEMORY)
+        legal_play(st, 0, True)
+        ask(st, 0, DECISION.play, memory=memory, seed=seed)
+        legal_living(st, 0)
+        targets.add(ask(st, 0, DECISION.target, (-1, CARD.accusation, -1, MODE.plain),
+                        memory=memory, seed=seed))
+    assert 1 not in targets and targets <= {2, 3, 4} and len(targets) > 1   # ties at random
+    # at night the witch votes for the player who accused the witches
+    memory = np.zeros(MEMORY)
+    for _ in range(3):   # seat 3 accused seat 1 three times (the public log)
+        log_event(st, LOG.accuse, 3, 1, 1)
+    legal_living(st, -1)
+    assert ask(st, 0, DECISION.night_kill, (-1, -1, -1, MODE.votes), memory=memory) == 3
+
+
+def test_ties_are_broken_at_random_never_by_seat_number():
+    tryals = [[WITCH_TRYAL, NAW], [NAW, NAW], [NAW, NAW], [NAW, NAW], [NAW, NAW]]
+    st = position(CHARS, tryals=tryals)
+    st.known_team[0, :5] = [WITCH, TOWN, TOWN, TOWN, TOWN]
+    picks = []
+    for seed in range(200):
+        legal_living(st, -1)
+        picks.append(ask(st, 0, DECISION.night_kill, (-1, -1, -1, MODE.votes), seed=seed))
+    counts = np.bincount(picks, minlength=5)
+    # four seats alike, 200 picks: each count is Binomial(200, 1/4) (sd 6.1); 25..75 holds with
+    # probability 1 - 4e-9 for each of them
+    assert counts[0] == 0 and all(25 <= c <= 75 for c in counts[1:]), counts
+
+
+def test_the_constable_protects_the_most_accused_player_it_trusts():
+    tryals = [[WITCH_TRYAL, NAW], [NAW, CONSTABLE], [NAW, NAW], [NAW, NAW], [NAW, NAW]]
+    st = position(CHARS, tryals=tryals)
+    add_front(st, 3, CARD.evidence, 1)
+    recount_all(st)
+    log_event(st, LOG.accuse, 0, 3, 3)  # seat 0 put 3 accusations on seat 3
+    legal_living(st, 1)
+    assert ask(st, 1, DECISION.protect) == 3
+
+
+def test_a_townsperson_confesses_only_when_it_fears_the_night():
+    st = position(CHARS, tryals=[[WITCH_TRYAL, NAW], [NAW, NAW, NAW], [NAW, NAW], [NAW, NAW],
+                                 [NAW, NAW]])
+    for _ in range(4):   # seat 1 accused seat 0 a lot: the witches may come for it
+        log_event(st, LOG.accuse, 1, 0, 1)
+    fearless = PARAMS.copy()
+    fearless[2] = 0.0
+    answers = set()
+    for seed in range(20):
+        legal_confess(st, 1)
+        answers.add(ask(st, 1, DECISION.confess, (-1, -1, -1, MODE.dawn), seed=seed,
+                        params=fearless))
+    assert answers == {STOP}
+    fearful = PARAMS.copy()
+    fearful[2] = 1.0
+    legal_confess(st, 1)
+    assert ask(st, 1, DECISION.confess, (-1, -1, -1, MODE.dawn), params=fearful) in (0, 1, 2)
+
+
+def test_people_draw_or_play_and_draw_without_a_card_to_play():
+    st = position(CHARS, tryals=[[WITCH_TRYAL, NAW]] + [[NAW, NAW]] * 4)
+    legal_turn(st, 1)
+    assert ask(st, 1, DECISION.turn) == TURN.draw
+
+
+# --- at the table ----------------------------------------------------------------------------------
+def team_lineup(players, town, witch):
+    """Seats play `town` while on the town team and `witch` once on the witch team."""
+    strategies = GAME.strategies()
+    slots = [driver.Slot(name, strategies[name],
+                         tuple((p.name, p.default) for p in strategies[name].params))
+             for name in dict.fromkeys((town, witch))]
+    table = np.zeros((players, N_ROLES), dtype=np.int64)
+    table[:, N_CHARACTERS:] = len(slots) - 1   # one slot, and one memory, when both are alike
+    return driver.Lineup(slots, table)
+
+
+@pytest.mark.parametrize("players", [5, 8])
+def test_people_like_towns_win_more_than_random_ones(players):
+    params = config.load("salem", [], players).params
+    games = 1500
+    rates = []
+    for town in ("people", "random"):
+        t, _ = driver.play(GAME, params, team_lineup(players, town, "people"), games,
+                           np.random.default_rng(players))
+        rates.append(int(t["team_wins"][TOWN]))
+    people_wins, random_wins = rates
+    # Clopper-Pearson 99.9% intervals of the two town win rates must not overlap (measured on
+    # these seeds: 8 players about 51% against 9%, 5 players 74% against 43%)
+    low = beta.ppf(0.0005, people_wins, games - people_wins + 1)
+    high = beta.ppf(0.9995, random_wins + 1, games - random_wins)
+    assert low > high, (people_wins, random_wins)
+
+
+def test_two_people_strategies_fit_in_a_seats_memory():
+    # a seat plays the town's strategy, and the witches' once converted: both memories fit
+    cfg = config.load("salem", ['strategies.town="people"',
+                                'strategies.witch={name="people", profile=0.9}'], 8)
+    t, _ = driver.play(GAME, cfg.params, cfg.lineup, 50, np.random.default_rng(1))
+    assert t["games"][0] == 50 and 2 * MEMORY <= 256
+
+
+def test_the_attack_matrix_keeps_whole_numbers_exactly():
+    from strategies.salem import add_given, given
+    memory = np.zeros(MEMORY)
+    values = {}
+    rng = np.random.default_rng(3)
+    for _ in range(2000):
+        a, t = int(rng.integers(0, 12)), int(rng.integers(0, 12))
+        amount = float(rng.choice([-2, -1, 1, 2, 3, 7]))
+        add_given(memory, a, t, amount)
+        values[a, t] = values.get((a, t), 0.0) + amount
+    assert all(given(memory, a, t) == values.get((a, t), 0.0)
+               for a in range(12) for t in range(12))
