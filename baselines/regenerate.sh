@@ -21,3 +21,8 @@ fairplay baseline \
     configs/salem/extra-witch.toml \
     configs/salem/draft-5.toml \
     -n 100000 --seed 0 -o baselines/salem.json "$@"
+fairplay baseline \
+    configs/ghostplay/default.toml \
+    configs/ghostplay/players-5.toml \
+    configs/ghostplay/artifacts.toml \
+    -n 100000 --seed 0 -o baselines/ghostplay.json "$@"

@@ -10,6 +10,7 @@ GAMES = {
     "werewolf": "simulator.games.werewolf",
     "chenghuang": "simulator.games.chenghuang",
     "salem": "simulator.games.salem",
+    "ghostplay": "simulator.games.ghostplay",
 }
 # The runnable example a new game starts from (docs/adding-a-game.md): it runs and passes the
 # contract suite like every game, but `fairplay games` does not list it.

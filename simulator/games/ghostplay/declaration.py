@@ -1,0 +1,265 @@
+"""鬼戏 Ghost Play, declared: identities, cards, decisions, observation, events and trace events.
+
+Everything here is data: the kernel, the rules, the strategies and the trace decoder read these
+constants. The decks themselves (the ghost deck card by card, the Taoist deck, the ghost-king
+cards) are config data (params.py, configs/ghostplay/): the draft gives their sizes but not their
+contents, so they are provisional and a designer edits them. Every code is a position in one
+declared tuple (`codes(...)` names them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+
+NAME = "ghostplay"
+TITLE = "鬼戏 Ghost Play (designer's prototype)"
+SOURCE = ("shared/seeds/001_54de3069f82f70dc.txt (a rulebook draft that stops in the middle of "
+          "its rules); rulings in shared/rules/ghostplay.md")
+MIN_PLAYERS = 4
+MAX_PLAYERS = 8
+SCORING = "team"
+LENGTH_UNIT = "turns"
+DEFAULT_CONFIG = "ghostplay/default.toml"
+
+# --- identities (身份牌) --------------------------------------------------------------------------
+TEAMS = ("taiping", "tianshi", "evil")
+TEAM = codes(TEAMS, "Team")
+ROLES = (
+    Role("taiping", "taiping", "太平道 sect: its members want more ghost points than Tianshi's",
+         "太平道"),
+    Role("tianshi", "tianshi", "天师道 sect: its members want more ghost points than Taiping's",
+         "天师道"),
+    Role("evil", "evil", "邪道 the evil path (odd player counts): wins with the ghost king",
+         "邪道"),
+    Role("ghost-king", "evil", "鬼王: a possessed player who rose; breaks the seal with enough "
+         "lives", "鬼王"),
+)
+ROLE = codes(ROLES, "Role")
+N_ROLES = len(ROLES)
+# The identity table of the draft (taiping, tianshi, evil by player count).
+IDENTITIES = {4: (2, 2, 0), 5: (2, 2, 1), 6: (3, 3, 0), 7: (3, 3, 1), 8: (4, 4, 0)}
+
+# --- cards ----------------------------------------------------------------------------------------
+COLOURS = ("red", "blue")
+COLOUR = codes(COLOURS, "Colour")
+# Taoist cards (道术牌): every card is red or blue and votes; some can also be played in the day.
+PLAYS = ("vote", "artifact", "spell")
+PLAY = codes(PLAYS, "Play")
+ARTIFACT_EFFECTS = ("ward", "spirit", "draw")  # 法器 in front of its holder
+SPELL_EFFECTS = ("spirit", "draw")              # other cards: played in the day, then discarded
+EFFECTS = ("none", "ward", "spirit", "draw")    # one code space for both
+EFFECT = codes(EFFECTS, "Effect")
+# Ghost-deck cards (鬼牌堆): ghosts and events.
+CARD_KINDS = ("ghost", "event")
+KIND = codes(CARD_KINDS, "Kind")
+POSSESSIONS = ("turn-player", "most-spirit", "fewest-cards", "right-neighbour")
+POSSESS = codes(POSSESSIONS, "Possess")
+EVENT_EFFECTS = ("drain", "gift", "draw", "another")
+EVENT = codes(EVENT_EFFECTS, "EventEffect")
+# What became of a ghost-deck card (public).
+CARD_STATES = ("in-deck", "in-play", "dispelled", "life", "resolved")
+CARD_STATE = codes(CARD_STATES, "CardState")
+
+MAX_TYPES = 12          # Taoist card types a deck may list
+MAX_TAOIST = 240        # Taoist cards in all
+MAX_GHOST_CARDS = 62    # ghost-deck cards (each in-play slot is an action; see PASS)
+MAX_KING_CARDS = 16     # ghost-king cards
+MAX_REWARD = 8          # reward entries by participants (1..8)
+
+# --- decisions ------------------------------------------------------------------------------------
+# One integer per decision. PASS (the last entry of every mask) is "none" / "stop".
+MAX_ACTIONS = 63
+PASS = MAX_ACTIONS - 1
+VOTE_BASE = 7           # vote action = positive * VOTE_BASE + negative
+MAX_VOTE = VOTE_BASE - 1  # at most 6 positive and 6 negative cards in one vote
+DECISIONS = (
+    DecisionKind("buy", "cards to buy (0, 1, 2, ...)",
+                 "day: spend spirit power on extra Taoist cards (2 each by default)"),
+    DecisionKind("artifact", "Taoist card type to set in front, or PASS",
+                 "day: play an artifact 法器 (asked only when holding one)"),
+    DecisionKind("spell", "Taoist card type to play, or PASS",
+                 "day: play another card whose timing fits (asked while holding one)"),
+    DecisionKind("exorcise", "slot of a ghost in play, or PASS",
+                 "night: host an exorcism of one ghost in play, or not"),
+    DecisionKind("vote", "positive * 7 + negative",
+                 "exorcism or summoning: add vote cards face down (positive: the ghost's colour)"),
+    DecisionKind("challenge", "seat of a voter, or PASS (stop)",
+                 "exorcism: the host challenges one more voter, or stops"),
+    DecisionKind("summon", "slot of a ghost in play, or PASS",
+                 "night: the ghost king summons a ghost in play (only it votes), or not"),
+)
+DECISION = codes(DECISIONS, "Decision")
+
+# --- observation: what one seat knows when it decides ---------------------------------------------
+# (The standard pieces come first: kind, me, my_role, players; see base.STANDARD_PIECES.)
+# Public pieces are written by the rules once for everybody; observers write the private ones.
+UNKNOWN = -1
+LOG = 8                 # exorcisms kept in the public log (a ring, by sequence number)
+LOG_FIELDS = ("seq", "host", "card", "target", "outcome", "positive", "negative")
+LF = codes(LOG_FIELDS, "LogField")
+LOG_ENTRY = len(LOG_FIELDS) + 2 * MAX_PLAYERS  # then placed[8], shown[8]
+OUTCOMES = ("dispelled", "failed", "challenge-failed", "summoned", "summon-failed")
+OUTCOME = codes(OUTCOMES, "Outcome")
+# shown: what a challenge showed of a voter's cards
+SHOWN = ("all-positive", "had-negative")
+_P, _G, _T = MAX_PLAYERS, MAX_GHOST_CARDS, MAX_TYPES
+OBSERVATION = ObservationLayout((
+    # the run's constants (the decks are public knowledge)
+    ("ghost_cards", 1, "ghost-deck cards in the game"),
+    ("card_kind", _G, "each ghost-deck card's kind (KIND), by card id"),
+    ("card_colour", _G, "each ghost's colour (COLOUR): its positive votes"),
+    ("card_requirement", _G, "each ghost's requirement: net positive vote value to dispel it"),
+    ("card_points", _G, "each ghost's points"),
+    ("types", 1, "Taoist card types"),
+    ("type_colour", _T, "each Taoist card type's colour"),
+    ("type_value", _T, "each type's vote value"),
+    ("type_play", _T, "each type's use in the day (PLAY)"),
+    ("type_effect", _T, "each type's effect (EFFECT)"),
+    ("type_amount", _T, "each type's effect amount"),
+    ("card_cost", 1, "spirit power per extra Taoist card"),
+    # the game so far (public)
+    ("turn", 1, "current turn, from 1"),
+    ("turn_player", 1, "whose turn it is"),
+    ("deck_left", 1, "ghost-deck cards not yet revealed"),
+    ("king", 1, "the ghost king's seat (public), or -1"),
+    ("seal", 1, "lives that break the seal (the candidate ghost-king card)"),
+    ("lives", 1, "the ghost king's lives"),
+    ("spirit", _P, "each seat's spirit power"),
+    ("hand_size", _P, "cards in each seat's hand"),
+    ("possessed", _P, "ghosts possessing each seat"),
+    ("points", _P, "ghost points in front of each seat"),
+    ("artifact", _P, "the artifact type in front of each seat, or -1"),
+    ("card_state", _G, "what became of each ghost-deck card (CARD_STATE)"),
+    ("in_play", 1, "ghosts in play"),
+    ("slot_card", _G, "the card id of each ghost in play, by slot (arrival order)"),
+    ("slot_target", _G, "the seat each ghost in play possesses, by slot"),
+    # the exorcism or summoning under way
+    ("ex_seq", 1, "exorcisms and summonings so far this game (this one included)"),
+    ("ex_host", 1, "its host, or -1"),
+    ("ex_slot", 1, "the slot of its ghost"),
+    ("ex_card", 1, "the card id of its ghost"),
+    ("placed", _P, "cards each seat placed face down in it (-1: not voted yet)"),
+    ("shown_positive", _P, "a challenged voter's positive cards (-1: not shown)"),
+    ("shown_negative", _P, "a challenged voter's negative cards (-1: not shown)"),
+    # the public log of the last LOG exorcisms and summonings, a ring by sequence number
+    ("log", LOG * LOG_ENTRY,
+     "per entry: seq, host, card, target, outcome (OUTCOME), positive and negative vote value "
+     "counted (-1 when a challenge failed it), then placed[8] and shown[8] (-1 not challenged, "
+     "0 all positive, 1 had a negative)"),
+    # private
+    ("hand", _T, "my cards by Taoist card type"),
+    ("colours", 2, "my cards by colour (red, blue)"),
+    ("known", _P, "identities I know: mine, the ghost king's, those I looked at (else -1)"),
+))
+OBS = OBSERVATION.offsets()
+
+# --- results --------------------------------------------------------------------------------------
+END_CONDITIONS = (
+    Item("seal", "the seal breaks when the game ends"),
+    Item("seal_at_once", "the seal breaks at once (knob)"),
+    Item("points", "a sect holds more ghost points"),
+    Item("tie", "the sects tie on ghost points: a draw"),
+)
+END = codes(END_CONDITIONS, "End")
+MAX_LENGTH = 72  # turns: one ghost-deck card or more each turn, plus the last round (knob)
+
+EVENTS = (
+    Item("turns", "turns played"),
+    Item("possessions", "ghosts that possessed a player"),
+    Item("unpossessed", "ghosts that found no eligible player (every player warded)"),
+    Item("event_cards", "event cards resolved"),
+    Item("exorcisms", "exorcisms hosted"),
+    Item("exorcisms_won", "of those, the ghost dispelled"),
+    Item("exorcisms_challenged", "exorcisms with at least one challenge"),
+    Item("challenged_won", "of those, the ghost dispelled"),
+    Item("challenges", "voters challenged"),
+    Item("challenges_caught", "challenged voters who had a negative vote (their votes discarded)"),
+    Item("challenges_backfired", "challenged voters who had only positive votes (the exorcism "
+                                 "failed)"),
+    Item("summonings", "summonings by the ghost king"),
+    Item("summonings_won", "of those, the ghost became a life"),
+    Item("rises", "ghost kings risen"),
+    Item("rise_by_three", "risen by rule (a): possessed by 3 ghosts"),
+    Item("rise_by_seventh", "risen by rule (b): a 7th ghost in play"),
+    Item("rises_prevented", "rises prevented by a dispel in the turn (either rule)"),
+    Item("seal_breaks", "games in which the seal broke"),
+    Item("evil_kings", "ghost kings risen from the evil path"),
+    Item("artifacts", "artifacts set in front of a player"),
+    Item("spells", "other cards played in the day"),
+    Item("cards_bought", "Taoist cards bought with spirit power"),
+    Item("reshuffles", "discard piles shuffled into a new Taoist draw pile"),
+)
+EV = codes(EVENTS, "Event")
+
+# --- trace events (rows: turn, code, actor, target, value, extra) ---------------------------------
+TRACE_EVENTS = (
+    "identity", "king_card", "first", "turn", "draw", "buy", "artifact", "spell", "reveal",
+    "possess", "unpossessed", "event", "exorcise", "summon", "vote", "challenge", "shown",
+    "count", "dispel", "life", "reward", "look", "rise", "prevented", "seal", "end",
+)
+TR = codes(TRACE_EVENTS, "Trace")
+RISE_RULES = ("three", "seventh")
+RISE = codes(RISE_RULES, "Rise")
+
+# Rulings this project made where the draft and the rules note are silent, or that the rules note
+# marks provisional (docs/rules/ghostplay.md gives the why and the covering tests). The decks, the
+# events, the seal value and the end rule are config data: params.py, configs/ghostplay/.
+PROVISIONAL = (
+    "the ghost deck is config data: by default 32 ghosts (16 red, 16 blue; requirement 2 x11, "
+    "3 x11, 4 x10; points = requirement - 1; each possession rule x8) and 8 events (4 x every "
+    "player loses 1 spirit power, 4 x reveal one more card)",
+    "the Taoist deck is config data: by default 40 red and 40 blue vote cards of value 1; no "
+    "artifacts or other cards (the format allows them)",
+    "a ghost's requirement is the net positive vote value needed; a vote card is positive if its "
+    "colour is the ghost's colour",
+    "a ghost's reward: spirit power to each participant, 2 with at most 2 participants, else 1 "
+    "(knob: a pool split among them)",
+    "the ghost-king cards are config data: each sets the seal at 3 lives by default",
+    "the seal breaks when the game ends if the ghost king holds that many lives, and the ghost "
+    "king and the evil path win (knob: at once)",
+    "the game ends when the ghost deck is empty and the turn ends (knob: at the end of that round)",
+    "the sects want their members to hold more ghost points than the other sect's; a tie is a "
+    "draw; the evil player's and the ghost king's points count for no sect",
+    "no dice and no skills (the draft names them but never defines them); the 3 unused identity "
+    "cards play no part",
+    "turns and votes go the same way round: seat s, then s + 1",
+    "the day's steps come in one order: buy cards, set an artifact, play other cards; special "
+    "cards are played only in their holder's day",
+    "the ghost king draws its Taoist card at the start of its night, then reveals a ghost-deck "
+    "card like any turn player, and may summon",
+    "an event resolves at once; 'reveal one more card' on an empty ghost deck does nothing",
+    "possession ties (most spirit power, fewest cards): the tied player met first going right "
+    "from the turn player, the turn player first",
+    "no new ghost possesses the ghost king (or a warded player): it goes to the next eligible "
+    "player to the right; with none eligible it is set aside",
+    "at most one exorcism per turn; the host picks any ghost in play, on any player including "
+    "itself",
+    "a vote is at most 6 positive and 6 negative cards (the decision's encoding); a vote's cards "
+    "of a colour are taken in the Taoist deck's listed order of card types",
+    "the host may not challenge itself nor a voter who placed no card; after the challenges the "
+    "votes still on the table are shuffled and counted; after a failing challenge the votes not "
+    "shown are discarded unseen",
+    "participants are the players whose vote cards were counted, the host always included",
+    "the reward and the identity look follow a success only; the look is private to the host",
+    "a summoning follows the exorcism's steps: only the ghost king votes, nobody challenges, a "
+    "success pays the ghost's reward and gives a life, nobody looks",
+    "the ghost king's rise is checked at the end of the turn, before the end of the game; at most "
+    "one ghost king a game; rule (a) before rule (b)",
+    "rule (a): an arrival that brings a player to 3 or more ghosts; several such players: the "
+    "first going right from the turn player",
+    "rule (b): the 7th ghost is the first arrival of the turn that brings the ghosts on players to "
+    "7 or more; a tie for most ghosts goes to the first going right from the turn player",
+    "the new ghost king keeps its hand, spirit power, artifact and points; its ghosts stay and may "
+    "be exorcised by others or summoned by it",
+    "possession has no effect beyond the rise rules and the look (knob: the draw penalty)",
+    "no hand limit; a second artifact replaces the first (knob: it cannot be played)",
+    "when the Taoist draw pile runs out with no discards to shuffle, the next draw takes the "
+    "discards there are then; with no card anywhere, no card is drawn",
+)
+
+# The constants of the tables above, for compiled code.
+IDENTITY_TABLE = np.array([[0, 0, 0]] * (MAX_PLAYERS + 1), dtype=np.int64)
+for _n, _counts in IDENTITIES.items():
+    IDENTITY_TABLE[_n] = _counts

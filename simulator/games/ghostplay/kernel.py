@@ -1,0 +1,336 @@
+"""The Ghost Play kernel: one game, top to bottom like the rulebook's turn.
+
+    setup -> (turn: draw -> day: buy, artifact, other cards -> night: haunting, then an exorcism
+    or, for the ghost king, a summoning -> the rise of the ghost king) -> ... until the ghost
+    deck is empty -> the seal, or the sects' points
+
+Every rule lives in rules.py; every decision goes through the engine's `ask`, which hands the
+seat's strategy its observation (observation.observe) and legal mask only, and takes a decision
+with a single legal action without asking.
+"""
+
+from simulator.games.engine import (
+    ask, compiled, event, finish_team_game, first_player, kernel, play_games, uniform_index,
+)
+
+from .declaration import (
+    CARD_STATE, DECISION, END, EV, EVENT, KIND, OUTCOME, PASS, PLAY, RISE, ROLE, TEAM, TR,
+    VOTE_BASE,
+)
+from .observation import legal_buy, legal_challenge, legal_day_card, legal_ghost, legal_vote, \
+    observe
+from .rules import (
+    add_life, artifact_spirit, buy_cards, build_taoist_pile, challenge, count_votes, deal_identities,
+    discard_vote, draw_cards, draw_king_card, draw_phase_count, game_over, log_exorcism, look,
+    mark_participants, open_exorcism, pay_reward, play_spell, possess, possession_target,
+    remove_ghost, reset_table, resolve_event, reveal_card, rise, rise_candidate, score_ghost,
+    seal_breaks, sect_points, sect_winner, set_artifact, set_card_state, shuffle_ghost_deck,
+    start_turn, take_vote,
+)
+
+
+# --- setup ----------------------------------------------------------------------------------------
+@compiled
+def setup_game(st, rng):
+    """Identities dealt secretly; 4 Taoist cards to each player; the ghost deck shuffled; one
+    ghost-king card shown; 4 spirit power each; a random first player. Returns the first player."""
+    n = st.players
+    reset_table(st)
+    deal_identities(st, rng)
+    for s in range(n):
+        event(st, TR.identity, s, -1, st.role[s], 0)
+    build_taoist_pile(st, rng)
+    for s in range(n):
+        draw_cards(st, s, st.start_hand, rng)
+    shuffle_ghost_deck(st, rng)
+    card = draw_king_card(st, rng)
+    event(st, TR.king_card, -1, -1, card, st.seal)
+    first = uniform_index(n, rng)
+    first_player(st, first)
+    event(st, TR.first, first, -1, 0, 0)
+    return first
+
+
+# --- the draw and the day -----------------------------------------------------------------------
+@compiled
+def draw_phase(st, p, rng):
+    """Draw 2 Taoist cards (the ghost king skips this)."""
+    gained = artifact_spirit(st, p)
+    drawn, reshuffles = draw_cards(st, p, draw_phase_count(st, p), rng)
+    st.events[EV.reshuffles] += reshuffles
+    event(st, TR.draw, p, -1, drawn, gained)
+
+
+@compiled
+def day(st, p, rng):
+    """Buy extra cards with spirit power, set an artifact, play other cards (the ghost king skips
+    this)."""
+    legal_buy(st, p)
+    bought = ask(st, p, DECISION.buy, rng, observe, ())
+    if bought > 0:
+        st.events[EV.reshuffles] += buy_cards(st, p, bought, rng)
+        st.events[EV.cards_bought] += bought
+        event(st, TR.buy, p, -1, bought, st.spirit[p])
+    legal_day_card(st, p, PLAY.artifact)
+    if st.legal_count > 1:
+        t = ask(st, p, DECISION.artifact, rng, observe, ())
+        if t != PASS:
+            old = set_artifact(st, p, t)
+            st.events[EV.artifacts] += 1
+            event(st, TR.artifact, p, -1, t, old)
+    while True:
+        legal_day_card(st, p, PLAY.spell)
+        if st.legal_count == 1:
+            break
+        t = ask(st, p, DECISION.spell, rng, observe, ())
+        if t == PASS:
+            break
+        st.events[EV.reshuffles] += play_spell(st, p, t, rng)
+        st.events[EV.spells] += 1
+        event(st, TR.spell, p, -1, t, 0)
+
+
+# --- the night ------------------------------------------------------------------------------------
+@compiled
+def haunting(st, p, rng):
+    """Reveal the top ghost-deck card: a ghost possesses a player as its card says; an event
+    resolves at once ('reveal one more card' reveals the next, if any)."""
+    n = st.players
+    to_reveal = 1
+    while to_reveal > 0:
+        to_reveal -= 1
+        card = reveal_card(st)
+        if card < 0:
+            break
+        event(st, TR.reveal, p, -1, card, st.ghost_size - st.ghost_next)
+        if st.g_kind[card] == KIND.event:
+            st.events[EV.event_cards] += 1
+            st.events[EV.reshuffles] += resolve_event(st, card, p, rng)
+            event(st, TR.event, p, -1, card, st.g_effect[card])
+            if st.g_effect[card] == EVENT.another:
+                to_reveal += 1
+            continue
+        s = possession_target(st, card, p)
+        if s < 0:
+            set_card_state(st, card, CARD_STATE.resolved)
+            st.events[EV.unpossessed] += 1
+            event(st, TR.unpossessed, p, -1, card, 0)
+            continue
+        possess(st, card, s)
+        st.events[EV.possessions] += 1
+        event(st, TR.possess, s, p, card, st.possessed[s] * 64 + st.in_play)
+    return n
+
+
+@compiled
+def vote_round(st, host, slot, summoning, rng):
+    """Starting with the host and going round, every player may add Taoist cards face down as
+    votes (a summoning: the ghost king alone)."""
+    n = st.players
+    colour = st.g_colour[st.slot_card[slot]]
+    for k in range(n):
+        v = (host + k) % n
+        if summoning and v != host:
+            continue
+        legal_vote(st, v, colour)
+        action = ask(st, v, DECISION.vote, rng, observe, ())
+        positive = action // VOTE_BASE
+        negative = action % VOTE_BASE
+        placed = take_vote(st, v, positive, negative, colour)
+        event(st, TR.vote, v, host, placed, 0)
+
+
+@compiled
+def challenges(st, host, rng):
+    """The host challenges voters one at a time until it stops: only positive votes -> the
+    exorcism fails at once (returns 1); a negative vote -> that voter's cards are discarded."""
+    challenged = 0
+    while True:
+        legal_challenge(st, host)
+        if st.legal_count == 1:
+            break
+        v = ask(st, host, DECISION.challenge, rng, observe, ())
+        if v == PASS:
+            break
+        if challenged == 0:
+            st.events[EV.exorcisms_challenged] += 1
+        challenged += 1
+        st.events[EV.challenges] += 1
+        positive = st.vote_positive[v]
+        negative = st.vote_negative[v]
+        fails = challenge(st, v)
+        event(st, TR.challenge, host, v, positive, negative)
+        if fails:
+            st.events[EV.challenges_backfired] += 1
+            return 1, challenged
+        st.events[EV.challenges_caught] += 1
+    return 0, challenged
+
+
+@compiled
+def exorcism(st, host, slot, summoning, rng):
+    """One exorcism (or the ghost king's summoning) of the ghost in `slot`: votes, challenges,
+    the count, the dispel, points (or a life), the look and the rewards. Returns 1 if the ghost
+    was dispelled (summoned)."""
+    n = st.players
+    card = st.slot_card[slot]
+    target = st.slot_target[slot]
+    open_exorcism(st, host, slot)
+    event(st, TR.summon if summoning else TR.exorcise, host, target, card, slot)
+    vote_round(st, host, slot, summoning, rng)
+    failed, challenged = (0, 0) if summoning else challenges(st, host, rng)
+    positive, negative = -1, -1
+    won = 0
+    for v in range(n):  # the votes left on the table (shown, or discarded unseen after a failure)
+        if st.on_table[v] == 1:
+            event(st, TR.shown, v, host, st.positive_value[v] * 256 + st.negative_value[v],
+                  0 if failed else 1)
+    if not failed:
+        positive, negative = count_votes(st)
+        won = 1 if positive - negative >= st.g_requirement[card] else 0
+        event(st, TR.count, host, -1, positive - negative, st.g_requirement[card] * 2 + won)
+    count = mark_participants(st, host)
+    for v in range(n):
+        discard_vote(st, v)
+    if summoning:
+        st.events[EV.summonings] += 1
+        outcome = OUTCOME.summoned if won else OUTCOME.summon_failed
+    else:
+        st.events[EV.exorcisms] += 1
+        st.hosted[host] += 1
+        outcome = OUTCOME.dispelled if won else (OUTCOME.challenge_failed if failed else
+                                                  OUTCOME.failed)
+    if won:
+        remove_ghost(st, slot)
+        if summoning:
+            st.events[EV.summonings_won] += 1
+            lives = add_life(st, card)
+            event(st, TR.life, host, target, card, lives)
+        else:
+            st.events[EV.exorcisms_won] += 1
+            if challenged > 0:
+                st.events[EV.challenged_won] += 1
+            st.dispelled[host] += 1
+            score_ghost(st, host, card)
+            event(st, TR.dispel, host, target, card, st.points[host])
+            event(st, TR.look, host, target, look(st, host, target), 0)
+        index = 0
+        for k in range(n):
+            v = (host + k) % n
+            if st.order[v] == 1:
+                amount = pay_reward(st, v, card, index, count)
+                index += 1
+                event(st, TR.reward, v, host, amount, count)
+    log_exorcism(st, host, card, target, outcome, positive, negative)
+    return won
+
+
+@compiled
+def night(st, p, rng):
+    """The night: the ghost king draws its card first; the haunting; then the turn player may
+    host an exorcism, or the ghost king summon. Returns 1 if the seal broke at once."""
+    if p == st.king:
+        drawn, reshuffles = draw_cards(st, p, st.king_draw, rng)
+        st.events[EV.reshuffles] += reshuffles
+        event(st, TR.draw, p, -1, drawn, 0)
+    haunting(st, p, rng)
+    if st.in_play == 0:
+        return 0
+    summoning = p == st.king
+    legal_ghost(st)
+    slot = ask(st, p, DECISION.summon if summoning else DECISION.exorcise, rng, observe, ())
+    if slot == PASS:
+        return 0
+    won = exorcism(st, p, slot, summoning, rng)
+    if summoning and won and st.seal_at_once and seal_breaks(st):
+        st.seal_broken = 1
+        return 1
+    return 0
+
+
+@compiled
+def end_of_turn(st, p, turn):
+    """The rise of the ghost king, checked at the end of the turn."""
+    s, rule, prevented = rise_candidate(st, p)
+    st.events[EV.rises_prevented] += prevented
+    if prevented > 0:
+        event(st, TR.prevented, p, -1, prevented, 0)
+    if s < 0:
+        return
+    before = rise(st, s, turn)
+    st.events[EV.rises] += 1
+    st.events[EV.rise_by_three if rule == RISE.three else EV.rise_by_seventh] += 1
+    if before == ROLE.evil:
+        st.events[EV.evil_kings] += 1
+    st.king_rises[0] += 1
+    st.rise_turn_sum[0] += turn
+    st.rise_turn_sq[0] += turn * turn
+    st.rise_turn_hist[min(turn, st.rise_turn_hist.size - 1)] += 1
+    event(st, TR.rise, s, p, before, rule * 64 + st.possessed[s])
+
+
+@compiled
+def tally_game(st, turns):
+    """The game's own tallies: points by sect and by identity, exorcisms hosted and won."""
+    taiping, tianshi, evil = sect_points(st)
+    st.team_points_sum[TEAM.taiping] += taiping
+    st.team_points_sq[TEAM.taiping] += taiping * taiping
+    st.team_points_sum[TEAM.tianshi] += tianshi
+    st.team_points_sq[TEAM.tianshi] += tianshi * tianshi
+    st.team_points_sum[TEAM.evil] += evil
+    st.team_points_sq[TEAM.evil] += evil * evil
+    for s in range(st.players):
+        role = st.role[s]
+        st.role_points_sum[role] += st.points[s]
+        st.role_points_sq[role] += st.points[s] * st.points[s]
+        st.role_hosted[role] += st.hosted[s]
+        st.role_hosted_sq[role] += st.hosted[s] * st.hosted[s]
+        st.role_dispelled[role] += st.dispelled[s]
+        st.role_dispelled_sq[role] += st.dispelled[s] * st.dispelled[s]
+    st.events[EV.turns] += turns
+    return taiping, tianshi
+
+
+@compiled
+def play_game(st, rng):
+    """One game: the setup, the turns until the ghost deck is empty, then the end."""
+    n = st.players
+    p = setup_game(st, rng)
+    turn = 0
+    at_once = 0
+    while True:
+        turn += 1
+        st.clock = turn
+        start_turn(st, p, turn)
+        event(st, TR.turn, p, -1, turn, 1 if p == st.king else 0)
+        if p != st.king:
+            draw_phase(st, p, rng)
+            day(st, p, rng)
+        at_once = night(st, p, rng)
+        if at_once:
+            break
+        end_of_turn(st, p, turn)
+        if game_over(st, p):
+            break
+        p = (p + 1) % n
+    taiping, tianshi = tally_game(st, turn)
+    if at_once or seal_breaks(st):
+        st.events[EV.seal_breaks] += 1
+        end = END.seal_at_once if at_once else END.seal
+        event(st, TR.seal, st.king, -1, st.lives, st.seal)
+        event(st, TR.end, TEAM.evil, end, st.lives, st.seal)
+        finish_team_game(st, TEAM.evil, end, turn)
+        return
+    winner = sect_winner(st)
+    st.margin = abs(taiping - tianshi)
+    end = END.points if winner >= 0 else END.tie
+    event(st, TR.end, winner, end, taiping, tianshi)
+    finish_team_game(st, winner, end, turn)
+
+
+@kernel
+def play(st, games, rng):
+    """Play `games` complete games and add their outcomes into the state's tallies."""
+    return play_games(st, games, rng, play_game)
+
+

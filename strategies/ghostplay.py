@@ -1,0 +1,456 @@
+"""Scripted strategies for Ghost Play (鬼戏).
+
+Each strategy is compiled by `strategies.common.strategy` with the platform's one signature
+(kind, obs, legal, params, memory, rng) -> action; it reads the observation through the named
+offsets in `OBS`, never the game state, and breaks ties at random with its rng.
+
+`people` plays the way the rules note describes people playing, with per-seat memory: it keeps a
+belief about each seat being of its own sect (log-odds, in memory), learnt from the public log of
+exorcisms (what challenges showed, what the shuffled votes added up to) and fixed by the
+identities it looked at. Sect members help hosts they believe are of their sect (with what the
+exorcism still lacks) and quietly spoil the others; hosts challenge the voters they suspect
+when their exorcism is at risk; the evil path helps ghosts pile up on one player; the ghost king
+keeps its cards and summons when it can.
+"""
+
+from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
+from simulator.games.ghostplay.declaration import (
+    DECISION, LF, LOG, LOG_ENTRY, MAX_PLAYERS, OBS, OUTCOME, PASS, ROLE, VOTE_BASE,
+)
+
+from .common import inlined, strategy, uniform_index, uniform_legal
+
+# --- memory layout of `people` -------------------------------------------------------------------
+M_SEQ = 0          # the last log entry read
+M_MY_SEQ = 1       # the exorcism of my last vote
+M_MY_POSITIVE = 2  # its positive cards
+M_MY_NEGATIVE = 3  # its negative cards
+M_TARGET = 4       # evil: 1 + the seat it helps ghosts pile up on (0: none yet)
+M_BELIEF = 8       # [8..15] evidence that each seat is of my sect (a score, like log-odds)
+M_PROBABILITY = M_BELIEF + MAX_PLAYERS  # [16..23] the same as probabilities, minus 0.5
+PEOPLE_MEMORY = M_PROBABILITY + MAX_PLAYERS
+
+# parameters of `people` (positions in params)
+P_TRUST, P_DOUBT, P_HELP, P_SPOIL, P_CHALLENGE, P_GUARD, P_LEARN, P_MARGIN = range(8)
+W_CHALLENGE = 3.0   # evidence of a challenge's result (log-odds)
+W_COUNT = 1.5       # evidence of the shuffled count, shared among the unchallenged voters
+MAX_BELIEF = 8.0
+KING_KEEPS = 4      # cards of a colour the ghost king keeps for its summonings (it draws 1 a night)
+
+
+@strategy
+def random_play(kind, obs, legal, params, memory, rng):
+    """Uniform over the legal actions (blind: it is shown no observation)."""
+    return uniform_legal(legal, rng)
+
+
+# --- what `people` believes -----------------------------------------------------------------------
+@inlined
+def is_sect(role):
+    return role == ROLE.taiping or role == ROLE.tianshi
+
+
+@inlined
+def belief(obs, memory, s):
+    """Probability that seat s is of my sect: 1 or 0 for an identity I know, else a sigmoid of
+    the evidence in memory, 1/2 + x / (2 (1 + |x|))."""
+    me = obs[OBS.me]
+    if s == me:
+        return 1.0
+    known = obs[OBS.known + s]
+    if known >= 0:
+        return 1.0 if known == obs[OBS.my_role] and is_sect(known) else 0.0
+    return memory[M_PROBABILITY + s] + 0.5  # (memory starts at 0: probability one half)
+
+
+@inlined
+def nudge(memory, s, amount):
+    """Add evidence about seat s (log-odds), and keep its probability at hand."""
+    value = max(-MAX_BELIEF, min(MAX_BELIEF, memory[M_BELIEF + s] + amount))
+    memory[M_BELIEF + s] = value
+    memory[M_PROBABILITY + s] = 0.5 * value / (1.0 + abs(value))  # a cheap sigmoid, minus 0.5
+
+
+@inlined
+def learn_entry(obs, memory, base, weight):
+    """One exorcism of the public log: a challenged voter who showed only positive votes is with
+    the host, one who had a negative is against it; the votes counted unchallenged (less the
+    host's, taken as positive, and my own) are shared among the other voters as weaker evidence.
+    Evidence about a voter and a host neither of which is me counts by my belief in the other."""
+    me = obs[OBS.me]
+    n = obs[OBS.players]
+    host = obs[base + LF.host]
+    placed = base + len(LF)
+    shown = placed + MAX_PLAYERS
+    positive = obs[base + LF.positive]
+    negative = obs[base + LF.negative]
+    if positive >= 0:  # counted: the host's cards are positive, mine I know
+        positive -= max(0, obs[placed + host])
+        if memory[M_MY_SEQ] == obs[base + LF.seq] and host != me:
+            positive -= memory[M_MY_POSITIVE]
+            negative -= memory[M_MY_NEGATIVE]
+    unchallenged = 0
+    others = 0
+    for v in range(n):
+        if v != host and v != me and obs[placed + v] > 0:
+            others += 1
+            if obs[shown + v] < 0:
+                unchallenged += obs[placed + v]
+    if others == 0:  # only the host (and I) voted: nothing to learn
+        return
+    host_side = 1.0 if host == me else 2.0 * belief(obs, memory, host) - 1.0
+    for v in range(n):
+        if v == host or v == me or obs[placed + v] <= 0:
+            continue
+        if obs[shown + v] == 0:
+            evidence = W_CHALLENGE
+        elif obs[shown + v] == 1:
+            evidence = -W_CHALLENGE
+        elif positive >= 0 and unchallenged > 0:
+            evidence = W_COUNT * (positive - negative) * obs[placed + v] / \
+                (unchallenged * unchallenged)
+        else:
+            continue
+        nudge(memory, v, weight * evidence * host_side)
+        if host != me:
+            nudge(memory, host, weight * evidence * (2.0 * belief(obs, memory, v) - 1.0))
+
+
+@inlined
+def read_log(obs, memory, weight):
+    """Learn from every exorcism of the log not read yet (summonings tell nothing)."""
+    latest = obs[OBS.ex_seq] - (1 if obs[OBS.ex_host] >= 0 else 0)
+    first = max(int(memory[M_SEQ]) + 1, latest - LOG + 1)
+    for seq in range(first, latest + 1):
+        base = OBS.log + ((seq - 1) % LOG) * LOG_ENTRY
+        if obs[base + LF.seq] != seq:
+            continue
+        outcome = obs[base + LF.outcome]
+        if outcome != OUTCOME.summoned and outcome != OUTCOME.summon_failed and weight > 0:
+            learn_entry(obs, memory, base, weight)
+    if latest > memory[M_SEQ]:
+        memory[M_SEQ] = latest
+
+
+# --- decisions of `people` ------------------------------------------------------------------------
+@inlined
+def vote_action(legal, positive, negative, rng):
+    """The legal vote nearest to (positive, negative): fewer cards if the hand has fewer."""
+    for p in range(positive, -1, -1):
+        for q in range(negative, -1, -1):
+            a = p * VOTE_BASE + q
+            if a < legal.size and legal[a]:
+                return a
+    return uniform_legal(legal, rng)
+
+
+@inlined
+def danger(obs, target):
+    """Is the ghost's player close to rising (2 or more ghosts), or are 6 ghosts in play?"""
+    return obs[OBS.king] < 0 and (obs[OBS.possessed + target] >= 2 or obs[OBS.in_play] >= 6)
+
+
+@inlined
+def evil_target(obs, memory, rng):
+    """The seat the evil path helps ghosts pile up on: the most possessed other than the ghost
+    king (ties at random), kept while it stays among the most possessed."""
+    n = obs[OBS.players]
+    king = obs[OBS.king]
+    most = -1
+    ties = 0
+    for s in range(n):
+        if s == king:
+            continue
+        k = obs[OBS.possessed + s]
+        if k > most:
+            most = k
+            ties = 1
+        elif k == most:
+            ties += 1
+    kept = int(memory[M_TARGET]) - 1
+    if kept >= 0 and kept != king and obs[OBS.possessed + kept] == most:
+        return kept
+    pick = uniform_index(ties, rng)
+    for s in range(n):
+        if s != king and obs[OBS.possessed + s] == most:
+            if pick == 0:
+                memory[M_TARGET] = s + 1
+                return s
+            pick -= 1
+    return 0
+
+
+@inlined
+def help_needed(obs, memory, params, requirement):
+    """Positive cards a helper adds: what the exorcism still lacks, plus one against a spoiler
+    still to vote, at most `help`. The host's cards count as positive, so do those of voters I
+    trust; those of voters I doubt count against it."""
+    me = obs[OBS.me]
+    host = obs[OBS.ex_host]
+    lacking = requirement - max(0, obs[OBS.placed + host])
+    for v in range(obs[OBS.players]):
+        placed = obs[OBS.placed + v]
+        if v == host or v == me or placed <= 0:
+            continue
+        if belief(obs, memory, v) >= params[P_TRUST]:
+            lacking -= placed
+        else:
+            lacking += placed
+    return max(0, min(int(params[P_HELP]), lacking + 1))
+
+
+@inlined
+def choose_vote(obs, legal, params, memory, rng):
+    me = obs[OBS.me]
+    role = obs[OBS.my_role]
+    host = obs[OBS.ex_host]
+    card = obs[OBS.ex_card]
+    colour = obs[OBS.card_colour + card]
+    requirement = obs[OBS.card_requirement + card]
+    target = obs[OBS.slot_target + obs[OBS.ex_slot]]
+    spoil_cards = int(params[P_SPOIL])
+    if host == me:  # my own exorcism or summoning: enough to meet the requirement
+        extra = 0 if role == ROLE.ghost_king else int(params[P_MARGIN])
+        return vote_action(legal, requirement + extra, 0, rng)
+    if role == ROLE.ghost_king:  # keeps its cards for summoning: spoils only with a surplus
+        surplus = obs[OBS.colours + 1 - colour] - KING_KEEPS
+        if surplus > 0:
+            return vote_action(legal, 0, min(spoil_cards, surplus), rng)
+        return 0
+    if role == ROLE.evil:
+        if obs[OBS.king] >= 0 or obs[OBS.in_play] >= 5 or target == evil_target(obs, memory,
+                                                                                 rng):
+            return vote_action(legal, 0, spoil_cards, rng)
+        return 0
+    if params[P_GUARD] > 0 and danger(obs, target):
+        return vote_action(legal, help_needed(obs, memory, params, requirement), 0, rng)
+    trust = belief(obs, memory, host)
+    if trust >= params[P_TRUST]:
+        return vote_action(legal, help_needed(obs, memory, params, requirement), 0, rng)
+    if trust <= params[P_DOUBT]:
+        return vote_action(legal, 0, spoil_cards, rng)
+    return 0
+
+
+@inlined
+def choose_ghost(obs, legal, params, memory, rng):
+    """Host (or summon) the best ghost the hand can dispel alone: most points, more for a player
+    close to rising and for a player whose identity I do not know; the ghost king summons the
+    lowest requirement it can meet. PASS when none."""
+    me = obs[OBS.me]
+    role = obs[OBS.my_role]
+    if role == ROLE.evil:
+        return PASS
+    king = role == ROLE.ghost_king
+    best = -1.0e9
+    ties = 0
+    for slot in range(obs[OBS.in_play]):
+        if not legal[slot]:
+            continue
+        card = obs[OBS.slot_card + slot]
+        requirement = obs[OBS.card_requirement + card]
+        if obs[OBS.colours + obs[OBS.card_colour + card]] < requirement:
+            continue
+        target = obs[OBS.slot_target + slot]
+        if king:
+            score = -float(requirement)
+        else:
+            score = float(obs[OBS.card_points + card])
+            if danger(obs, target):
+                score += 2.0
+            if target != me and obs[OBS.known + target] < 0:
+                score += 0.5
+        if score > best:
+            best = score
+            ties = 1
+        elif score == best:
+            ties += 1
+    if ties == 0:
+        return PASS
+    pick = uniform_index(ties, rng)
+    for slot in range(obs[OBS.in_play]):
+        if not legal[slot]:
+            continue
+        card = obs[OBS.slot_card + slot]
+        requirement = obs[OBS.card_requirement + card]
+        if obs[OBS.colours + obs[OBS.card_colour + card]] < requirement:
+            continue
+        target = obs[OBS.slot_target + slot]
+        if king:
+            score = -float(requirement)
+        else:
+            score = float(obs[OBS.card_points + card])
+            if danger(obs, target):
+                score += 2.0
+            if target != me and obs[OBS.known + target] < 0:
+                score += 0.5
+        if score == best:
+            if pick == 0:
+                return slot
+            pick -= 1
+    return PASS
+
+
+@inlined
+def choose_challenge(obs, legal, params, memory, rng):
+    """Challenge only when the exorcism is at risk (my cards and my trusted voters' cannot outweigh
+    the rest), the voter I trust least, if I suspect it enough (ties at random)."""
+    me = obs[OBS.me]
+    n = obs[OBS.players]
+    card = obs[OBS.ex_card]
+    requirement = obs[OBS.card_requirement + card]
+    safe = obs[OBS.placed + me]
+    doubtful = 0
+    for v in range(n):
+        if v == me or obs[OBS.placed + v] <= 0 or obs[OBS.shown_positive + v] >= 0:
+            continue
+        if belief(obs, memory, v) >= params[P_TRUST]:
+            safe += obs[OBS.placed + v]
+        else:
+            doubtful += obs[OBS.placed + v]
+    if safe - doubtful >= requirement:
+        return PASS
+    lowest = 2.0
+    ties = 0
+    for v in range(n):
+        if legal[v] and v < n:
+            b = belief(obs, memory, v)
+            if b < lowest:
+                lowest = b
+                ties = 1
+            elif b == lowest:
+                ties += 1
+    if ties == 0 or 1.0 - lowest < params[P_CHALLENGE]:
+        return PASS
+    pick = uniform_index(ties, rng)
+    for v in range(n):
+        if legal[v] and belief(obs, memory, v) == lowest:
+            if pick == 0:
+                return v
+            pick -= 1
+    return PASS
+
+
+@inlined
+def first_card(legal):
+    """The first card type offered (an artifact or another card), or PASS."""
+    for t in range(PASS):
+        if legal[t]:
+            return t
+    return PASS
+
+
+@inlined
+def most_legal(legal):
+    best = 0
+    for a in range(legal.size):
+        if legal[a]:
+            best = a
+    return best
+
+
+@strategy
+def people(kind, obs, legal, params, memory, rng):
+    """Beliefs in memory from the exorcism log and the identities looked at; sect members help
+    hosts they trust and quietly spoil those they doubt, hosts challenge suspected voters when
+    at risk, the evil path helps ghosts pile up on one player, the ghost king summons when it
+    can."""
+    read_log(obs, memory, params[P_LEARN])
+    if kind == DECISION.vote:
+        action = choose_vote(obs, legal, params, memory, rng)
+        memory[M_MY_SEQ] = obs[OBS.ex_seq]
+        memory[M_MY_POSITIVE] = action // VOTE_BASE
+        memory[M_MY_NEGATIVE] = action % VOTE_BASE
+        return action
+    if kind == DECISION.exorcise or kind == DECISION.summon:
+        return choose_ghost(obs, legal, params, memory, rng)
+    if kind == DECISION.challenge:
+        return choose_challenge(obs, legal, params, memory, rng)
+    if kind == DECISION.buy:
+        return most_legal(legal)
+    if kind == DECISION.artifact:
+        return first_card(legal) if obs[OBS.artifact + obs[OBS.me]] < 0 else PASS
+    if kind == DECISION.spell:
+        return first_card(legal)
+    return uniform_legal(legal, rng)
+
+
+@strategy
+def helpful(kind, obs, legal, params, memory, rng):
+    """No memory and no suspicion: helps every exorcism with `help` positive cards, hosts the
+    ghost with most points it can dispel alone, never challenges; the ghost king summons when it
+    can. A baseline of trusting play."""
+    if kind == DECISION.vote:
+        card = obs[OBS.ex_card]
+        if obs[OBS.ex_host] == obs[OBS.me]:
+            return vote_action(legal, obs[OBS.card_requirement + card] + 1, 0, rng)
+        return vote_action(legal, int(params[0]), 0, rng)
+    if kind == DECISION.exorcise or kind == DECISION.summon:
+        best = -1
+        ties = 0
+        for slot in range(obs[OBS.in_play]):
+            card = obs[OBS.slot_card + slot]
+            if obs[OBS.colours + obs[OBS.card_colour + card]] >= \
+                    obs[OBS.card_requirement + card]:
+                points = obs[OBS.card_points + card]
+                if points > best:
+                    best = points
+                    ties = 1
+                elif points == best:
+                    ties += 1
+        if ties == 0:
+            return PASS
+        pick = uniform_index(ties, rng)
+        for slot in range(obs[OBS.in_play]):
+            card = obs[OBS.slot_card + slot]
+            if obs[OBS.colours + obs[OBS.card_colour + card]] >= \
+                    obs[OBS.card_requirement + card] and obs[OBS.card_points + card] == best:
+                if pick == 0:
+                    return slot
+                pick -= 1
+        return PASS
+    if kind == DECISION.challenge:
+        return PASS
+    if kind == DECISION.buy:
+        return most_legal(legal)
+    if kind == DECISION.artifact or kind == DECISION.spell:
+        return first_card(legal)
+    return uniform_legal(legal, rng)
+
+
+def builtin():
+    return {
+        "random": StrategyInfo("random", random_play, "uniform over the legal actions",
+                               flags=FLAG_BLIND),
+        "people": StrategyInfo(
+            "people", people,
+            "beliefs about each seat in memory (exorcism log, looks); helps trusted hosts with "
+            "what the exorcism still lacks, quietly spoils doubted ones, challenges suspects when "
+            "at risk; evil piles ghosts on one player; the ghost king keeps its cards and summons "
+            "when it can",
+            params=(
+                StrategyParam("trust", 0.6, 0.0, 1.0,
+                              "belief in the host's sect above which a member helps"),
+                StrategyParam("doubt", 0.4, 0.0, 1.0,
+                              "belief below which a member quietly spoils"),
+                StrategyParam("help", 2, 0, 6, "most positive cards a helper adds (it adds what "
+                                                   "the exorcism still lacks, plus one)"),
+                StrategyParam("spoil", 1, 0, 6, "negative cards a spoiler adds"),
+                StrategyParam("challenge", 0.7, 0.0, 1.0,
+                              "suspicion (1 - belief) from which a host at risk challenges"),
+                StrategyParam("guard", 1, 0, 1,
+                              "1: help dispel a ghost whose player is close to rising"),
+                StrategyParam("learn", 1.0, 0.0, 4.0,
+                              "weight of the evidence read from the exorcism log (0: none)"),
+                StrategyParam("margin", 1, 0, 6,
+                              "positive cards a host adds beyond the requirement"),
+            ),
+            memory=PEOPLE_MEMORY),
+        "helpful": StrategyInfo(
+            "helpful", helpful,
+            "no memory: helps every exorcism, hosts the most points it can dispel alone, never "
+            "challenges; the ghost king summons when it can",
+            params=(StrategyParam("help", 1, 0, 6, "positive cards it adds to others' "
+                                                   "exorcisms"),)),
+    }
+
