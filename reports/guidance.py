@@ -250,6 +250,8 @@ def balance_knobs(result: Result) -> list[dict]:
         current = given if given is not None else key.default_for(players)
         if current is None:
             text = key.describe_default()
+        elif isinstance(current, (dict, list)):  # a whole table: too long to print, not one value
+            text = f"a table of {len(current)} entries (see the config)"
         else:
             from simulator.sweep import label
 
@@ -275,7 +277,8 @@ def balance_knobs(result: Result) -> list[dict]:
                 parts += ["--chunk-size", str(chunk)]
             command = " ".join(shlex.quote(str(p)) for p in parts)
         knobs.append({"key": key.path, "meaning": key.meaning, "current": text,
-                      "levels": levels, "command": command})
+                      "levels": levels, "command": command,
+                      "table": isinstance(current, (dict, list))})
     return knobs
 
 

@@ -1004,3 +1004,14 @@ def test_every_chart_comes_wide_and_narrow(pages, kind):
         width = int(re.search(r"min-width:(\d+)px", narrow).group(1))
         if chart != "heatmap":  # a heat map may be wider than a phone (it scrolls in its box)
             assert width <= 360, (chart, width)
+
+
+def test_a_table_knob_is_named_not_printed():
+    """A knob whose value is a whole table (Salem's tryals per player count) is named by its
+    size, without a sweep command that would have to vary the whole table."""
+    from reports import guidance
+
+    result = runner.run(config.load("salem"), 20, seed=0, workers=1)
+    knob = next(k for k in guidance.balance_knobs(result) if k["key"] == "tryals")
+    assert knob["table"] and knob["command"] is None
+    assert knob["current"] == "a table of 9 entries (see the config)"
