@@ -14,6 +14,7 @@ from pathlib import Path
 
 import click
 
+from reports import guidance
 from simulator import runner
 from simulator.cli_support import fail as _fail
 from simulator.cli_support import progress_bar
@@ -135,8 +136,11 @@ def _varying_dealt(numbers: dict) -> dict[int, str]:
     out = {}
     for c in numbers["cells"]:
         if c["measures"]:
-            out[c["index"]] = ", ".join(r["text"] for r in c["measures"]["roles"]
-                                        if r["name"] in varying)
+            # whole counts only: "2 × werewolf" says what a cell dealt; a role held in some
+            # games (Salem's characters) says nothing about the cell
+            out[c["index"]] = guidance.dealt_text([
+                r for r in c["measures"]["roles"] if r["name"] in varying
+                and abs(r["per_game"] - round(r["per_game"])) < 1e-9])
     return out
 
 

@@ -71,8 +71,15 @@ def roles_dealt(result: Result) -> list[dict]:
     return out
 
 
-def dealt_text(roles: list[dict]) -> str:
-    return ", ".join(r["text"] for r in roles)
+def dealt_text(roles: list[dict], limit: int = 6) -> str:
+    """The roles dealt, in words; a game with many roles that vary from game to game (Salem's
+    character and team pairs) names the fixed counts and counts the others."""
+    if len(roles) <= limit:
+        return ", ".join(r["text"] for r in roles)
+    fixed = [r["text"] for r in roles if abs(r["per_game"] - round(r["per_game"])) < 1e-9]
+    varying = len(roles) - len(fixed)
+    shown = fixed[:limit] + ([f"{len(fixed) - limit} more"] if len(fixed) > limit else [])
+    return ", ".join(shown + ([f"{varying} roles dealt in some games only"] if varying else []))
 
 
 # --- which scripted players ----------------------------------------------------------------------

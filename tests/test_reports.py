@@ -1015,3 +1015,12 @@ def test_a_table_knob_is_named_not_printed():
     knob = next(k for k in guidance.balance_knobs(result) if k["key"] == "tryals")
     assert knob["table"] and knob["command"] is None
     assert knob["current"] == "a table of 9 entries (see the config)"
+
+
+def test_many_roles_dealt_in_some_games_only_are_counted_not_listed():
+    from reports import guidance
+
+    roles = [{"text": f"r{i} in about 10% of games", "per_game": 0.1} for i in range(8)]
+    roles.append({"text": "2 × witch", "per_game": 2.0})
+    assert guidance.dealt_text(roles) == "2 × witch, 8 roles dealt in some games only"
+    assert guidance.dealt_text(roles[:2]) == "r0 in about 10% of games, r1 in about 10% of games"
