@@ -200,6 +200,9 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                                 isolate=True)
     except (ConfigError, ResultError) as exc:
         _fail(exc)
+    except runner.WorkerLost as lost:
+        raise RunFailed(f"{lost}; the finished chunks are saved to {path}, and fairplay run "
+                        f"--resume {path} continues the run" if path else str(lost)) from None
     except runner.RunFault as stop:
         saved = f"; {stop.result.games_played:,} games saved to {path}" if path else ""
         raise RunFailed(f"{stop} (game {stop.game:,} of the run: "

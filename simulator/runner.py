@@ -11,11 +11,12 @@ from __future__ import annotations
 import json
 import multiprocessing
 import os
-import queue
+import pickle
 import signal
 import time
 from dataclasses import dataclass
 from multiprocessing import get_context
+from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Callable
 
@@ -199,35 +200,100 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
         for result in results:
             raw, source, base_dir, seed, _, _ = arguments(result, 0)
             play_chunk(raw, source, base_dir, seed, 0, 0)
-    finished: queue.Queue = queue.Queue()
-    pool = get_context(POOL_START_METHOD).Pool(processes=workers, initializer=_worker_init)
+    pool = _Workers(workers)
     try:
-        in_flight = 0
+        in_flight = {conn: 0 for conn in pool.connections}
+        pending: dict = {conn: [] for conn in pool.connections}  # the runs of its chunks, in order
         exhausted = False
-        while True:
-            while not exhausted and in_flight < 2 * workers:
+
+        def feed(conn) -> None:
+            nonlocal exhausted
+            while not exhausted and in_flight[conn] < 2:  # two each: no worker waits on us
                 job = next(jobs, None)
                 if job is None:
                     exhausted = True
-                    break
+                    return
                 result, chunk = job
-                pool.apply_async(_play, arguments(result, chunk),
-                                 callback=lambda out, result=result: finished.put((result, out)),
-                                 error_callback=lambda error: finished.put((None, error)))
-                in_flight += 1
-            if in_flight == 0:
-                break
-            try:  # short waits, so that Ctrl-C is seen at once
-                result, out = finished.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            in_flight -= 1
-            if result is None:
-                raise out
-            deliver(result, *out)
+                pending[conn].append(result)
+                conn.send(arguments(result, chunk))
+                in_flight[conn] += 1
+
+        for conn in pool.connections:
+            feed(conn)
+        while any(in_flight.values()):
+            # short waits, so that Ctrl-C is seen at once
+            for conn in wait([c for c, n in in_flight.items() if n], timeout=0.2):
+                out = pool.receive(conn)
+                in_flight[conn] -= 1
+                deliver(pending[conn].pop(0), *out)
+                feed(conn)
     finally:
-        pool.terminate()  # ends the workers, whatever they are doing
-        pool.join()
+        pool.close()  # ends the workers, whatever they are doing
+
+
+class WorkerLost(RuntimeError):
+    """A worker process died (killed from outside, out of memory): the run stops, saved."""
+
+
+class _Workers:
+    """Worker processes that this process can end at once. Each has a pipe of its own: no lock
+    is shared between workers (a worker ended while holding one would block the others), and
+    closing kills them all, even inside a strategy that never returns."""
+
+    def __init__(self, count: int):
+        context = get_context(POOL_START_METHOD)
+        self.processes, self.connections = [], []
+        for _ in range(count):
+            ours, theirs = context.Pipe()
+            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process.start()
+            theirs.close()
+            self.processes.append(process)
+            self.connections.append(ours)
+
+    def receive(self, conn):
+        """A finished chunk (chunk, tallies, seconds, fault); a worker's own failure re-raised."""
+        try:
+            out = conn.recv()
+        except (EOFError, OSError):
+            process = self.processes[self.connections.index(conn)]
+            process.join(1)
+            raise WorkerLost(f"a worker process ended unexpectedly (exit code "
+                             f"{process.exitcode}; out of memory?)") from None
+        if isinstance(out, BaseException):
+            raise out
+        return out
+
+    def close(self) -> None:
+        for process in self.processes:
+            if process.is_alive():
+                process.kill()
+        for process, conn in zip(self.processes, self.connections):
+            process.join()
+            conn.close()
+
+
+def _serve(conn) -> None:
+    """A worker: play the chunks sent to it, one at a time, until its pipe closes."""
+    _worker_init()
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            out = _play(*job)
+        except Exception as error:  # a bug, not a strategy's fault: the parent re-raises it
+            out = error if _picklable(error) else RuntimeError(f"{type(error).__name__}: {error}")
+        conn.send(out)
+
+
+def _picklable(value) -> bool:
+    try:
+        pickle.dumps(value)
+    except Exception:
+        return False
+    return True
 
 
 def execute(result: Result, workers: int | None = None, checkpoint: Path | None = None,
@@ -275,7 +341,7 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     except KeyboardInterrupt:
         save()
         raise Interrupted(result, checkpoint) from None
-    except RunFault:
+    except (RunFault, WorkerLost):
         save()
         raise
     save()

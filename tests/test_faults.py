@@ -164,18 +164,16 @@ def _running(pid: int) -> bool:
         return False
 
 
-@pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc for the workers")
-@pytest.mark.parametrize("workers", [1, 2])
-@pytest.mark.parametrize("stop, exit_code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
-def test_a_signal_stops_a_hanging_run_at_once_saves_it_and_leaves_no_worker(
-        tmp_path, workers, stop, exit_code):
+def _hanging_run(tmp_path, workers: int, act) -> tuple[int, str, float, list[int]]:
+    """Start a run whose strategy never returns, wait until its workers are inside it, `act` on
+    (the run's process, its workers); return the exit code, standard error, the seconds from
+    the act to the exit, and the workers still running after it. Nothing is left behind."""
     (tmp_path / "hang.py").write_text(HANG, encoding="utf-8")
-    out = tmp_path / "out.json"
     process = subprocess.Popen(
         [sys.executable, "-m", "simulator.cli", "run", "werewolf", "--set",
-         "strategies.all=hang.py:hang", "-n", "5000", "--workers", str(workers), "-o", str(out),
-         "-q"], cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-        start_new_session=True)
+         "strategies.all=hang.py:hang", "-n", "5000", "--workers", str(workers), "-o",
+         str(tmp_path / "out.json"), "-q"], cwd=tmp_path, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True, start_new_session=True)
     workers_seen: list[int] = []
     try:
         deadline = time.monotonic() + 300  # a cold cache compiles the kernel first
@@ -184,10 +182,10 @@ def test_a_signal_stops_a_hanging_run_at_once_saves_it_and_leaves_no_worker(
         workers_seen = _children(process.pid)
         assert len(workers_seen) == workers
         time.sleep(1.0)  # the workers are inside the strategy's endless loop
-        sent = time.monotonic()
-        process.send_signal(stop)
+        acted = time.monotonic()
+        act(process, workers_seen)
         _, stderr = process.communicate(timeout=60)
-        took = time.monotonic() - sent
+        took = time.monotonic() - acted
         time.sleep(0.2)
         left_running = [pid for pid in workers_seen if _running(pid)]
     finally:  # whatever failed above, leave nothing running
@@ -197,12 +195,38 @@ def test_a_signal_stops_a_hanging_run_at_once_saves_it_and_leaves_no_worker(
         for pid in workers_seen:
             if _running(pid):
                 os.kill(pid, signal.SIGKILL)
-    assert process.returncode == exit_code, stderr
+    return process.returncode, stderr, took, left_running
+
+
+needs_proc = pytest.mark.skipif(not Path("/proc/self/task").exists(),
+                                reason="reads /proc for the workers")
+
+
+@needs_proc
+@pytest.mark.parametrize("workers", [1, 2])
+@pytest.mark.parametrize("stop, exit_code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_stops_a_hanging_run_at_once_saves_it_and_leaves_no_worker(
+        tmp_path, workers, stop, exit_code):
+    code, stderr, took, left_running = _hanging_run(
+        tmp_path, workers, lambda process, _: process.send_signal(stop))
+    assert code == exit_code, stderr
     # The promise is 2 seconds; the bound leaves room for a loaded machine, and a run that
-    # ignored the signal would reach the 60-second timeout above instead.
+    # ignored the signal would reach the 60-second timeout instead.
     assert took < 10, took
     assert "Interrupted: 0 of 5,000 games saved to" in stderr and "Traceback" not in stderr
-    assert Result.load(out).games_played == 0
+    assert Result.load(tmp_path / "out.json").games_played == 0
+    assert left_running == []
+
+
+@needs_proc
+def test_a_worker_killed_from_outside_stops_the_run_in_one_line_and_saves_it(tmp_path):
+    code, stderr, took, left_running = _hanging_run(
+        tmp_path, 2, lambda _, workers: os.kill(workers[0], signal.SIGKILL))
+    assert code == 1 and took < 10, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and "a worker process ended unexpectedly" in lines[0], stderr
+    assert "fairplay run --resume" in lines[0]
+    assert Result.load(tmp_path / "out.json").games_played == 0
     assert left_running == []
 
 
