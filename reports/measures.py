@@ -524,7 +524,7 @@ def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
         "ends": ends,
         "draws": draws,
         "length": {"mean": lengths["mean"], "low": lengths["low"], "high": lengths["high"],
-                   "unit": lengths["unit"]},
+                   "unit": lengths["unit"], "hist": lengths["hist"]},
         "seat_fairness_p": float(seat_test.pvalue),
         "roles": setup(result)["roles_per_game"],
     }

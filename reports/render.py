@@ -602,6 +602,14 @@ def sweep_charts(numbers: dict) -> list[dict]:
             "Game length", xlabel=axis["key"], ylabel=f"mean length ({numbers['length_unit']})",
             scale=1.0),
             f"Mean game length in {numbers['length_unit']}, with 95% Student-t interval band."))
+        played = [(label, c) for label, c in zip(axis["labels"], line) if c and c["measures"]]
+        if played:
+            figs.append(_chart("distribution", lambda: charts.distributions_chart(
+                [{"name": f"{axis['key']} = {label}", "counts": c["measures"]["length"]["hist"]}
+                 for label, c in played],
+                "Game length by cell", xlabel=f"game length ({numbers['length_unit']})",
+                ylabel="share of games (%)"),
+                "How long each cell's games last: the share of games of each length."))
     elif len(varied) == 2:
         ax_x, ax_y = varied[1], varied[0]  # the first varied key runs down, the second across
         xa, ya = axes[ax_x], axes[ax_y]

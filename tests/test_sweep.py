@@ -14,6 +14,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
+from reports import render
 from reports.commands import report, sweep
 from simulator import config, runner
 from simulator import sweep as sw
@@ -416,3 +417,15 @@ def test_a_wide_heat_map_turns_on_its_side_on_a_phone(tmp_path):
     narrow = heat[heat.index('class="chart-narrow"'):]
     # six columns would need 1.5 + 6 × 0.62 inches (501 px); turned, two fit the phone's 355
     assert re.search(r"min-width:(\d+)px", narrow).group(1) == "355"
+
+
+def test_a_one_key_sweep_charts_each_cells_game_length():
+    done = sw.run_sweep("werewolf", [sw.parse_vary("players=8..9")], games=300, seed=1,
+                        workers=1)
+    numbers = render.sweep_numbers(done)
+    for cell in numbers["cells"]:
+        hist = cell["measures"]["length"]["hist"]
+        assert sum(hist) == 300 and hist == done.cells[cell["index"]].result.tallies[
+            "length_hist"].tolist()
+    titles = [f["svg"] for f in render.sweep_charts(numbers)]
+    assert any("Game length by cell" in svg for svg in titles)
