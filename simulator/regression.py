@@ -483,9 +483,19 @@ def _check_entry(entry: dict, data: dict, where: str, path) -> None:
         raise BaselineError(f"corrupt baselines: {where}: tallies hold "
                             f"{arrays['games'].tolist()} games, the file says {data['games']}",
                             path)
-    if len(arrays["seat_wins"]) != entry["players"]:
-        raise BaselineError(f"corrupt baselines: {where}: {len(arrays['seat_wins'])} seats in "
+    if arrays["seat_wins"].shape != (entry["players"],):
+        raise BaselineError(f"corrupt baselines: {where}: {arrays['seat_wins'].size} seats in "
                             f"the tallies for {entry['players']} players", path)
+    try:
+        shapes = {name: empty.shape for name, empty in game.empty_tallies(entry["players"]).items()}
+    except Exception:  # a player count the game cannot size its tallies for
+        raise BaselineError(f"corrupt baselines: {where}: {entry['players']} players is not a "
+                            f"{game.name} table", path) from None
+    for name, shape in shapes.items():
+        if arrays[name].shape != shape:
+            raise BaselineError(f"corrupt baselines: {where}: tally {name} has shape "
+                                f"{list(arrays[name].shape)}, {entry['players']} players need "
+                                f"{list(shape)}", path)
     stored = []
     for j, raw in enumerate(entry["measures"]):
         try:

@@ -465,3 +465,20 @@ def test_project_baselines_hold(path):
     """What CI runs as `fairplay check baselines/<game>.json`."""
     report = regression.check(regression.load_baseline(path))
     assert report.passed, report.table()
+
+
+def test_a_baseline_tally_of_the_wrong_shape_is_one_line(tmp_path):
+    from click.testing import CliRunner
+
+    from simulator.cli import main
+
+    path = tmp_path / "b.json"
+    made = CliRunner().invoke(main, ["baseline", "werewolf", "-n", "50", "--workers", "1",
+                                     "-q", "-o", str(path)])
+    assert made.exit_code == 0, made.output
+    data = json.loads(path.read_text())
+    data["configs"][0]["tallies"]["role_wins_by_game"] = 0
+    path.write_text(json.dumps(data))
+    checked = CliRunner().invoke(main, ["check", str(path), "--workers", "1"])
+    assert checked.exit_code == 2 and "Traceback" not in checked.output
+    assert "tally role_wins_by_game has shape []" in checked.stderr
