@@ -140,8 +140,14 @@ def made(kind: str, game: str) -> str:
             result = CliRunner().invoke(main, [str(a) for a in args])
             assert result.exit_code == 0, result.output
             data = json.loads(path.read_text(encoding="utf-8"))
+            # the same bytes on every machine and run, so the derandomized examples are too
+            data.update(created="2026-01-01T00:00:00+00:00", command="fairplay")
             if kind == "result":
                 data["games_requested"], data["complete"] = 3 * GAMES_PLAYED, False
+                data.update(base_dir=".", elapsed_seconds=0.0)
+            else:
+                for entry in data["configs"]:
+                    entry.update(base_dir=".", chunk_seconds=0.0)
             _MADE[kind, game] = json.dumps(data)
     return _MADE[kind, game]
 
