@@ -183,6 +183,15 @@ class Result:
         except Exception:  # a damaged config: the tallies cannot be checked against it
             raise ResultError(path, "corrupt result: its config has no valid player count") \
                 from None
+        from simulator import config as config_module  # here: importing results stays light
+
+        try:
+            cfg = config_module.from_raw(data["config"], data["source"], data["base_dir"])
+        except config_module.ConfigError as exc:
+            raise ResultError(path, f"corrupt result: its config is not valid ({exc})") from None
+        if cfg.game.name != game.name:
+            raise ResultError(path, f"corrupt result: its config is for {cfg.game.name}, the file "
+                                    f"for {game.name}")
         strategies, slots = data["strategies"], data["slot_table"]
         rows_fit = not slots or (len(slots) == players and all(
             isinstance(row, list) and len(row) == len(game.roles) and
