@@ -3,22 +3,9 @@
 import json
 
 import pytest
-from click.testing import CliRunner
 
-from simulator.cli import main
-
-
-def run_cli(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def assert_one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
+from cli_checks import one_line_error as assert_one_line_error
+from cli_checks import run_cli
 
 
 def test_unknown_game():

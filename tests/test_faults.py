@@ -18,26 +18,16 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from simulator import config, runner
-from simulator.cli import main
 from simulator.results import Result
 
-
-def run_cli(*args):
-    return CliRunner().invoke(main, [str(a) for a in args], catch_exceptions=False)
+from cli_checks import one_line_error, run_cli
 
 
 def one_line(result, exit_code, *fragments) -> str:
     """The single line a fault prints (no traceback), checked for its fragments."""
-    assert result.exit_code == exit_code, result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
-    return lines[0]
+    return one_line_error(result, *fragments, exit_code=exit_code)
 
 
 # A random player that, once in a while (from its own rng, so at fixed games of a seeded run),

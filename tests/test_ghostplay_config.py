@@ -7,29 +7,17 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from click.testing import CliRunner
 
 from simulator import config
-from simulator.cli import main
 from simulator.games import driver
 from simulator.games.ghostplay import GAME
 from simulator.games.ghostplay.declaration import EV, PROVISIONAL, TR
 from simulator.games.ghostplay.params import default_params, describe_setup, requirements
 
+from cli_checks import one_line_error as assert_one_line_error
+from cli_checks import run_cli
+
 HEAD = 'extends = "ghostplay/default.toml"\n'
-
-
-def run_cli(*args):
-    return CliRunner().invoke(main, list(args), catch_exceptions=False)
-
-
-def assert_one_line_error(result, *fragments):
-    assert result.exit_code == 2, result.output
-    lines = [line for line in result.stderr.splitlines() if line.strip()]
-    assert len(lines) == 1, result.stderr
-    assert "Traceback" not in result.output
-    for fragment in fragments:
-        assert fragment in lines[0], lines[0]
 
 
 def test_the_default_decks_are_the_rules_notes():
