@@ -309,6 +309,9 @@ def trace(config, seed, game_index, chunk_size, players, overrides):
 # Regression checks for CI (simulator/regression_cli.py), reports and sweeps (reports/).
 from reports.commands import export, report, sweep  # noqa: E402
 from simulator.regression_cli import baseline, check  # noqa: E402
+from simulator.tune_cli import tune  # noqa: E402
+
+main.add_command(tune)
 
 for command in (report, sweep, export, baseline, check):
     main.add_command(command)
