@@ -444,6 +444,7 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
         "axes": axes,
         "varied": varied,
         "games": sweep.data["games"],
+        "tune": sweep.data.get("tune"),  # a `fairplay tune` race: its log
         "seed": sweep.data["seed"],
         "chunk_size": sweep.data.get("chunk_size"),
         "complete": sweep.complete,

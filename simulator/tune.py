@@ -27,6 +27,7 @@ it) with the race's log under ``tune``: `fairplay report TUNE.json` renders it.
 
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import dataclass
 
@@ -34,8 +35,17 @@ import numpy as np
 from scipy import stats as sps
 
 from simulator import runner
+from simulator.results import Result
 from simulator import sweep as sweep_module
 from simulator.sweep import SweepError
+
+
+class TuneInterrupted(Exception):
+    """Ctrl-C: carries the race so far (each setup with the games of its last finished rung)."""
+
+    def __init__(self, tuned):
+        super().__init__("interrupted")
+        self.tuned = tuned
 
 
 @dataclass(frozen=True)
@@ -47,11 +57,11 @@ class Objective:
 
     def describe(self) -> str:
         if self.kind == "balanced":
-            return "balanced: the largest distance of a verdict finding from its fair share"
+            return "the largest distance of a verdict finding from its fair share"
         if self.kind == "fair-seats":
-            return "fair-seats: the largest distance of a seat's win rate from the seats' mean"
-        return (f"{self.text}: the distance of {self.team or 'the first team'}'s share of "
-                f"decided games from {100 * self.target:g}%")
+            return "the largest distance of a seat's win rate from the seats' mean"
+        return (f"the distance of {self.team or 'the first team'}'s share of decided games "
+                f"from {100 * self.target:g}%")
 
 
 def parse_objective(text: str, game) -> Objective:
@@ -164,6 +174,7 @@ def race(spec: str, axes, objective_text: str, games: int, start: int, seed: int
     alive = list(valid)
     log = []
     for r, n in enumerate(ladder):
+        before = {cell.index: json.loads(cell.result.to_json()) for cell in alive}
         for cell in alive:
             data = cell.result.data
             if data["games_requested"] != n:
@@ -173,7 +184,16 @@ def race(spec: str, axes, objective_text: str, games: int, start: int, seed: int
             cell.status = "pending"
         announce(f"rung {r + 1} of {len(ladder)}: {len(alive)} setup"
                  f"{'s' if len(alive) > 1 else ''} to {n:,} games")
-        sweep_module.execute(planned, workers)
+        try:
+            sweep_module.execute(planned, workers)
+        except sweep_module.SweepInterrupted:
+            for cell in alive:  # a setup cut off in this rung keeps its last finished rung
+                if cell.status == "pending" and before[cell.index]["tallies"]["games"][0]:
+                    cell.result, cell.status = Result(before[cell.index]), "ok"
+            played = [c for c in alive if c.status == "ok"]
+            _record(planned, objective, alpha, confidence, ladder, log, played, valid, games)
+            planned.data["tune"]["interrupted"] = True
+            raise TuneInterrupted(planned) from None
         scores = {cell.index: distance(cell.result, objective, confidence) for cell in alive}
         best_high = min(s["high"] for s in scores.values())
         out = [cell for cell in alive if scores[cell.index]["low"] > best_high] \
@@ -182,9 +202,15 @@ def race(spec: str, axes, objective_text: str, games: int, start: int, seed: int
                     "eliminated": [c.index for c in out],
                     "scores": {str(i): s for i, s in scores.items()}})
         alive = [cell for cell in alive if cell not in out]
+    _record(planned, objective, alpha, confidence, ladder, log, alive, valid, games)
+    return planned
+
+
+def _record(planned, objective, alpha, confidence, ladder, log, alive, valid, games) -> None:
+    """The race's log and ranking, in the sweep's data (`tune`)."""
     final = {cell.index: distance(cell.result, objective, 0.95) for cell in alive}
     ranked = sorted(alive, key=lambda c: (final[c.index]["value"], c.index))
-    spent = sum(cell.result.games_played for cell in valid)
+    spent = sum(cell.result.games_played for cell in valid if cell.result is not None)
     planned.data["games"] = int(games)
     planned.data["tune"] = {
         "objective": objective.text, "objective_meaning": objective.describe(),
@@ -198,13 +224,12 @@ def race(spec: str, axes, objective_text: str, games: int, start: int, seed: int
         "games_spent": int(spent),
         "games_full_grid": int(games * len(valid)),
     }
-    return planned
 
 
 def lines(tuned, top: int = 3) -> list[str]:
     """The terminal summary of a race."""
     info = tuned.data["tune"]
-    out = [f"{tuned.data['game']}: tuned for {info['objective_meaning']}"]
+    out = [f"{tuned.data['game']}: tuned for {info['objective']} ({info['objective_meaning']})"]
     out.append(f"Best setups ({tuned.data['games']:,} games each; distance with its 95% "
                f"interval, in points):")
     for rank, entry in enumerate(info["ranking"][:top], start=1):

@@ -12,6 +12,16 @@ from simulator.cli_support import fail as _fail
 from simulator.cli_support import writable_file
 
 
+def _game_of(config: str) -> str:
+    """The game a config names (for the default file name); the config's own errors come later."""
+    from simulator import config as config_module
+
+    try:
+        return str(config_module.read_toml(config_module.locate(config)).get("game", "game"))
+    except Exception:
+        return "game"
+
+
 @click.command()
 @click.argument("config")
 @click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=LEVELS",
@@ -66,6 +76,8 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
         if path is not None:
             writable_file(path, what)
     command = "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
+    path = output or Path("results") / f"tune-{_game_of(config)}-seed{seed}.json"
+    writable_file(path, "-o")
     try:
         axes = [sweep_module.parse_vary(text) for text in vary]
         tuned = tune_module.race(config, axes, objective, n_games, start, seed, workers,
@@ -73,11 +85,12 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
                                  announce=lambda line: click.echo(line, err=True))
     except (sweep_module.SweepError, ConfigError) as exc:
         _fail(exc)
-    except KeyboardInterrupt:
-        click.echo("\nInterrupted: a race is not saved part-way; run it again", err=True)
+    except tune_module.TuneInterrupted as stop:
+        stop.tuned.save(path)
+        click.echo(f"\nInterrupted: the race so far (each setup with the games of its last "
+                   f"finished rung) saved to {path}; a race is not resumed, run it again",
+                   err=True)
         sys.exit(130)
-    path = output or Path("results") / f"tune-{tuned.data['game']}-seed{seed}.json"
-    writable_file(path, "-o")
     tuned.save(path)
     click.echo("\n".join(tune_module.lines(tuned, top)))
     click.echo(f"\nResult saved to {path} (fairplay report {path} charts it)")

@@ -122,3 +122,28 @@ def test_a_bad_vary_and_a_team_objective_of_an_individual_game_are_one_line():
     assert result.exit_code == 2 and "empty" in result.stderr
     result = run_cli("tune", "chenghuang", "--vary", "players=4..5", "--objective", "team=0.5")
     assert result.exit_code == 2 and "not a team game" in result.stderr
+
+
+def test_an_interrupted_race_keeps_each_setups_last_finished_rung(monkeypatch, tmp_path):
+    """Ctrl-C in the second rung (after one setup of it is played): the setups keep the games of
+    their last finished rung, the file says the race was interrupted and still renders."""
+    real, calls = sweep_module.runner.execute, {"n": 0}
+
+    def execute(result, *args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:  # rung 1 plays 2 setups, rung 2 then plays one and is interrupted
+            raise KeyboardInterrupt
+        return real(result, *args, **kwargs)
+
+    monkeypatch.setattr(sweep_module.runner, "execute", execute)
+    with pytest.raises(tune.TuneInterrupted) as stop:
+        tune.race("werewolf", [sweep_module.parse_vary("roles.werewolf=1..2")], "team=0.5",
+                  4_000, 1_000, SEED, workers=1, base_overrides=["players=10"], alpha=1e-9)
+    tuned = stop.value.tuned
+    assert tuned.data["tune"]["interrupted"] is True
+    assert sorted(c.result.games_played for c in tuned.cells) == [1_000, 2_000]
+    path = tmp_path / "partial.json"
+    tuned.save(path)
+    done = CliRunner().invoke(main, ["report", str(path), "-o", str(tmp_path / "p.html")],
+                              catch_exceptions=False)
+    assert done.exit_code == 0, done.output
