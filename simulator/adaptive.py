@@ -42,7 +42,7 @@ class Rule:
 
             out.update(alpha_balanced=sequential.ALPHA_BALANCED,
                        alpha_unbalanced=sequential.ALPHA_UNBALANCED,
-                       spending=sequential.SPENDING, looks="every chunk boundary")
+                       spending=sequential.SPENDING, looks=f"every chunk boundary (at most {MAX_LOOKS:,} looks)")
         return out
 
     @classmethod
@@ -92,12 +92,19 @@ def headline_rows(result):
     return [row for row in summary.rows if row.group in groups and row.rate.trials]
 
 
-def _looks(data: dict) -> tuple[float, ...]:
+MAX_LOOKS = 1_000  # planned looks of the sequential test; more chunks: a look every few chunks
+
+
+def _looks(data: dict) -> tuple[tuple[float, ...], list[int]]:
+    """The sequential test's planned looks: their information fractions, and the chunk after
+    which each comes (every chunk; every few chunks when there are more than MAX_LOOKS)."""
     from simulator import runner, sequential
 
     size, cap = data["chunk_size"], int(data["stopping"]["max_games"])
     count = runner.chunk_count(cap, size)
-    return sequential.fractions([min(cap, (k + 1) * size) for k in range(count)], cap)
+    every = -(-count // MAX_LOOKS)
+    after = [k for k in range(count) if (k + 1) % every == 0 or k == count - 1]
+    return sequential.fractions([min(cap, (k + 1) * size) for k in after], cap), after
 
 
 def findings(result):
@@ -123,8 +130,11 @@ def decision(result) -> tuple[str | None, dict]:
 
     from simulator import sequential
 
-    looks = _looks(result.data)
-    k = len(result.data["chunks_done"]) - 1
+    looks, after = _looks(result.data)
+    chunk = len(result.data["chunks_done"]) - 1
+    if chunk not in after:
+        return None, {"look": None, "looks_planned": len(looks)}
+    k = after.index(chunk)
     c_balanced = float(sequential.boundaries(looks, sequential.ALPHA_BALANCED)[k])
     c_unbalanced = float(sequential.boundaries(looks, sequential.ALPHA_UNBALANCED)[k])
     found, tolerance = findings(result)

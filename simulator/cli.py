@@ -199,8 +199,10 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             result = runner.load_for_resume(resume_path, n_games)
             path = resume_path
             if result.complete:
+                hint = "" if result.data.get("stopping") else \
+                    " (-n N with more games extends it)"
                 click.echo(f"{resume_path} is already complete ({result.games_played:,} games); "
-                           f"nothing to play (-n N with more games extends it)", err=True)
+                           f"nothing to play{hint}", err=True)
             else:
                 result = runner.execute(result, workers, path, progress, isolate=True)
         else:
@@ -217,6 +219,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                                          stopping)
             if stopping is not None:
                 n_games = stopping.max_games
+                if not quiet:
+                    click.echo(f"Playing {stopping.describe()}", err=True)
             result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command,
                                 isolate=True, stopping=stopping)
     except (ConfigError, ResultError) as exc:
