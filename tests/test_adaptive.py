@@ -74,6 +74,33 @@ def test_the_same_seed_stops_at_the_same_chunk_on_one_and_two_workers(cfg, preci
     assert sorted(two.data["chunks_done"]) == list(range(precise.games_played // 500))
 
 
+def test_chunks_that_finish_out_of_order_wait_for_the_prefix_and_those_beyond_the_stop_drop(
+        cfg, precise, monkeypatch):
+    """Chunks delivered in the order 1, 0, 3, 2, ... (as several workers may finish them): the
+    rule still sees the prefixes 0, 0-1, 0-2, ... and stops at the same chunk; the chunk
+    delivered after the stopping one is not counted."""
+    order = []
+
+    def swapped(results, jobs, workers, on_done, isolate=False):
+        jobs = list(jobs)[:2 * (precise.games_played // 500 + 2)]
+        for i in range(0, len(jobs) - 1, 2):
+            for result, chunk in (jobs[i + 1], jobs[i]):
+                order.append(chunk)
+                data = result.data
+                on_done(result, *runner.play_chunk(data["config"], data["source"],
+                                                   data["base_dir"], data["seed"], chunk, 500),
+                        0.0)
+
+    monkeypatch.setattr(runner, "play_jobs", swapped)
+    shuffled = runner.run(cfg, PRECISION.max_games, seed=4, chunk_size=500, stopping=PRECISION)
+    assert order[:4] == [1, 0, 3, 2]
+    last = precise.games_played // 500 - 1  # the chunk the rule stops at
+    beyond = [chunk for chunk in order if chunk > last]
+    assert beyond and not set(beyond) & set(shuffled.data["chunks_done"])  # delivered, dropped
+    assert tallies(shuffled) == tallies(precise)
+    assert shuffled.data["stopped"] == precise.data["stopped"]
+
+
 def test_an_interrupted_adaptive_run_resumes_to_the_same_stop(cfg, precise, tmp_path):
     path = tmp_path / "partial.json"
     calls = {"n": 0}
