@@ -145,7 +145,15 @@ def rungs(start: int, games: int) -> list[int]:
 
 
 def _findings_count(result, objective) -> int:
-    return max(1, len(_rates(result, objective)[0]))
+    """How many intervals the objective takes of one setup, at most (before any game)."""
+    game, players = result.game, len(result.tallies["seat_wins"])
+    if objective.kind == "team":
+        return 1
+    if objective.kind == "fair-seats":
+        return players
+    if game.team_game:
+        return 1 if len(game.teams) == 2 else len(game.teams)
+    return players + len(game.roles) + len(result.data.get("strategies", []))
 
 
 def race(spec: str, axes, objective_text: str, games: int, start: int, seed: int = 0,
@@ -168,7 +176,7 @@ def race(spec: str, axes, objective_text: str, games: int, start: int, seed: int
     if not valid:
         raise SweepError(f"every one of the {len(planned.cells)} cells is invalid; nothing to play")
     ladder = rungs(start, games)
-    findings = _findings_count(valid[0].result, objective)
+    findings = max(_findings_count(cell.result, objective) for cell in valid)
     # Bonferroni: every interval the race may compute holds at once with probability 1 - alpha
     confidence = 1 - alpha / (len(ladder) * len(valid) * findings)
     alive = list(valid)
