@@ -122,12 +122,17 @@ def test_an_interrupted_adaptive_run_resumes_to_the_same_stop(cfg, precise, tmp_
     assert Result.load(path).data["stopped"] == precise.data["stopped"]
 
 
-def test_until_decided_stops_when_the_verdict_is_settled(cfg):
+@pytest.mark.parametrize("overrides, status", [
+    ([], "unbalanced"),  # seer-led at 9 players: the wolves win about two games in three
+    (["players=10", "roles.werewolf=2"], "balanced"),  # about 50%
+])
+def test_until_decided_stops_when_the_verdict_is_settled(overrides, status):
+    cfg = config.load("werewolf/seer-led.toml", overrides)
     rule = adaptive.Rule("decided", 400_000)
     one = runner.run(cfg, rule.max_games, seed=2, workers=1, chunk_size=2_000, stopping=rule)
     two = runner.run(cfg, rule.max_games, seed=2, workers=2, chunk_size=2_000, stopping=rule)
     stopped = one.data["stopped"]
-    assert stopped["reason"] in ("balanced", "unbalanced")
+    assert stopped["reason"] == status
     assert one.games_played < rule.max_games and tallies(one) == tallies(two)
     assert stopped == two.data["stopped"]
     # the fixed-sample verdict agrees at the stop (the sequential critical values are wider)
