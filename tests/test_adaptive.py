@@ -288,3 +288,6 @@ def test_the_command_line_plays_until_precise_and_records_the_command(tmp_path):
     assert saved.data["stopping"]["rule"] == "precision"
     assert "--precision 0.03 --max-games 10000000" in saved.data["command"]
     assert f"Stopped after {saved.games_played:,} games" in done.output
+    report = tmp_path / "p.html"
+    assert run_cli("report", str(out), "-o", str(report)).exit_code == 0
+    assert f"Stopped after {saved.games_played:,} games" in report.read_text(encoding="utf-8")
