@@ -86,10 +86,31 @@ def check(data: dict, path) -> None:
 
 
 def headline_rows(result):
-    """The summary's headline rows: teams (a team game); seats, roles, strategies (otherwise)."""
-    summary = result.summary(CONFIDENCE)
-    groups = HEADLINE_TEAM if result.game.team_game else HEADLINE_INDIVIDUAL
-    return [row for row in summary.rows if row.group in groups and row.rate.trials]
+    """The summary's headline rows, as `results.summarize` computes them (without the rest of
+    the summary, which a check after every chunk does not need): teams (a team game); seats,
+    roles, strategies (otherwise)."""
+    from simulator import stats
+    from simulator.results import Row, ratio_moments
+
+    game, t = result.game, result.tallies
+    games = int(t["games"][0])
+    rows = []
+    if game.team_game:
+        for i, team in enumerate(game.teams):
+            rows.append(Row("team", team, stats.wilson(int(t["team_wins"][i]), games,
+                                                       CONFIDENCE)))
+    else:
+        for seat in range(len(t["seat_wins"])):
+            rows.append(Row("seat", f"seat {seat}", stats.wilson(int(t["seat_wins"][seat]),
+                                                                 games, CONFIDENCE)))
+        for group, tally, count, names in (
+                ("role", "role_wins", "role_games", [role.name for role in game.roles]),
+                ("strategy", "slot_wins", "slot_games", result.data.get("strategies", []))):
+            for i, name in enumerate(names):
+                if t[count][i]:
+                    rows.append(Row(group, name, stats.clustered_rate(
+                        ratio_moments(game, t, tally, i), CONFIDENCE)))
+    return [row for row in rows if row.rate.trials]
 
 
 MAX_LOOKS = 1_000  # planned looks of the sequential test; more chunks: a look every few chunks

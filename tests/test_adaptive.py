@@ -52,10 +52,21 @@ def test_a_precision_run_stops_when_the_half_width_is_reached_and_not_before(cfg
         tallies(precise)
     # its headline rates are the teams' (a team game), as the summary prints them
     summary = precise.summary()
-    assert {row.name for row in adaptive.headline_rows(precise)} == \
-        {row.name for row in summary.rows_of("team")}
+    assert [(row.name, row.rate) for row in adaptive.headline_rows(precise)] == \
+        [(row.name, row.rate) for row in summary.rows_of("team")]
     assert f"Stopped after {games:,} games" in summary.table()
     assert "±2 points" in summary.table()
+
+
+def test_an_individual_games_headline_rates_are_its_seats_roles_and_strategies():
+    """Chenghuang (individual scores): the rates the rule checks are the summary's seat, role
+    and strategy rows, with the same game-level intervals."""
+    result = runner.run(config.load("chenghuang", players=4), 2_000, seed=1, workers=1,
+                        chunk_size=1_000)
+    rows = [(row.group, row.name, row.rate) for row in result.summary().rows
+            if row.group in ("seat", "role", "strategy") and row.rate.trials]
+    assert [(row.group, row.name, row.rate) for row in adaptive.headline_rows(result)] == rows
+    assert {group for group, _, _ in rows} >= {"seat", "role"}
 
 
 def test_a_run_that_cannot_reach_its_precision_stops_at_the_cap_and_says_so(cfg):
