@@ -92,6 +92,10 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
                    err=True)
         sys.exit(130)
     tuned.save(path)
+    for cell in tuned.cells:
+        if cell.status == "invalid":
+            click.echo(f"fairplay: warning: invalid cell {tuned.cell_label(cell)}: {cell.error}",
+                       err=True)
     click.echo("\n".join(tune_module.lines(tuned, top)))
     click.echo(f"\nResult saved to {path} (fairplay report {path} charts it)")
     if report_path is not None:
