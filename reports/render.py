@@ -21,7 +21,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from simulator import stats
+from simulator import adaptive, stats
 from simulator.fileio import write_atomically
 from simulator.compare import (Comparison, change_phrase, compare, difference_clause,
                                difference_sentence)
@@ -212,6 +212,7 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE, origin: str = ""
     numbers["knobs"] = guidance.balance_knobs(result)
     numbers["strategies_line"] = guidance.strategy_line(result)
     numbers["origin"] = origin
+    numbers["stopped"] = adaptive.sentence(result.data)  # an adaptive run: why it stopped
     _role_words(numbers["setup"], result)
     for test in numbers["tests"]:
         if not test.get("method"):
@@ -444,6 +445,7 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
         "axes": axes,
         "varied": varied,
         "games": sweep.data["games"],
+        "tune": sweep.data.get("tune"),  # a `fairplay tune` race: its log
         "seed": sweep.data["seed"],
         "chunk_size": sweep.data.get("chunk_size"),
         "complete": sweep.complete,

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from simulator import runner
+from simulator import adaptive, runner
 from simulator.config import ConfigError
 from simulator.games import driver
 from simulator.cli_support import OneLineErrors, RunFailed, writable_file
@@ -61,12 +61,18 @@ def games(game, keys_markdown):
     click.echo("\n".join(lines))
 
 
-def _reproduce_command(config, players, n_games, seed, overrides, chunk_size) -> str:
+def _reproduce_command(config, players, n_games, seed, overrides, chunk_size,
+                       stopping=None) -> str:
     """The canonical command that replays a run (defaults spelled out, so nothing is implied)."""
     parts = ["fairplay", "run", config]
     if players is not None:
         parts += ["--players", str(players)]
-    parts += ["-n", str(n_games), "--seed", str(seed), "--chunk-size", str(chunk_size)]
+    if stopping is None:
+        parts += ["-n", str(n_games)]
+    else:
+        parts += (["--precision", f"{stopping.precision:g}"] if stopping.kind == "precision"
+                  else ["--until-decided"]) + ["--max-games", str(stopping.max_games)]
+    parts += ["--seed", str(seed), "--chunk-size", str(chunk_size)]
     for override in overrides:
         parts += ["--set", override]
     return " ".join(shlex.quote(part) for part in parts)
@@ -114,8 +120,10 @@ def _trace_command(result, game: int) -> str:
         if skip:
             skip = False
             continue
-        if part in ("-n", "--games"):
+        if part in ("-n", "--games", "--precision", "--max-games"):
             skip = True
+            continue
+        if part == "--until-decided":
             continue
         keep.append(part)
     keep += ["--game", str(game)]
@@ -152,9 +160,18 @@ def _on_sigterm(signum, frame):
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the HTML balance report to this file.")
 @click.option("--force", is_flag=True, help="Replace a result file of a different config.")
+@click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
+              help="Play until every headline rate's 95% interval is within ± this (0.005: half "
+                   "a point), or --max-games; instead of -n.")
+@click.option("--until-decided", is_flag=True,
+              help="Play until the verdict is settled (balanced or unbalanced; a group-"
+                   "sequential test), or --max-games; instead of -n.")
+@click.option("--max-games", type=int, default=None,
+              help=f"The cap of --precision or --until-decided [default: "
+                   f"{adaptive.DEFAULT_MAX_GAMES:,}].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
-        report_path, force, quiet):
+        report_path, force, precision, until_decided, max_games, quiet):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
@@ -164,6 +181,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         _fail(f"--games must be at least 1, got {n_games}")
     if chunk_size < 1:
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    stopping = _stopping_rule(n_games, precision, until_decided, max_games, resume_path)
     to_stdout = output is not None and str(output) == "-"
     if report_path is not None:
         writable_file(report_path, "--report")
@@ -181,8 +199,10 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             result = runner.load_for_resume(resume_path, n_games)
             path = resume_path
             if result.complete:
+                hint = "" if result.data.get("stopping") else \
+                    " (-n N with more games extends it)"
                 click.echo(f"{resume_path} is already complete ({result.games_played:,} games); "
-                           f"nothing to play (-n N with more games extends it)", err=True)
+                           f"nothing to play{hint}", err=True)
             else:
                 result = runner.execute(result, workers, path, progress, isolate=True)
         else:
@@ -195,9 +215,14 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             if path is not None:
                 writable_file(path, "-o")
                 _check_overwrite(path, cfg, force)
-            command = _reproduce_command(config, players, n_games, seed, overrides, chunk_size)
+            command = _reproduce_command(config, players, n_games, seed, overrides, chunk_size,
+                                         stopping)
+            if stopping is not None:
+                n_games = stopping.max_games
+                if not quiet:
+                    click.echo(f"Playing {stopping.describe()}", err=True)
             result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command,
-                                isolate=True)
+                                isolate=True, stopping=stopping)
     except (ConfigError, ResultError) as exc:
         _fail(exc)
     except runner.WorkerLost as lost:
@@ -227,6 +252,32 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
 
         write_run_report(result, report_path)
         click.echo(f"Report written to {report_path}", err=to_stdout)
+
+
+def _stopping_rule(n_games, precision, until_decided, max_games, resume_path):
+    """The adaptive rule of `run`'s options (None: a fixed number of games); one line, exit 2,
+    for options that do not go together."""
+    adaptive_options = precision is not None or until_decided
+    if resume_path is not None and (adaptive_options or max_games is not None):
+        _fail("--resume follows the stopping rule saved in the result file; give no "
+              "--precision, --until-decided or --max-games")
+    if precision is not None and until_decided:
+        _fail("give --precision or --until-decided, not both")
+    if n_games is not None and adaptive_options:
+        _fail("-n plays a fixed number of games, --precision and --until-decided play until "
+              "they are done: give one (--max-games caps an adaptive run)")
+    if max_games is not None and not adaptive_options:
+        _fail("--max-games caps --precision or --until-decided; a fixed run takes -n")
+    if not adaptive_options:
+        return None
+    if precision is not None and not 0 < precision < 0.5:
+        _fail(f"--precision is a half-width between 0 and 0.5 (0.005: half a point), got "
+              f"{precision:g}")
+    max_games = adaptive.DEFAULT_MAX_GAMES if max_games is None else max_games
+    if max_games < 1:
+        _fail(f"--max-games must be at least 1, got {max_games}")
+    return adaptive.Rule("precision" if precision is not None else "decided", max_games,
+                         precision)
 
 
 @main.command()
@@ -262,6 +313,9 @@ def trace(config, seed, game_index, chunk_size, players, overrides):
 # Regression checks for CI (simulator/regression_cli.py), reports and sweeps (reports/).
 from reports.commands import export, report, sweep  # noqa: E402
 from simulator.regression_cli import baseline, check  # noqa: E402
+from simulator.tune_cli import tune  # noqa: E402
+
+main.add_command(tune)
 
 for command in (report, sweep, export, baseline, check):
     main.add_command(command)

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator import stats
+from simulator import adaptive, stats
 from simulator import verdict as verdicts
 from simulator.fileio import write_atomically
 from simulator.games import game_names, get_game
@@ -173,6 +173,7 @@ class Result:
             raise ResultError(path, "corrupt result: games, chunk size and seed out of range")
         if not all(isinstance(c, int) and not isinstance(c, bool) for c in data["chunks_done"]):
             raise ResultError(path, "corrupt result: chunks_done must list chunk numbers")
+        adaptive.check(data, path)
         try:
             result = cls(data)
         except (TypeError, ValueError, OverflowError) as exc:
@@ -280,6 +281,7 @@ class Summary:
     judgement: "verdicts.Verdict | None" = None  # the verdict's findings, status and lead
     setup: dict = field(default_factory=dict)  # the game's notes on the setup (deck, pool, ...)
     provisional: tuple[str, ...] = ()  # the game's rulings made where its source is silent
+    stopped: str = ""  # an adaptive run: how many games it took and why it stopped
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -293,6 +295,8 @@ class Summary:
     def table(self) -> str:
         """A plain-text table of every rate with its interval, and the tests."""
         lines = [f"{self.game}: {self.games:,} games"]
+        if self.stopped:
+            lines.append(f"  {self.stopped}")
         for name, note in self.setup.items():
             lines.append(f"  {name.replace('_', ' ')}: {note}")
         titles = {"team": "Win rate by team", "seat": "Win rate by seat",
@@ -423,4 +427,5 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
     events = {name: float(t["events"][i]) / games for i, name in enumerate(game.event_names)} if games else {}
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
                    game.length_unit, events, stats.games_needed(headline, 0.01, 0.95), judged,
-                   dict(result.data.get("setup_notes") or {}), tuple(game.provisional))
+                   dict(result.data.get("setup_notes") or {}), tuple(game.provisional),
+                   adaptive.sentence(result.data))

@@ -22,6 +22,7 @@ from typing import Callable
 
 import numpy as np
 
+from simulator import adaptive
 from simulator import config as config_module
 from simulator.games import driver
 from simulator.results import Result, ResultError, new_result_data
@@ -112,13 +113,16 @@ class Interrupted(Exception):
 
 
 def start(cfg: config_module.Config, games: int, seed: int, chunk_size: int = DEFAULT_CHUNK_SIZE,
-          command: str = "") -> Result:
-    """A fresh, empty result for a run (nothing played yet)."""
+          command: str = "", stopping=None) -> Result:
+    """A fresh, empty result for a run (nothing played yet). With `stopping` (an
+    adaptive.Rule) `games` is its cap: the run stops when the rule says so (simulator.adaptive)."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if chunk_size < 1:
         raise ValueError("the chunk size must be at least 1")
     data = new_result_data(cfg, games=games, seed=seed, chunk_size=chunk_size, command=command)
+    if stopping is not None:
+        data["stopping"] = stopping.to_json()
     return Result(data)
 
 
@@ -307,6 +311,11 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     progress = progress or Progress()
     data = result.data
     total, size = data["games_requested"], data["chunk_size"]
+    rule = data.get("stopping")  # an adaptive run: chunks are merged in order, the rule checked
+    if rule and not result.complete and adaptive.stops(result):  # interrupted before its check
+        if checkpoint is not None:
+            result.save(checkpoint)
+        return result
     announce_compiling([result], progress.announce)
     progress.start(result.games_played, total)
     last_save = time.monotonic()
@@ -318,7 +327,7 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
         nonlocal last_save, estimated
         result.add_chunk(chunk, tallies)
         progress.advance(chunk_games(total, size, chunk))
-        if not estimated:
+        if not estimated and not rule:
             estimated = True
             left = seconds * missing_count(result) / workers_used
             if left > LONG_RUN_SECONDS:
@@ -335,9 +344,20 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
         if checkpoint is not None:
             result.save(checkpoint)
 
+    held: dict = {}  # an adaptive run's chunks that finished before an earlier one
+
+    def merge_in_order(result, chunk, tallies, seconds):
+        held[chunk] = (tallies, seconds)
+        while len(data["chunks_done"]) in held:
+            merge(result, len(data["chunks_done"]), *held.pop(len(data["chunks_done"])))
+            if adaptive.stops(result):
+                raise _Stopped  # chunks beyond this one are dropped
+
     try:
         play_jobs([result], ((result, chunk) for chunk in missing_chunks(result)), workers,
-                  merge, isolate)
+                  merge_in_order if rule else merge, isolate)
+    except _Stopped:
+        pass
     except KeyboardInterrupt:
         save()
         raise Interrupted(result, checkpoint) from None
@@ -346,6 +366,10 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
         raise
     save()
     return result
+
+
+class _Stopped(Exception):
+    """An adaptive run's rule stopped it at a chunk boundary (ends the pool)."""
 
 
 LONG_RUN_SECONDS = 3600.0
@@ -361,10 +385,12 @@ def _duration(seconds: float) -> str:
 
 def run(cfg: config_module.Config, games: int, seed: int = 0, workers: int | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE, checkpoint: Path | None = None,
-        progress: Progress | None = None, command: str = "", isolate: bool = False) -> Result:
-    """Play `games` games of `cfg` and return the result (the Python API's main entry point)."""
-    return execute(start(cfg, games, seed, chunk_size, command), workers, checkpoint, progress,
-                   isolate)
+        progress: Progress | None = None, command: str = "", isolate: bool = False,
+        stopping=None) -> Result:
+    """Play `games` games of `cfg` and return the result (the Python API's main entry point).
+    With `stopping` (an adaptive.Rule), play until it says so, `games` at most."""
+    return execute(start(cfg, games, seed, chunk_size, command, stopping), workers, checkpoint,
+                   progress, isolate)
 
 
 def load_for_resume(path: Path, games: int | None = None) -> Result:
@@ -375,6 +401,10 @@ def load_for_resume(path: Path, games: int | None = None) -> Result:
     data = result.data
     cfg = config_module.from_raw(data["config"], data["source"], data["base_dir"])
     result.check_resumable(cfg, path)
+    adaptive.check(data, path)
+    if games is not None and data.get("stopping"):
+        raise ResultError(path, "an adaptive run (--precision, --until-decided) follows its "
+                                "stopping rule; -n cannot extend it")
     if games is not None and games != data["games_requested"]:
         size, requested = data["chunk_size"], data["games_requested"]
         if games < requested:

@@ -1,0 +1,255 @@
+"""Adaptive runs: play until the answer is good enough, deciding only at chunk boundaries.
+
+Two stopping rules, stored in the result (``stopping``) so that `--resume` follows the same one:
+
+* ``precision``: stop when every headline rate's 95% interval has a half-width of at most the
+  precision. The headline rates are the ones the summary leads with, with the same game-level
+  intervals: each team's win rate in a team game; each seat's, role's and strategy's win rate in
+  an individual game.
+* ``decided``: stop when the verdict is settled (balanced within the config's
+  `balance_tolerance`, or unbalanced), by the group-sequential test of `simulator.sequential`.
+
+Both stop at `max_games` at the latest. The rule is checked after each chunk of a *contiguous
+prefix* of chunks: chunks that finish out of order (several workers) wait until the chunks
+before them are in, and when the rule stops the run at chunk k, chunks beyond k are dropped. The
+result is therefore the same for a seed whatever the number of workers, and after Ctrl-C and
+`--resume`: it equals a fixed run of the games it stopped at. Why it stopped is recorded
+(``stopped``) and said in the summary.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+DEFAULT_MAX_GAMES = 10_000_000
+CONFIDENCE = 0.95
+HEADLINE_TEAM = ("team",)
+HEADLINE_INDIVIDUAL = ("seat", "role", "strategy")
+
+
+@dataclass(frozen=True)
+class Rule:
+    kind: str  # "precision" or "decided"
+    max_games: int
+    precision: float | None = None
+
+    def to_json(self) -> dict:
+        out = {"rule": self.kind, "max_games": int(self.max_games)}
+        if self.kind == "precision":
+            out.update(precision=float(self.precision), confidence=CONFIDENCE)
+        else:
+            from simulator import sequential
+
+            out.update(alpha_balanced=sequential.ALPHA_BALANCED,
+                       alpha_unbalanced=sequential.ALPHA_UNBALANCED,
+                       spending=sequential.SPENDING, looks=f"every chunk boundary (at most {MAX_LOOKS:,} looks)")
+        return out
+
+    @classmethod
+    def of(cls, data: dict) -> "Rule | None":
+        """The stopping rule stored in a result's data (None: a run of a fixed size)."""
+        stored = data.get("stopping")
+        if not stored:
+            return None
+        if stored.get("rule") == "precision":
+            return cls("precision", int(stored["max_games"]), float(stored["precision"]))
+        return cls("decided", int(stored["max_games"]))
+
+    def describe(self) -> str:
+        if self.kind == "precision":
+            return (f"--precision {self.precision:g}: until every headline rate's 95% interval "
+                    f"is within ±{100 * self.precision:g} points, at most "
+                    f"{self.max_games:,} games")
+        return f"--until-decided: until the verdict is settled, at most {self.max_games:,} games"
+
+
+def check(data: dict, path) -> None:
+    """Refuse (ResultError) a stored rule that cannot be read, or an adaptive result whose chunks
+    are not a prefix (they are merged in order)."""
+    from simulator.results import ResultError
+
+    stored = data.get("stopping")
+    if stored is None:
+        return
+    try:
+        if not isinstance(stored, dict) or stored.get("rule") not in ("precision", "decided"):
+            raise ValueError
+        rule = Rule.of(data)
+        if rule.max_games < 1 or (rule.kind == "precision" and not 0 < rule.precision < 0.5):
+            raise ValueError
+    except (KeyError, TypeError, ValueError):
+        raise ResultError(path, "corrupt result: its stopping rule cannot be read") from None
+    chunks = data.get("chunks_done") or []
+    if sorted(chunks) != list(range(len(chunks))):
+        raise ResultError(path, "corrupt result: an adaptive run's chunks must be 0, 1, 2, ... "
+                                "(they are merged in order)")
+
+
+def headline_rows(result):
+    """The summary's headline rows, as `results.summarize` computes them (without the rest of
+    the summary, which a check after every chunk does not need): teams (a team game); seats,
+    roles, strategies (otherwise)."""
+    from simulator import stats
+    from simulator.results import Row, ratio_moments
+
+    game, t = result.game, result.tallies
+    games = int(t["games"][0])
+    rows = []
+    if game.team_game:
+        for i, team in enumerate(game.teams):
+            rows.append(Row("team", team, stats.wilson(int(t["team_wins"][i]), games,
+                                                       CONFIDENCE)))
+    else:
+        for seat in range(len(t["seat_wins"])):
+            rows.append(Row("seat", f"seat {seat}", stats.wilson(int(t["seat_wins"][seat]),
+                                                                 games, CONFIDENCE)))
+        for group, tally, count, names in (
+                ("role", "role_wins", "role_games", [role.name for role in game.roles]),
+                ("strategy", "slot_wins", "slot_games", result.data.get("strategies", []))):
+            for i, name in enumerate(names):
+                if t[count][i]:
+                    rows.append(Row(group, name, stats.clustered_rate(
+                        ratio_moments(game, t, tally, i), CONFIDENCE)))
+    return [row for row in rows if row.rate.trials]
+
+
+MAX_LOOKS = 1_000  # planned looks of the sequential test; more chunks: a look every few chunks
+
+
+def _looks(data: dict) -> tuple[tuple[float, ...], list[int]]:
+    """The sequential test's planned looks: their information fractions, and the chunk after
+    which each comes (every chunk; every few chunks when there are more than MAX_LOOKS)."""
+    from simulator import runner, sequential
+
+    size, cap = data["chunk_size"], int(data["stopping"]["max_games"])
+    count = runner.chunk_count(cap, size)
+    every = -(-count // MAX_LOOKS)
+    after = [k for k in range(count) if (k + 1) % every == 0 or k == count - 1]
+    return sequential.fractions([min(cap, (k + 1) * size) for k in after], cap), after
+
+
+def findings(result):
+    """The verdict's findings of a result, at 95% (what the sequential test judges)."""
+    from simulator import verdict
+
+    data, t = result.data, result.tallies
+    config = data["config"]
+    tolerance = float(config.get("balance_tolerance", verdict.DEFAULT_TOLERANCE))
+    if result.game.team_game:
+        found = verdict.team_findings(result.game, t, config.get("balance_target"), tolerance,
+                                      CONFIDENCE)
+    else:
+        found = verdict.individual_findings(result.game, t, data.get("strategies", []),
+                                            data.get("slot_table"), tolerance, CONFIDENCE)
+    return found, tolerance
+
+
+def decision(result) -> tuple[str | None, dict]:
+    """The sequential verdict at the result's last chunk boundary: ("balanced" | "unbalanced" |
+    None, details)."""
+    import numpy as np
+
+    from simulator import sequential
+
+    looks, after = _looks(result.data)
+    chunk = len(result.data["chunks_done"]) - 1
+    if chunk not in after:
+        return None, {"look": None, "looks_planned": len(looks)}
+    k = after.index(chunk)
+    c_balanced = float(sequential.boundaries(looks, sequential.ALPHA_BALANCED)[k])
+    c_unbalanced = float(sequential.boundaries(looks, sequential.ALPHA_UNBALANCED)[k])
+    found, tolerance = findings(result)
+    details = {"look": k + 1, "looks_planned": len(looks), "critical_z_balanced": c_balanced,
+               "critical_z_unbalanced": c_unbalanced}
+    found = [f for f in found if f.rate.trials]
+    if not found:
+        return None, details
+    p = [f.rate.value for f in found]
+    n = [f.rate.effective_trials if f.rate.effective_trials is not None else f.rate.trials
+         for f in found]
+    balanced, unbalanced = sequential.status(p, n, [f.target for f in found], tolerance,
+                                             c_balanced, c_unbalanced)
+    if bool(unbalanced):
+        return "unbalanced", details
+    if bool(balanced):
+        return "balanced", details
+    return None, details
+
+
+def stops(result) -> bool:
+    """Check the rule at the result's last chunk boundary; on a stop, record why and close the
+    run (its target becomes the games played). True when it stopped."""
+    data = result.data
+    rule = Rule.of(data)
+    if rule is None or not data["chunks_done"]:
+        return False
+    games = result.games_played
+    if rule.kind == "precision":
+        rows = headline_rows(result)
+        widest = max(rows, key=lambda row: row.rate.half_width, default=None)
+        if widest is None or widest.rate.half_width > rule.precision:
+            return _at_cap(result, rule, widest)
+        _close(result, {"reason": "precision", "games": games,
+                        "chunks": len(data["chunks_done"]),
+                        "widest": {"group": widest.group, "name": widest.name,
+                                   "half_width": widest.rate.half_width}})
+        return True
+    status, details = decision(result)
+    if status is None:
+        return _at_cap(result, rule, None, details)
+    _close(result, {"reason": status, "games": games, "chunks": len(data["chunks_done"]),
+                    **details})
+    return True
+
+
+def _at_cap(result, rule, widest=None, details=None) -> bool:
+    if result.games_played < rule.max_games:
+        return False
+    stopped = {"reason": "max-games", "games": result.games_played,
+               "chunks": len(result.data["chunks_done"])}
+    if widest is not None:
+        stopped["widest"] = {"group": widest.group, "name": widest.name,
+                             "half_width": widest.rate.half_width}
+    stopped.update(details or {})
+    _close(result, stopped)
+    return True
+
+
+def _close(result, stopped: dict) -> None:
+    data = result.data
+    data["stopped"] = stopped
+    data["games_requested"] = int(result.games_played)
+    data["complete"] = True
+
+
+def sentence(data: dict) -> str:
+    """What the summary says about an adaptive run: how many games it took, and why it stopped."""
+    try:
+        return _sentence(data)
+    except (KeyError, TypeError, ValueError):  # a hand-edited record: say what is sure
+        return "Adaptive run (its record of why it stopped cannot be read)."
+
+
+def _sentence(data: dict) -> str:
+    rule = Rule.of(data)
+    if rule is None:
+        return ""
+    stopped = data.get("stopped")
+    if not isinstance(stopped, dict):
+        return f"Adaptive run ({rule.describe()}), not finished yet."
+    games = f"{int(stopped.get('games', 0)):,} games"
+    widest = stopped.get("widest") or {}
+    if rule.kind == "precision":
+        what = (f"the widest: {widest.get('group')} {widest.get('name')} "
+                f"±{100 * float(widest.get('half_width', 0)):.2f} points") if widest else ""
+        if stopped.get("reason") == "precision":
+            return (f"Stopped after {games}: every headline rate's 95% interval is within "
+                    f"±{100 * rule.precision:g} points ({what}).")
+        return (f"Stopped at the cap of {rule.max_games:,} games (--max-games) before every "
+                f"headline rate reached ±{100 * rule.precision:g} points ({what}).")
+    look = (f"look {stopped.get('look')} of {stopped.get('looks_planned')}, a group-sequential "
+            f"test with O'Brien-Fleming-like alpha spending")
+    if stopped.get("reason") in ("balanced", "unbalanced"):
+        return f"Stopped after {games}: the verdict is settled ({stopped['reason']}; {look})."
+    return (f"Stopped at the cap of {rule.max_games:,} games (--max-games) before the verdict "
+            f"was settled ({look}).")
