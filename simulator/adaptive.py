@@ -147,8 +147,6 @@ def findings(result):
 def decision(result) -> tuple[str | None, dict]:
     """The sequential verdict at the result's last chunk boundary: ("balanced" | "unbalanced" |
     None, details)."""
-    import numpy as np
-
     from simulator import sequential
 
     looks, after = _looks(result.data)

@@ -20,13 +20,13 @@ import math
 
 import numpy as np
 
-from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
+from simulator.games.base import StrategyInfo, StrategyParam
 from simulator.games.chenghuang.declaration import (
     ANSWER, DECISION, FACE_DOWN, HAND, N_KINDS, NO_THEFT, OBS, ROLE, S_MODE, SET_LEN, T, TIE,
 )
 from simulator.games.chenghuang.rules import PRINTED, kind_score, showdown_score
 
-from .common import compiled, inlined, strategy, uniform_index, uniform_legal
+from .common import RANDOM, compiled, inlined, strategy, uniform_index, uniform_legal
 
 
 NEG = -(1 << 60)
@@ -822,12 +822,6 @@ def likely_leader_not_me(obs, legal, rng):
 
 
 # --- the strategies -------------------------------------------------------------------------------
-@strategy
-def random_play(kind, obs, legal, params, memory, rng):
-    """Uniform over the legal actions."""
-    return uniform_legal(legal, rng)
-
-
 @compiled
 def value_play(kind, obs, legal, hope, rng):
     """The decisions greedy and balanced make alike (drafting and cards for value)."""
@@ -913,8 +907,7 @@ RISK = StrategyParam("risk", 0.5, 0.0, 1.0,
 
 def builtin():
     return {
-        "random": StrategyInfo("random", random_play, "uniform over the legal actions",
-                               flags=FLAG_BLIND),
+        "random": RANDOM,
         "greedy": StrategyInfo(
             "greedy", greedy,
             "plays for its own highest round score and ignores the vote: drafts for value (`hope` "

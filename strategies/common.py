@@ -10,12 +10,12 @@ strategy is handed.
 from numba import njit
 from numba.core.errors import NumbaError
 
-from simulator.games.base import STRATEGY_SIGNATURE
+from simulator.games.base import FLAG_BLIND, STRATEGY_SIGNATURE, StrategyInfo
 from simulator.games.engine import compiled, inlined  # noqa: F401  (for strategy modules)
 from simulator.games.kernel_support import nth_set_bit, popcount, random_double, uniform_index
 
 __all__ = ["strategy", "compiled", "inlined", "random_double", "uniform_index", "uniform_legal",
-           "uniform_legal_scan", "uniform_where", "uniform_where_not"]
+           "uniform_legal_scan", "uniform_where", "uniform_where_not", "random_play", "RANDOM"]
 
 
 def strategy(function):
@@ -100,3 +100,13 @@ def uniform_where_not(legal, values, offset, unwanted, rng):
                 return a
             pick -= 1
     return -1
+
+
+@strategy
+def random_play(kind, obs, legal, params, memory, rng):
+    """Uniform over the legal actions (blind: it is shown no observation)."""
+    return uniform_legal(legal, rng)
+
+
+# Every game's built-in `random` strategy (werewolf's own differs: its pack kills non-wolves).
+RANDOM = StrategyInfo("random", random_play, "uniform over the legal actions", flags=FLAG_BLIND)

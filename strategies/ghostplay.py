@@ -13,12 +13,12 @@ when their exorcism is at risk; the evil path helps ghosts pile up on one player
 keeps its cards and summons when it can.
 """
 
-from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
+from simulator.games.base import StrategyInfo, StrategyParam
 from simulator.games.ghostplay.declaration import (
     DECISION, LF, LOG, LOG_ENTRY, MAX_PLAYERS, OBS, OUTCOME, PASS, ROLE, VOTE_BASE,
 )
 
-from .common import inlined, strategy, uniform_index, uniform_legal
+from .common import RANDOM, inlined, strategy, uniform_index, uniform_legal
 
 # --- memory layout of `people` -------------------------------------------------------------------
 M_SEQ = 0          # the last log entry read
@@ -36,12 +36,6 @@ W_CHALLENGE = 3.0   # evidence of a challenge's result (log-odds)
 W_COUNT = 1.5       # evidence of the shuffled count, shared among the unchallenged voters
 MAX_BELIEF = 8.0
 KING_KEEPS = 4      # cards of a colour the ghost king keeps for its summonings (it draws 1 a night)
-
-
-@strategy
-def random_play(kind, obs, legal, params, memory, rng):
-    """Uniform over the legal actions (blind: it is shown no observation)."""
-    return uniform_legal(legal, rng)
 
 
 # --- what `people` believes -----------------------------------------------------------------------
@@ -232,35 +226,47 @@ def choose_vote(obs, legal, params, memory, rng):
     return 0
 
 
+UNUSABLE = -1.0e18  # a ghost the hand cannot dispel alone (or an illegal slot)
+
+
+@inlined
+def ghost_score(obs, legal, slot, me, king):
+    """How much `choose_ghost` wants the ghost in `slot`: its points, more for a player close to
+    rising and for a player whose identity I do not know; for the ghost king, the lower the
+    requirement the better. UNUSABLE when the hand cannot dispel it alone."""
+    if not legal[slot]:
+        return UNUSABLE
+    card = obs[OBS.slot_card + slot]
+    requirement = obs[OBS.card_requirement + card]
+    if obs[OBS.colours + obs[OBS.card_colour + card]] < requirement:
+        return UNUSABLE
+    if king:
+        return -float(requirement)
+    target = obs[OBS.slot_target + slot]
+    score = float(obs[OBS.card_points + card])
+    if danger(obs, target):
+        score += 2.0
+    if target != me and obs[OBS.known + target] < 0:
+        score += 0.5
+    return score
+
+
 @inlined
 def choose_ghost(obs, legal, params, memory, rng):
-    """Host (or summon) the best ghost the hand can dispel alone: most points, more for a player
-    close to rising and for a player whose identity I do not know; the ghost king summons the
-    lowest requirement it can meet. PASS when none."""
+    """Host (or summon) the best ghost the hand can dispel alone (`ghost_score`), ties at random;
+    the ghost king summons the lowest requirement it can meet. PASS when none."""
     me = obs[OBS.me]
     role = obs[OBS.my_role]
     if role == ROLE.evil:
         return PASS
     king = role == ROLE.ghost_king
-    best = -1.0e9
+    best = UNUSABLE
     ties = 0
     for slot in range(obs[OBS.in_play]):
-        if not legal[slot]:
+        score = ghost_score(obs, legal, slot, me, king)
+        if score == UNUSABLE:
             continue
-        card = obs[OBS.slot_card + slot]
-        requirement = obs[OBS.card_requirement + card]
-        if obs[OBS.colours + obs[OBS.card_colour + card]] < requirement:
-            continue
-        target = obs[OBS.slot_target + slot]
-        if king:
-            score = -float(requirement)
-        else:
-            score = float(obs[OBS.card_points + card])
-            if danger(obs, target):
-                score += 2.0
-            if target != me and obs[OBS.known + target] < 0:
-                score += 0.5
-        if score > best:
+        if score > best or ties == 0:
             best = score
             ties = 1
         elif score == best:
@@ -269,22 +275,7 @@ def choose_ghost(obs, legal, params, memory, rng):
         return PASS
     pick = uniform_index(ties, rng)
     for slot in range(obs[OBS.in_play]):
-        if not legal[slot]:
-            continue
-        card = obs[OBS.slot_card + slot]
-        requirement = obs[OBS.card_requirement + card]
-        if obs[OBS.colours + obs[OBS.card_colour + card]] < requirement:
-            continue
-        target = obs[OBS.slot_target + slot]
-        if king:
-            score = -float(requirement)
-        else:
-            score = float(obs[OBS.card_points + card])
-            if danger(obs, target):
-                score += 2.0
-            if target != me and obs[OBS.known + target] < 0:
-                score += 0.5
-        if score == best:
+        if ghost_score(obs, legal, slot, me, king) == best:
             if pick == 0:
                 return slot
             pick -= 1
@@ -420,8 +411,7 @@ def helpful(kind, obs, legal, params, memory, rng):
 
 def builtin():
     return {
-        "random": StrategyInfo("random", random_play, "uniform over the legal actions",
-                               flags=FLAG_BLIND),
+        "random": RANDOM,
         "people": StrategyInfo(
             "people", people,
             "beliefs about each seat in memory (exorcism log, looks); helps trusted hosts with "

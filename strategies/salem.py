@@ -25,14 +25,16 @@ starts from the events still in the log's ring):
 Ties are broken at random, from the strategy's rng.
 """
 
-from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
+from simulator.games.base import StrategyInfo, StrategyParam
 from simulator.games.salem.declaration import (
     ABIGAIL_CLEAR, ALIBI_WITNESS, CARD, CHAR, DECISION, HAND_KINDS, KNOWN, LOG, LOG_LEN,
     LOG_WIDTH, MAX_PLAYERS, N_CHARACTERS, N_FRONT, OBS, PHIPS, STOP, TOWN, TRYAL, TURN,
     WITCH,
 )
 
-from .common import inlined, random_double, strategy, uniform_index, uniform_legal
+from .common import (
+    RANDOM, inlined, random_double, strategy, uniform_index, uniform_legal,
+)
 
 # --- memory (float64 words, zeroed at the start of each game) ----------------------------------
 M_SEEN = 0       # public events read so far
@@ -632,12 +634,6 @@ def people(kind, obs, legal, params, memory, rng):
     return uniform_legal(legal, rng)
 
 
-@strategy
-def random_play(kind, obs, legal, params, memory, rng):
-    """Uniform over the legal actions (stop included)."""
-    return uniform_legal(legal, rng)
-
-
 PEOPLE_PARAMS = (
     StrategyParam("focus", 0.9, 0.0, 1.0,
                   "probability of striking the player I suspect most (else a random one I do "
@@ -655,8 +651,7 @@ PEOPLE_PARAMS = (
 
 def builtin():
     return {
-        "random": StrategyInfo("random", random_play, "uniform over the legal actions",
-                               flags=FLAG_BLIND),
+        "random": RANDOM,
         "people": StrategyInfo(
             "people", people,
             "reads the public events into its memory; the town accuses whom it suspects most, "

@@ -6,16 +6,10 @@ keeps what it wants to remember across the game in `memory` (its size declared i
 `builtin()` lists them with their parameters (name, default, range, meaning).
 """
 
-from simulator.games.base import FLAG_BLIND, StrategyInfo, StrategyParam
+from simulator.games.base import StrategyInfo, StrategyParam
 from simulator.games._template.declaration import OBS, ROLE
 
-from .common import random_double, strategy, uniform_index, uniform_legal
-
-
-@strategy
-def random_play(kind, obs, legal, params, memory, rng):
-    """Uniform over the legal actions (blind: it is shown no observation)."""
-    return uniform_legal(legal, rng)
+from .common import RANDOM, random_double, strategy, uniform_index, uniform_legal
 
 
 @strategy
@@ -59,8 +53,7 @@ def suspicious(kind, obs, legal, params, memory, rng):
 
 def builtin():
     return {
-        "random": StrategyInfo("random", random_play, "uniform over the legal actions",
-                               flags=FLAG_BLIND),
+        "random": RANDOM,
         "suspicious": StrategyInfo(
             "suspicious", suspicious,
             "votes for the player who most often voted for shown citizens (ties at random)",

@@ -8,7 +8,6 @@ together) flag the villagers in 92 of these 200 werewolf pairs at alpha = 0.05; 
 the unit the rates stay within alpha.
 """
 
-import numpy as np
 import pytest
 from scipy import stats as sps
 

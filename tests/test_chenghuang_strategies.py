@@ -15,8 +15,9 @@ from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
     HIDDEN_PREMIUM, HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
     draft_kind_value, draft_value, gain_with, hyper_at, hyper_next, hyper_start, hyper_zero,
-    hidden_premium, kind_share, pair_losses, random_play, score_with, share_and_variance,
+    hidden_premium, kind_share, pair_losses, score_with, share_and_variance,
 )
+from strategies.common import random_play
 
 from test_chenghuang_positions import TABLE, cards, position
 

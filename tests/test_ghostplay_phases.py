@@ -12,7 +12,7 @@ from simulator.games import driver
 from simulator.games.ghostplay import GAME
 from simulator.games.ghostplay import kernel as K
 from simulator.games.ghostplay.declaration import (
-    CARD_STATE, DECISION, END, EV, LF, LOG_ENTRY, OBS, OUTCOME, PASS, RISE, ROLE, TEAM, TR,
+    CARD_STATE, DECISION, END, EV, LF, OBS, OUTCOME, PASS, RISE, ROLE, TEAM, TR,
     UNKNOWN, VOTE_BASE,
 )
 from simulator.games.ghostplay.params import default_params

@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 
 from simulator.games.ghostplay.declaration import (
-    CARD_STATE, EFFECT, IDENTITIES, OBS, POSSESS, RISE, ROLE, TEAM, UNKNOWN,
+    CARD_STATE, EFFECT, IDENTITIES, OBS, RISE, TEAM, UNKNOWN,
 )
 from simulator.games.ghostplay.params import default_params
 from simulator.games.ghostplay.rules import (
     buy_cards, challenge, count_votes, deal_identities, discard_vote, draw_cards,
     draw_king_card, draw_phase_count, eligible, game_over, look, mark_participants,
     may_challenge, may_set_artifact, most_affordable, most_possessed, open_exorcism, pay_reward,
-    possess, possession_target, refill_pile, remove_ghost, resolve_event, reveal_card, rise,
+    possession_target, refill_pile, remove_ghost, resolve_event, reveal_card, rise,
     rise_candidate, score_ghost, add_life, seal_breaks, sect_points, sect_winner, set_artifact,
     shuffle_ghost_deck, start_turn, take_vote, build_taoist_pile, vote_limits,
 )

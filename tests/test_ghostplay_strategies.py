@@ -14,7 +14,8 @@ from simulator.games.ghostplay.observation import (
 )
 from simulator.games.ghostplay.params import default_params
 from simulator.games.ghostplay.rules import challenge, open_exorcism, take_vote
-from strategies.ghostplay import PEOPLE_MEMORY, builtin, helpful, people, random_play
+from strategies.common import random_play
+from strategies.ghostplay import PEOPLE_MEMORY, builtin, helpful, people
 
 from test_ghostplay_positions import (
     EVIL, KING, PARAMS, RED, TP, TS, ghost, give, haunt, position,

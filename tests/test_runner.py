@@ -2,7 +2,6 @@
 interrupt and a resume; memory is bounded by chunks in flight, not games."""
 
 import json
-import os
 import signal
 import subprocess
 import sys

@@ -12,13 +12,14 @@ from simulator.games import driver
 from simulator.games.base import OBS_KIND, OBS_ME, OBS_ROLE
 from simulator.games.salem import GAME
 from simulator.games.salem.declaration import (
-    CARD, DECISION, LOG, MODE, N_ACTIONS, N_CHARACTERS, N_ROLES, OBS, STOP, TOWN, TURN, WITCH,
+    CARD, DECISION, LOG, MODE, N_ACTIONS, N_CHARACTERS, N_ROLES, STOP, TOWN, TURN, WITCH,
 )
 from simulator.games.salem.observation import (
     legal_confess, legal_living, legal_play, legal_turn, observe,
 )
 from simulator.games.salem.rules import log_event, recount_all
-from strategies.salem import MEMORY, PEOPLE_PARAMS, builtin, people, random_play
+from strategies.common import random_play
+from strategies.salem import MEMORY, PEOPLE_PARAMS, builtin, people
 
 from test_salem_positions import CONSTABLE, NAW, WITCH_TRYAL, add_front, position
 

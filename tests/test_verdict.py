@@ -1,12 +1,11 @@
 """Verdicts within the designer's tolerance (simulator/verdict.py): balanced within ±2 points,
 unbalanced by X, or not enough games yet; individual games judged by seat, role and strategy."""
 
-import math
 
 import numpy as np
 import pytest
 
-from simulator import config, runner, stats, verdict
+from simulator import config, runner, verdict
 from simulator.config import ConfigError
 from simulator.games import get_game
 

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
 from simulator.schema import AnyOf, Boolean, Choice, Integer, Invalid, Key, ListOf
 
