@@ -94,12 +94,14 @@ def cache_key(group: str, root: Path = ROOT) -> str:
 
 
 @lru_cache(maxsize=None)
-def _cached_key(group: str) -> str:
+def loaded_key(group: str) -> str:
+    """`cache_key` of the code this process runs: computed once, when the group is first used
+    (hashing every source again for each result cost more than playing a small run)."""
     return cache_key(group)
 
 
 def cache_dir(group: str) -> Path:
-    return base_dir() / f"{group.lstrip('_')}-{_cached_key(group)}"
+    return base_dir() / f"{group.lstrip('_')}-{loaded_key(group)}"
 
 
 # Numba's locator machinery (named CacheImpl since Numba 0.61, _CacheImpl before).

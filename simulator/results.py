@@ -13,6 +13,7 @@ import json
 import os
 import platform
 from dataclasses import dataclass, field
+from functools import lru_cache
 from importlib import metadata
 from pathlib import Path
 
@@ -34,16 +35,23 @@ class ResultError(Exception):
         super().__init__(f"{path}: {message}")
 
 
-def versions() -> dict:
+@lru_cache(maxsize=None)
+def _versions() -> tuple:
     def version(name):
         try:
             return metadata.version(name)
         except metadata.PackageNotFoundError:
             return "unknown"
 
-    return {"fairplay": version("fairplay"), "numba": version("numba"),
-            "numpy": version("numpy"), "scipy": version("scipy"),
-            "python": platform.python_version()}
+    return (("fairplay", version("fairplay")), ("numba", version("numba")),
+            ("numpy", version("numpy")), ("scipy", version("scipy")),
+            ("python", platform.python_version()))
+
+
+def versions() -> dict:
+    """The versions of fairplay, Python and the libraries the results depend on (read once per
+    process: reading package metadata took longer than a small run)."""
+    return dict(_versions())
 
 
 def fingerprint(cfg) -> dict:
@@ -65,7 +73,7 @@ def fingerprint(cfg) -> dict:
             except OSError:
                 files[slot.info.source] = "unreadable"
     return {"config": digest(json.dumps(cfg.raw, sort_keys=True).encode()),
-            "code": f"{versions()['fairplay']}+{compile_cache.cache_key('user')}",
+            "code": f"{versions()['fairplay']}+{compile_cache.loaded_key('user')}",
             "strategy_files": files}
 
 

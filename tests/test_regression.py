@@ -444,6 +444,8 @@ def test_false_alarm_rate_is_at_most_alpha(tmp_path):
 
 
 # --- the project's own baselines -----------------------------------------------------------------
+# Whether they hold is checked by .ci/run's last step (`fairplay check` on each file), once; here
+# only that each is readable and names configs that exist.
 PROJECT_BASELINES = sorted((REPO / "baselines").glob("*.json"))
 
 
@@ -457,14 +459,6 @@ def test_project_baselines_are_readable_and_point_at_existing_configs(path):
         assert entry["path"] is not None and (loaded.directory / entry["path"]).exists()
         assert not Path(entry["name"]).is_absolute()  # named as given, from the repository root
     assert loaded.data["games"] >= 100_000
-
-
-@pytest.mark.slow
-@pytest.mark.parametrize("path", PROJECT_BASELINES, ids=[p.name for p in PROJECT_BASELINES])
-def test_project_baselines_hold(path):
-    """What CI runs as `fairplay check baselines/<game>.json`."""
-    report = regression.check(regression.load_baseline(path))
-    assert report.passed, report.table()
 
 
 def test_a_baseline_tally_of_the_wrong_shape_is_one_line(tmp_path):
