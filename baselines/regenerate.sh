@@ -26,3 +26,7 @@ fairplay baseline \
     configs/ghostplay/players-5.toml \
     configs/ghostplay/artifacts.toml \
     -n 100000 --seed 0 -o baselines/ghostplay.json "$@"
+fairplay baseline \
+    configs/vitamors/default.toml \
+    configs/vitamors/expert.toml \
+    -n 100000 --seed 0 -o baselines/vitamors.json "$@"

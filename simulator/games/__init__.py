@@ -11,6 +11,7 @@ GAMES = {
     "chenghuang": "simulator.games.chenghuang",
     "salem": "simulator.games.salem",
     "ghostplay": "simulator.games.ghostplay",
+    "vitamors": "simulator.games.vitamors",
 }
 # The runnable example a new game starts from (docs/adding-a-game.md): it runs and passes the
 # contract suite like every game, but `fairplay games` does not list it.

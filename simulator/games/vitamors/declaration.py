@@ -1,0 +1,249 @@
+"""生死逆謀 Vita Mors Conspiro, declared: factions, items (arcane tiles and schemes), effects,
+decisions, observation, end conditions, events and trace events.
+
+Everything here is data. The kernel, the rules, the strategies and the trace decoder read these
+constants; nothing below changes during a run. Every code is a position in one declared tuple
+(`codes(...)` names them), so no number is written twice.
+
+The source gives the flow, the setup tables and the victory rules; the rank distribution of the
+character deck and what each arcane tile and scheme does are not published. Those defaults are
+this project's (the rules note `shared/rules/vitamors.md`), listed in PROVISIONAL, and each is a
+config key (params.py).
+"""
+
+from __future__ import annotations
+
+from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+
+NAME = "vitamors"
+TITLE = "生死逆謀 Vita Mors Conspiro (provisional rules: card ranks and effects are this project's)"
+SOURCE = ("shared/seeds/003_e922fea8aa770ea6.txt (玩聚設計 Play With Us Design, abridged "
+          "transcription); rulings in shared/rules/vitamors.md")
+MIN_PLAYERS = 5
+MAX_PLAYERS = 10
+SCORING = "team"
+LENGTH_UNIT = "turns"
+DEFAULT_CONFIG = "vitamors/default.toml"
+
+MAX_SCROLLS = 15   # scroll tokens in the box: the most positions a setup may use
+MAX_ALTAR = 15     # cards the two altars may hold together (the card limit, prolonged, at most)
+MAX_RANKS = 12     # ranks a config's character deck may have
+MAX_DECK = 60      # character cards a config's deck may hold (a seat's knowledge is a 64-bit mask)
+MAX_LENGTH = MAX_SCROLLS + MAX_ALTAR + 2  # turns: each removes a scroll or places a card
+
+# --- factions -------------------------------------------------------------------------------------
+TEAMS = ("exiles", "jesters")
+TEAM = codes(TEAMS, "Team")
+ROLES = (
+    Role("exile", "exiles", "wins by a successful ritual it started (or a failed one the jesters "
+                            "started)", "流放者"),
+    Role("jester", "jesters", "knows the jesters and their starting cards; places the schemes; "
+                              "wins by a failed ritual, or nine cards without one", "小丑"),
+)
+ROLE = codes(ROLES, "Role")
+EXILE, JESTER = ROLE.exile, ROLE.jester
+
+# --- items: the three arcane tiles (a scythe under one performs it) and the four schemes -----------
+ITEMS = ("gaze", "peek", "brink", "veil", "swap", "prolong", "requiem")
+ITEM = codes(ITEMS, "ItemCode")
+ITEM_LABELS = ("死神凝視 Death's Gaze", "秘密窺探 Secret Peek", "生死之際 Brink of Life and Death",
+               "遮蔽 Veil", "替換 Swap", "續命 Prolong Life", "安魂 Requiem")
+N_ITEMS = len(ITEMS)
+N_TILES = 3                      # items 0..2 are tiles: a scroll showing one is a Death's Scythe
+TILES = ITEMS[:N_TILES]
+SCHEMES = ITEMS[N_TILES:]
+N_SCHEMES = len(SCHEMES)
+
+# --- effects: what an item does when its scroll is flipped (each item's effect is config data) ----
+EFFECTS = (
+    Item("nothing", "no effect"),
+    Item("see-sacrifice", "the caster secretly looks at the card in the sacrifice area"),
+    Item("see-faction", "the caster secretly looks at one other player's faction card"),
+    Item("swap-adjacent", "the caster swaps two adjacent cards on one altar"),
+    Item("veil", "the card in the sacrifice area goes, without a vote, to the altar the caster "
+                 "chooses"),
+    Item("exchange-sacrifice", "the card in the sacrifice area is exchanged with the top card of "
+                               "the draw pile, unseen"),
+    Item("card-limit", "the card limit changes by effects.card_limit_step for this game"),
+    Item("ritual-votes", "the yes votes the ritual needs change by effects.ritual_votes_step for "
+                         "this game"),
+)
+EFFECT = codes(EFFECTS, "Effect")
+EFFECT_NAMES = tuple(e.name for e in EFFECTS)
+DEFAULT_EFFECTS = {
+    "gaze": "see-sacrifice", "peek": "see-faction", "brink": "swap-adjacent", "veil": "veil",
+    "swap": "exchange-sacrifice", "prolong": "card-limit", "requiem": "ritual-votes",
+}
+
+# --- the table --------------------------------------------------------------------------------------
+ALTARS = ("life", "death")
+ALTAR = codes(ALTARS, "Altar")
+ALTAR_LABELS = ("Life Altar 活祭壇", "Death Altar 死祭壇")
+SCROLL_STATES = ("unused", "present", "removed", "flipped")
+SCROLL = codes(SCROLL_STATES, "ScrollState")
+
+# --- decisions ------------------------------------------------------------------------------------
+OFFERS = ("play", "remove")
+OFFER = codes(OFFERS, "Offer")
+PROPOSALS = ("decline", "propose")
+PROPOSAL = codes(PROPOSALS, "Proposal")
+RITUAL_VOTES = ("no", "yes")
+RITUAL_VOTE = codes(RITUAL_VOTES, "RitualVote")
+PASS = MAX_SCROLLS    # place_scheme: keep the scheme aside (only when rules.jesters_swap = "choose")
+SILENT = MAX_RANKS    # announce / report_rank: say nothing
+FACTION_SILENT = 2    # report_faction: say nothing (0 exile, 1 jester)
+MAX_ACTIONS = 2 * MAX_ALTAR  # brink_swap: altar * MAX_ALTAR + i (swap cards i and i + 1)
+
+DECISIONS = (
+    DecisionKind("keep_scheme", "0 Prolong Life, 1 Requiem",
+                 "expert: the jesters keep one of Prolong Life / Requiem (the other is discarded "
+                 "face down)"),
+    DecisionKind("place_scheme", "scroll position of a scythe (or PASS = 15: keep it aside)",
+                 "jesters' night: a scheme replaces the scythe at this position"),
+    DecisionKind("offer", "0 play the card, 1 remove a scroll",
+                 "the sacrificer's offer (forced to play when no scroll is left)"),
+    DecisionKind("remove_scroll", "scroll position", "the scroll the sacrificer removes unseen"),
+    DecisionKind("announce", "rank 0..R-1 (shown as 1..R), or SILENT = 12",
+                 "the sacrificer's public claim about the card it played (asked only of "
+                 "strategies that talk)"),
+    DecisionKind("propose", "0 decline, 1 propose a spell",
+                 "a player with a feather, after a card is played, in turn order"),
+    DecisionKind("spell_scroll", "scroll position", "the scroll the proposer names"),
+    DecisionKind("spell_caster", "seat", "the caster the proposer names (self included)"),
+    DecisionKind("peek_target", "seat", "see-faction: the player whose faction the caster sees"),
+    DecisionKind("veil_altar", "0 life, 1 death", "veil: the altar the caster puts the card on"),
+    DecisionKind("brink_swap", "altar * 15 + i: swap cards i and i + 1 of that altar",
+                 "swap-adjacent: the two cards the caster swaps"),
+    DecisionKind("report_rank", "rank 0..R-1, or SILENT = 12",
+                 "see-sacrifice: the caster's public claim about what it saw (strategies that "
+                 "talk)"),
+    DecisionKind("report_faction", "0 exile, 1 jester, 2 silent",
+                 "see-faction: the caster's public claim about what it saw (strategies that talk)"),
+    DecisionKind("judgement", "0 life, 1 death",
+                 "everyone's simultaneous vote on the card; a tie follows the sacrificer"),
+    DecisionKind("ritual", "0 no, 1 yes", "everyone's simultaneous vote to start the ritual"),
+)
+DECISION = codes(DECISIONS, "Decision")
+
+# --- observation: what one seat knows when it decides ---------------------------------------------
+# Altar pieces hold both altars: entry altar * MAX_ALTAR + i is card i (in order of arrival) of
+# that altar. Ranks are 0..R-1 (the trace shows them as 1..R); -1 means unknown or none.
+UNKNOWN = -1
+OBSERVATION = ObservationLayout((
+    # the run's constants
+    ("mode", 1, "0 novice, 1 expert"),
+    ("jesters", 1, "jesters dealt (the setup is public)"),
+    ("ranks", 1, "ranks in the character deck (R)"),
+    ("deck", MAX_RANKS, "character cards of each rank in the deck"),
+    ("effects", N_ITEMS, "the effect (EFFECTS code) each item performs, by item"),
+    ("setup_schemes", N_SCHEMES, "schemes of each kind in the setup (veil, swap, prolong, "
+                                 "requiem); the jesters keep only one of prolong / requiem"),
+    ("life_cards", 1, "Life Altar cards that allow a ritual vote"),
+    ("death_cards", 1, "Death Altar cards that allow a ritual vote"),
+    # public, kept up to date by the rules
+    ("turn", 1, "current turn, from 1"),
+    ("sacrificer", 1, "the seat holding the Reaper"),
+    ("card_limit", 1, "cards on both altars that end the game without a ritual (now)"),
+    ("yes_needed", 1, "yes votes that start the ritual (now)"),
+    ("feathers", MAX_PLAYERS, "1 if the seat still has its feather"),
+    ("scroll_tile", MAX_SCROLLS, "the tile (item 0..2) each scroll position lies under, -1 unused"),
+    ("scroll_state", MAX_SCROLLS, "each position: SCROLL_STATES code"),
+    ("scroll_shown", MAX_SCROLLS, "the item a flipped scroll showed (public), else -1"),
+    ("altar_size", 2, "cards on the Life and the Death Altar"),
+    ("altar_by", 2 * MAX_ALTAR, "the seat that offered each altar card, -1 none"),
+    ("altar_claim", 2 * MAX_ALTAR, "the rank its sacrificer announced, -1 none"),
+    ("altar_claimer", 2 * MAX_ALTAR, "who announced it, -1"),
+    ("altar_report", 2 * MAX_ALTAR, "the rank a see-sacrifice caster reported, -1 none"),
+    ("altar_reporter", 2 * MAX_ALTAR, "who reported it, -1"),
+    ("sac_by", 1, "the seat that offered the card in the sacrifice area, -1 when empty"),
+    ("sac_claim", 1, "its announced rank, -1"),
+    ("sac_claimer", 1, "who announced it, -1"),
+    ("sac_report", 1, "the rank a see-sacrifice caster reported for it, -1"),
+    ("sac_reporter", 1, "who reported it, -1"),
+    ("judged", 1, "cards judged by a vote so far"),
+    ("votes", MAX_PLAYERS, "each seat's vote on the last judged card (0 life, 1 death), -1"),
+    ("rituals", 1, "ritual votes held so far"),
+    ("ritual_votes", MAX_PLAYERS, "each seat's last ritual vote (0 no, 1 yes), -1"),
+    ("faction_claim", MAX_PLAYERS, "the last public claim about the seat's faction (0 exile, "
+                                   "1 jester), -1"),
+    ("faction_claimer", MAX_PLAYERS, "who made it, -1"),
+    ("news", 1, "public events so far (a strategy may cache what it derived from them)"),
+    # private: written for the deciding seat
+    ("hand", 1, "the rank of my hand card, -1 none"),
+    ("known_faction", MAX_PLAYERS, "factions I know (mine; a jester: all), -1 unknown"),
+    ("altar_known", 2 * MAX_ALTAR, "ranks of the altar cards I know, -1 unknown"),
+    ("sac_known", 1, "the rank of the card in the sacrifice area, if I know it, -1"),
+    ("scroll_known", MAX_SCROLLS, "the item under each unflipped scroll, if I know it (jesters)"),
+    ("kept", 1, "the scheme kept of prolong / requiem, if I know it (jesters), -1"),
+    ("placing", 1, "place_scheme: the scheme being placed, else -1"),
+    ("effect", 1, "a caster's decisions: the effect being resolved, else -1"),
+    ("peeked", 1, "report_faction: the seat whose faction I just saw, else -1"),
+))
+OBS = OBSERVATION.offsets()
+
+# --- results --------------------------------------------------------------------------------------
+END_CONDITIONS = (
+    Item("success_exiles", "ritual succeeded, exiles initiated"),
+    Item("success_jesters", "ritual succeeded, jesters initiated"),
+    Item("failure_exiles", "ritual failed, exiles initiated"),
+    Item("failure_jesters", "ritual failed, jesters initiated"),
+    Item("card_limit", "card limit reached without a ritual"),
+)
+END = codes(END_CONDITIONS, "End")
+
+EVENTS = tuple(Item(f"spell_{item}", f"spells that flipped a {label}"
+                    + (" scythe" if i < N_TILES else " scheme"))
+               for i, (item, label) in enumerate(zip(ITEMS, ITEM_LABELS))) + (
+    Item("cards_played", "character cards offered"),
+    Item("scrolls_removed", "scrolls removed instead of offering"),
+    Item("forced_offers", "offers forced (no scroll left to remove)"),
+    Item("false_announcements", "announcements of a rank that was not the card's"),
+    Item("gaze_exposed", "see-sacrifice spells that saw another rank than the one announced"),
+    Item("peek_found_jester", "see-faction spells that found a jester"),
+    Item("judgement_ties", "judgements decided by the sacrificer's vote"),
+    Item("veiled", "cards placed by a veil, without a vote"),
+    Item("exchanged", "cards exchanged with the draw pile"),
+    Item("ritual_votes", "ritual votes held"),
+    Item("life_pattern", "games whose Life Altar showed three consecutive cards of one rank"),
+    Item("death_pattern", "games whose Death Altar showed two pairs of different ranks"),
+)
+EV = codes(EVENTS, "Event")
+
+# --- trace events (rows: turn, code, actor, target, value, extra) ----------------------------------
+TRACE_EVENTS = (
+    "setup", "deal", "start", "night", "keep", "scheme", "turn", "remove", "play", "draw",
+    "announce", "propose", "flip", "gaze", "peek", "report_rank", "report_faction", "brink", "veil",
+    "exchange", "limit", "needed", "vote", "judged", "altars", "ritual_vote", "ritual", "reveal",
+    "pattern", "winner",
+)
+TR = codes(TRACE_EVENTS, "Trace")
+
+# Rulings this project made where the source is silent or its effects are unpublished
+# (docs/rules/vitamors.md gives each one's code, test and config key).
+PROVISIONAL = (
+    "the character deck: 24 cards, 6 ranks x 4 (deck.ranks)",
+    "Death's Gaze: the caster secretly looks at the card in the sacrifice area (effects.gaze)",
+    "Secret Peek: the caster secretly looks at one other player's faction card (effects.peek)",
+    "Brink of Life and Death: the caster swaps two adjacent cards on one altar (effects.brink)",
+    "Veil: the card in the sacrifice area goes, without a vote, to the altar the caster chooses; "
+    "no further spell follows that card (effects.veil)",
+    "Swap: the card in the sacrifice area is exchanged with the top card of the draw pile, unseen "
+    "(effects.swap)",
+    "Prolong Life: the 9-card limit becomes 10 for this game (effects.prolong)",
+    "Requiem: the ritual needs 3 yes votes instead of 2 for this game (effects.requiem)",
+    "traitor tokens are not used",
+    "the jesters replace a scythe with every scheme of the setup, at positions they choose "
+    "(rules.jesters_swap); the replaced scythes leave the game",
+    "expert: the jesters choose which of Prolong Life / Requiem to keep; which one is secret",
+    "the first jester in turn order from the starting player speaks for the jesters at night",
+    "the starting player is a random seat; seats are numbered in turn order",
+    "a scroll removed instead of playing is the sacrificer's choice and leaves the game unseen",
+    "spell proposals are asked once per played card, in turn order from the sacrificer, each "
+    "resolving before the next; the named caster cannot refuse; no scroll left, no spell",
+    "a scythe acts through the tile above its original position; a flipped scroll is public",
+    "information from a spell is private to the caster; announcements and reports are public "
+    "claims a strategy chooses, and may be lies",
+    "cards lie on each altar in order of arrival",
+    "an effect that finds nothing to act on (no two cards on an altar, an empty draw pile) does "
+    "nothing",
+)

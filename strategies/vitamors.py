@@ -1,0 +1,710 @@
+"""Scripted strategies for 生死逆謀 Vita Mors Conspiro.
+
+Each strategy is compiled by `strategies.common.strategy` with the platform's one signature
+(kind, obs, legal, params, memory, rng) -> action; it reads the observation through the named
+offsets in `OBS`, never the game state, and keeps what it learns across the game in its seat's
+`memory`.
+
+* ``random``      - uniform over the legal actions; blind (it is shown no observation) and silent.
+* ``conspirator`` - plays its faction the way people do. An exile believes the ranks it knows and
+  the claims of players it does not suspect, votes each card where it extends a pattern (three of
+  a rank on the Life Altar, two pairs of different ranks on the Death Altar), holds back a card
+  that fits nowhere (removes a scroll) with probability `patience`, verifies a claim that would
+  complete a pattern with Death's Gaze and looks at a suspect's faction with Secret Peek
+  (probability `vigilance`; with no Gaze left it looks at the claimant's faction), swaps two
+  altar cards into a pattern or a pair with Brink of Life and Death,
+  always tells the truth, and votes for the ritual when its beliefs show a pattern (one that rests
+  on claims it has not verified only with probability `faith`). It remembers who voted against a clear placement and who was caught lying, and
+  stops believing a player whose suspicion reaches `doubt`. A jester knows the jesters and what
+  the scrolls hide: it always plays its card (the clock runs toward the card limit), announces a
+  rank that plants a false pattern or hides a real one (probability `bluff`), votes with the table
+  except to keep a real card out of a pattern, sets the schemes as traps under Death's Gaze,
+  springs a Veil or a Swap on a card that would complete a pattern, covers its fellow jesters'
+  lies, and one jester (the first in turn order from the sacrificer) votes for a ritual it knows
+  to be doomed: with a believing exile that makes a tie, which the exiles initiate.
+"""
+
+from simulator.games.base import FLAG_BLIND, FLAG_TALKS, StrategyInfo, StrategyParam
+from simulator.games.vitamors.declaration import (
+    ALTAR, DECISION, EFFECT, EXILE, FACTION_SILENT, JESTER, MAX_ALTAR, MAX_PLAYERS, MAX_SCROLLS,
+    OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
+)
+
+from .common import inlined, random_double, strategy, uniform_index, uniform_legal
+
+COMPLETE = 100.0   # the value of a pattern that makes the ritual succeed
+NONE = -2          # "no card appended" for the altar values
+
+# memory layout (float64 words)
+M_JUDGED = 0                   # judgements already read
+M_PREF = 1                     # my clear preference at the last judgement, + 1 (0: none)
+M_PREF_AT = 2                  # the judgement count it was for
+M_NEWS = 3                     # news + 1 when suspicion and beliefs were last derived (0: never)
+M_DISSENT = 4                  # per seat: votes against a clear placement
+M_SUS = M_DISSENT + MAX_PLAYERS           # per seat: suspicion (derived)
+M_BEL = M_SUS + MAX_PLAYERS               # per altar slot: the rank I believe, -1
+MEMORY = M_BEL + 2 * MAX_ALTAR
+
+P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH = range(5)
+
+
+@strategy
+def random_play(kind, obs, legal, params, memory, rng):
+    """Uniform over the legal actions (blind: it is shown no observation)."""
+    return uniform_legal(legal, rng)
+
+
+# --- what a seat believes -------------------------------------------------------------------------
+@inlined
+def credible(obs, memory, seat, doubt):
+    """Do I believe what `seat` says? Myself and known exiles yes, known jesters no, the others
+    while their suspicion is below `doubt`."""
+    if seat < 0:
+        return False
+    if seat == obs[OBS.me]:
+        return True
+    known = obs[OBS.known_faction + seat]
+    if known == EXILE:
+        return True
+    if known == JESTER:
+        return False
+    return memory[M_SUS + seat] < doubt
+
+
+@inlined
+def read_votes(obs, memory):
+    """After a judgement: every seat that voted against my clear preference is a little more
+    suspect (remembered for the rest of the game)."""
+    judged = obs[OBS.judged]
+    if memory[M_JUDGED] < judged:
+        memory[M_JUDGED] = judged
+        pref = memory[M_PREF] - 1.0
+        if pref >= 0.0 and memory[M_PREF_AT] == judged - 1:
+            for s in range(obs[OBS.players]):
+                vote = obs[OBS.votes + s]
+                if vote >= 0 and vote != pref:
+                    memory[M_DISSENT + s] += 1.0
+        memory[M_PREF] = 0.0
+
+
+@inlined
+def evidence_of_card(obs, sus, known, claim, claimer, report, reporter):
+    """Suspicion from what was said about one card: a claim I know to be false marks a liar; a
+    claim and a report that disagree cast doubt on both."""
+    if known >= 0:
+        if claim >= 0 and claim != known:
+            sus[claimer] += 10.0
+        if report >= 0 and report != known:
+            sus[reporter] += 10.0
+    elif claim >= 0 and report >= 0 and claim != report:
+        sus[claimer] += 1.0
+        sus[reporter] += 1.0
+
+
+@inlined
+def derive(obs, memory, params, naive):
+    """Suspicion of every seat and the rank I believe for every altar card, derived once per
+    public event (cached under `news`). An exile believes known ranks, then credible reports, then
+    credible claims; a jester (`naive`) derives what the table believes: reports, then claims."""
+    news = obs[OBS.news] + 1.0
+    if memory[M_NEWS] == news:
+        return
+    memory[M_NEWS] = news
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    doubt = params[P_DOUBT]
+    sus = memory[M_SUS:M_SUS + MAX_PLAYERS]
+    for s in range(n):
+        sus[s] = memory[M_DISSENT + s]
+    if not naive:
+        for altar in range(2):
+            for i in range(obs[OBS.altar_size + altar]):
+                at = altar * MAX_ALTAR + i
+                evidence_of_card(obs, sus, obs[OBS.altar_known + at], obs[OBS.altar_claim + at],
+                                 obs[OBS.altar_claimer + at], obs[OBS.altar_report + at],
+                                 obs[OBS.altar_reporter + at])
+        if obs[OBS.sac_by] >= 0:
+            evidence_of_card(obs, sus, obs[OBS.sac_known], obs[OBS.sac_claim],
+                             obs[OBS.sac_claimer], obs[OBS.sac_report], obs[OBS.sac_reporter])
+        for t in range(n):
+            said = obs[OBS.faction_claim + t]
+            by = obs[OBS.faction_claimer + t]
+            if said >= 0 and by != me and obs[OBS.known_faction + by] != JESTER \
+                    and sus[by] < doubt:
+                sus[t] += 3.0 if said == JESTER else -1.0
+        for s in range(n):
+            known = obs[OBS.known_faction + s]
+            if s == me or known == EXILE:
+                sus[s] = -100.0
+            elif known == JESTER:
+                sus[s] = 100.0
+    for altar in range(2):
+        for i in range(obs[OBS.altar_size + altar]):
+            at = altar * MAX_ALTAR + i
+            memory[M_BEL + at] = believed(obs, memory, doubt, naive, obs[OBS.altar_known + at],
+                                          obs[OBS.altar_claim + at], obs[OBS.altar_claimer + at],
+                                          obs[OBS.altar_report + at],
+                                          obs[OBS.altar_reporter + at])
+
+
+@inlined
+def believed(obs, memory, doubt, naive, known, claim, claimer, report, reporter):
+    """The rank I take a card to have, -1 when I cannot tell."""
+    if naive:
+        return report if report >= 0 else claim
+    if known >= 0:
+        return known
+    if report >= 0 and credible(obs, memory, reporter, doubt):
+        return report
+    if claim >= 0 and credible(obs, memory, claimer, doubt):
+        return claim
+    return -1
+
+
+@inlined
+def sacrifice_belief(obs, memory, doubt, naive):
+    return believed(obs, memory, doubt, naive, -1 if naive else obs[OBS.sac_known],
+                    obs[OBS.sac_claim], obs[OBS.sac_claimer], obs[OBS.sac_report],
+                    obs[OBS.sac_reporter])
+
+
+# --- how close the altars are to a pattern --------------------------------------------------------
+@inlined
+def life_value(memory, count, extra):
+    """The Life Altar's believed ranks (plus `extra` appended unless NONE): COMPLETE with three
+    consecutive cards of a rank, else 1 for a single known card at the end, 4 for two alike."""
+    total = count + (0 if extra == NONE else 1)
+    run = 0
+    last = -1.0
+    for i in range(total):
+        rank = memory[M_BEL + i] if i < count else extra
+        if rank >= 0 and rank == last:
+            run += 1
+        else:
+            run = 1 if rank >= 0 else 0
+        last = rank
+        if run >= 3:
+            return COMPLETE
+    return 1.0 if run == 1 else (4.0 if run == 2 else 0.0)
+
+
+@inlined
+def death_value(memory, count, extra):
+    """The Death Altar's believed ranks (plus `extra`): COMPLETE with two pairs of different
+    ranks, else 3 for one pair and 1 for a single known card at the end waiting for its pair."""
+    total = count + (0 if extra == NONE else 1)
+    first = -1.0
+    last = -1.0
+    single = False
+    for i in range(total):
+        rank = memory[M_BEL + MAX_ALTAR + i] if i < count else extra
+        if rank >= 0 and rank == last and single:
+            if first < 0:
+                first = rank
+            elif rank != first:
+                return COMPLETE
+            single = False
+        else:
+            single = rank >= 0
+        last = rank
+    return (3.0 if first >= 0 else 0.0) + (1.0 if single else 0.0)
+
+
+@inlined
+def gains(obs, memory, rank):
+    """How much placing a card of `rank` on the Life / the Death Altar changes its value."""
+    life = obs[OBS.altar_size + ALTAR.life]
+    death = obs[OBS.altar_size + ALTAR.death]
+    gain_life = life_value(memory, life, rank) - life_value(memory, life, NONE)
+    gain_death = death_value(memory, death, rank) - death_value(memory, death, NONE)
+    return gain_life, gain_death
+
+
+@inlined
+def preferred(gain_life, gain_death):
+    """The altar a card should go to (a tie: the Death Altar, which has more room)."""
+    return ALTAR.life if gain_life > gain_death else ALTAR.death
+
+
+@inlined
+def pattern_shown(obs, memory):
+    """Do the believed ranks show a pattern (the ritual would succeed)?"""
+    return (life_value(memory, obs[OBS.altar_size + ALTAR.life], NONE) >= COMPLETE
+            or death_value(memory, obs[OBS.altar_size + ALTAR.death], NONE) >= COMPLETE)
+
+
+@inlined
+def true_pattern(obs, memory):
+    """With the ranks a jester knows put in place of the table's beliefs: still a pattern?"""
+    for altar in range(2):
+        for i in range(obs[OBS.altar_size + altar]):
+            at = altar * MAX_ALTAR + i
+            if obs[OBS.altar_known + at] >= 0:
+                memory[M_BEL + at] = obs[OBS.altar_known + at]
+    shown = pattern_shown(obs, memory)
+    memory[M_NEWS] = 0.0  # the beliefs were overwritten: derive them again next time
+    return shown
+
+
+@inlined
+def verified_pattern(obs, memory):
+    """Do the altars show a pattern with only what I have verified: the ranks I know and what
+    known exiles (myself included) said? (The beliefs are overwritten: derived again next time.)"""
+    for altar in range(2):
+        for i in range(obs[OBS.altar_size + altar]):
+            at = altar * MAX_ALTAR + i
+            rank = obs[OBS.altar_known + at]
+            if rank < 0:
+                reporter = obs[OBS.altar_reporter + at]
+                claimer = obs[OBS.altar_claimer + at]
+                if reporter >= 0 and obs[OBS.known_faction + reporter] == EXILE:
+                    rank = obs[OBS.altar_report + at]
+                elif claimer >= 0 and obs[OBS.known_faction + claimer] == EXILE:
+                    rank = obs[OBS.altar_claim + at]
+            memory[M_BEL + at] = rank
+    shown = pattern_shown(obs, memory)
+    memory[M_NEWS] = 0.0
+    return shown
+
+
+@inlined
+def altars_value(obs, memory):
+    return life_value(memory, obs[OBS.altar_size + ALTAR.life], NONE) \
+        + death_value(memory, obs[OBS.altar_size + ALTAR.death], NONE)
+
+
+@inlined
+def swap_improves(obs, memory):
+    """Would swapping two adjacent altar cards bring the believed altars a pattern or a pair
+    (a value gain of 3 or more) they do not show now?"""
+    now = altars_value(obs, memory)
+    if now >= COMPLETE:
+        return False
+    for altar in range(2):
+        base = M_BEL + altar * MAX_ALTAR
+        for i in range(obs[OBS.altar_size + altar] - 1):
+            memory[base + i], memory[base + i + 1] = memory[base + i + 1], memory[base + i]
+            value = altars_value(obs, memory)
+            memory[base + i], memory[base + i + 1] = memory[base + i + 1], memory[base + i]
+            if value - now >= 3.0:
+                return True
+    return False
+
+
+# --- choosing among actions -----------------------------------------------------------------------
+@inlined
+def scroll_with_effect(obs, legal, effect, rng):
+    """A uniformly random legal scroll position whose tile performs `effect` (-1 if none)."""
+    count = 0
+    for p in range(MAX_SCROLLS):
+        if legal[p] and obs[OBS.effects + obs[OBS.scroll_tile + p]] == effect:
+            count += 1
+    if count == 0:
+        return -1
+    pick = uniform_index(count, rng)
+    for p in range(MAX_SCROLLS):
+        if legal[p] and obs[OBS.effects + obs[OBS.scroll_tile + p]] == effect:
+            if pick == 0:
+                return p
+            pick -= 1
+    return -1
+
+
+@inlined
+def present_with_effect(obs, effect):
+    """Is a scroll still on the board under a tile that performs `effect`?"""
+    for p in range(MAX_SCROLLS):
+        tile = obs[OBS.scroll_tile + p]
+        if tile >= 0 and obs[OBS.scroll_state + p] == SCROLL.present \
+                and obs[OBS.effects + tile] == effect:
+            return True
+    return False
+
+
+@inlined
+def known_scheme(obs, legal, effect, rng):
+    """A legal position a jester knows to hold an item performing `effect` (-1 if none)."""
+    count = 0
+    for p in range(MAX_SCROLLS):
+        item = obs[OBS.scroll_known + p]
+        if legal[p] and item >= 0 and obs[OBS.effects + item] == effect:
+            count += 1
+    if count == 0:
+        return -1
+    pick = uniform_index(count, rng)
+    for p in range(MAX_SCROLLS):
+        item = obs[OBS.scroll_known + p]
+        if legal[p] and item >= 0 and obs[OBS.effects + item] == effect:
+            if pick == 0:
+                return p
+            pick -= 1
+    return -1
+
+
+@inlined
+def present_known_scheme(obs, effect):
+    for p in range(MAX_SCROLLS):
+        item = obs[OBS.scroll_known + p]
+        if item >= 0 and obs[OBS.scroll_state + p] == SCROLL.present \
+                and obs[OBS.effects + item] == effect:
+            return True
+    return False
+
+
+@inlined
+def most_suspect(obs, memory, legal, rng):
+    """The legal seat whose faction I do not know with the highest suspicion (ties at random);
+    -1 if there is none."""
+    best = -1e18
+    count = 0
+    for s in range(obs[OBS.players]):
+        if legal[s] and obs[OBS.known_faction + s] < 0:
+            value = memory[M_SUS + s]
+            if value > best:
+                best = value
+                count = 1
+            elif value == best:
+                count += 1
+    if count == 0:
+        return -1
+    pick = uniform_index(count, rng)
+    for s in range(obs[OBS.players]):
+        if legal[s] and obs[OBS.known_faction + s] < 0 and memory[M_SUS + s] == best:
+            if pick == 0:
+                return s
+            pick -= 1
+    return -1
+
+
+@inlined
+def best_swap(obs, memory, legal, sign, rng):
+    """brink_swap: the pair whose swap makes the believed altars worth the most (sign 1) or the
+    least (sign -1); ties at random."""
+    best = -1e18
+    count = 0
+    for phase in range(2):
+        pick = uniform_index(count, rng) if phase == 1 else 0
+        for a in range(legal.size):
+            if not legal[a]:
+                continue
+            altar = a // MAX_ALTAR
+            i = a % MAX_ALTAR
+            base = M_BEL + altar * MAX_ALTAR
+            memory[base + i], memory[base + i + 1] = memory[base + i + 1], memory[base + i]
+            value = sign * (life_value(memory, obs[OBS.altar_size + ALTAR.life], NONE)
+                            + death_value(memory, obs[OBS.altar_size + ALTAR.death], NONE))
+            memory[base + i], memory[base + i + 1] = memory[base + i + 1], memory[base + i]
+            if phase == 0:
+                if value > best:
+                    best = value
+                    count = 1
+                elif value == best:
+                    count += 1
+            elif value == best:
+                if pick == 0:
+                    return a
+                pick -= 1
+    return uniform_legal(legal, rng)
+
+
+@inlined
+def rank_by_gain(obs, memory, exclude, highest, rng):
+    """The rank (other than `exclude`) whose placement the table would value most (`highest`) or
+    least, with its value (the better of the two altars); ties at random."""
+    best = -1e18 if highest else 1e18
+    count = 0
+    for phase in range(2):
+        pick = uniform_index(count, rng) if phase == 1 else 0
+        for r in range(obs[OBS.ranks]):
+            if r == exclude:
+                continue
+            gain_life, gain_death = gains(obs, memory, r)
+            value = max(gain_life, gain_death)
+            if phase == 0:
+                if (value > best) if highest else (value < best):
+                    best = value
+                    count = 1
+                elif value == best:
+                    count += 1
+            elif value == best:
+                if pick == 0:
+                    return r, best
+                pick -= 1
+    return exclude, best
+
+
+# --- the exile ------------------------------------------------------------------------------------
+@inlined
+def exile_move(kind, obs, legal, params, memory, rng):
+    me = obs[OBS.me]
+    doubt = params[P_DOUBT]
+    if kind == DECISION.judgement or kind == DECISION.veil_altar:
+        rank = sacrifice_belief(obs, memory, doubt, False)
+        if kind == DECISION.veil_altar:  # a card it could not verify: placed as unknown
+            rank = obs[OBS.sac_known]
+        gain_life, gain_death = gains(obs, memory, rank)
+        choice = preferred(gain_life, gain_death)
+        if kind == DECISION.judgement and rank >= 0 and abs(gain_life - gain_death) >= 1.0:
+            memory[M_PREF] = choice + 1.0
+            memory[M_PREF_AT] = obs[OBS.judged]
+        return choice
+    if kind == DECISION.ritual:
+        if not pattern_shown(obs, memory):
+            return RITUAL_VOTE.no
+        if random_double(rng) < params[P_FAITH]:
+            return RITUAL_VOTE.yes
+        return RITUAL_VOTE.yes if verified_pattern(obs, memory) else RITUAL_VOTE.no
+    if kind == DECISION.offer:
+        total = obs[OBS.altar_size] + obs[OBS.altar_size + 1]
+        gain_life, gain_death = gains(obs, memory, obs[OBS.hand])
+        if total == 0 or max(gain_life, gain_death) >= 2.0 \
+                or random_double(rng) >= params[P_PATIENCE]:
+            return OFFER.play
+        return OFFER.remove
+    if kind == DECISION.remove_scroll:  # keep the scrolls that verify a claim or swap cards
+        for level in range(2):
+            count = 0
+            for p in range(MAX_SCROLLS):
+                if legal[p] and worth_keeping(obs, p) <= level:
+                    count += 1
+            if count > 0:
+                pick = uniform_index(count, rng)
+                for p in range(MAX_SCROLLS):
+                    if legal[p] and worth_keeping(obs, p) <= level:
+                        if pick == 0:
+                            return p
+                        pick -= 1
+        return uniform_legal(legal, rng)
+    if kind == DECISION.announce or kind == DECISION.report_rank:
+        return obs[OBS.sac_known] if obs[OBS.sac_known] >= 0 else SILENT
+    if kind == DECISION.report_faction:  # the truth about the seat it looked at
+        peeked = obs[OBS.peeked]
+        return obs[OBS.known_faction + peeked] if peeked >= 0 else FACTION_SILENT
+    if kind == DECISION.propose or kind == DECISION.spell_scroll:
+        intent = exile_intent(obs, memory, params)
+        if kind == DECISION.propose:
+            if intent == 0 or random_double(rng) >= params[P_VIGILANCE]:
+                return PROPOSAL.decline
+            return PROPOSAL.propose
+        effect = EFFECT.see_sacrifice if intent == 1 else (
+            EFFECT.see_faction if intent == 2 else EFFECT.swap_adjacent)
+        position = scroll_with_effect(obs, legal, effect, rng)
+        return position if position >= 0 else uniform_legal(legal, rng)
+    if kind == DECISION.spell_caster:
+        return me
+    if kind == DECISION.peek_target:  # the claimant of a card that would complete a pattern
+        claimant = doubtful_claimant(obs, memory, doubt)
+        if claimant >= 0 and legal[claimant]:
+            return claimant
+        target = most_suspect(obs, memory, legal, rng)
+        return target if target >= 0 else uniform_legal(legal, rng)
+    if kind == DECISION.brink_swap:
+        return best_swap(obs, memory, legal, 1.0, rng)
+    return uniform_legal(legal, rng)
+
+
+@inlined
+def worth_keeping(obs, position):
+    """1 for a scroll under a tile that verifies a claim or swaps altar cards, else 0."""
+    effect = obs[OBS.effects + obs[OBS.scroll_tile + position]]
+    return 1 if effect == EFFECT.see_sacrifice or effect == EFFECT.swap_adjacent else 0
+
+
+@inlined
+def doubtful_claimant(obs, memory, doubt):
+    """The seat whose claim about the card in the sacrifice area would complete a pattern, when I
+    have not seen the card and do not know the claimant's faction; else -1."""
+    claimant = obs[OBS.sac_claimer]
+    if claimant < 0 or obs[OBS.sac_known] >= 0 or obs[OBS.known_faction + claimant] >= 0:
+        return -1
+    rank = sacrifice_belief(obs, memory, doubt, False)
+    if rank < 0:
+        return -1
+    gain_life, gain_death = gains(obs, memory, rank)
+    return claimant if max(gain_life, gain_death) >= COMPLETE / 2 else -1
+
+
+@inlined
+def exile_intent(obs, memory, params):
+    """Why an exile would cast a spell now: 1 to verify a claim that would complete a pattern
+    (Death's Gaze; with no Gaze left, Secret Peek on the claimant), 2 to look at a suspect's
+    faction (Secret Peek), 3 to swap two altar cards into a pattern or a pair (Brink of Life and
+    Death), 0 no reason."""
+    doubt = params[P_DOUBT]
+    if present_with_effect(obs, EFFECT.swap_adjacent) and swap_improves(obs, memory):
+        return 3
+    if obs[OBS.sac_known] < 0:
+        rank = sacrifice_belief(obs, memory, doubt, False)
+        if rank >= 0:
+            gain_life, gain_death = gains(obs, memory, rank)
+            if max(gain_life, gain_death) >= COMPLETE / 2:
+                if present_with_effect(obs, EFFECT.see_sacrifice):
+                    return 1
+                if doubtful_claimant(obs, memory, doubt) >= 0 \
+                        and present_with_effect(obs, EFFECT.see_faction):
+                    return 2
+    if present_with_effect(obs, EFFECT.see_faction):
+        for s in range(obs[OBS.players]):
+            if obs[OBS.known_faction + s] < 0 and memory[M_SUS + s] >= doubt \
+                    and memory[M_SUS + s] < 50.0:
+                return 2
+    return 0
+
+
+# --- the jester -----------------------------------------------------------------------------------
+@inlined
+def backer(obs):
+    """The one jester who backs a doomed ritual: the first in turn order from the sacrificer.
+    (Two jesters alone would start it and initiate it themselves, and a failed ritual the jesters
+    initiate wins for the exiles; one jester with at least one believing exile makes a tie, which
+    the exiles initiate.) Every jester knows the jesters, so they agree without a word."""
+    n = obs[OBS.players]
+    start = max(obs[OBS.sacrificer], 0)
+    for k in range(n):
+        seat = (start + k) % n
+        if obs[OBS.known_faction + seat] == JESTER:
+            return seat
+    return -1
+
+
+@inlined
+def jester_move(kind, obs, legal, params, memory, rng):
+    me = obs[OBS.me]
+    bluff = params[P_BLUFF]
+    if kind == DECISION.place_scheme:  # traps under the tile that verifies claims
+        position = scroll_with_effect(obs, legal, EFFECT.see_sacrifice, rng)
+        return position if position >= 0 else uniform_legal(legal, rng)
+    if kind == DECISION.offer:
+        return OFFER.play if legal[OFFER.play] else OFFER.remove
+    if kind == DECISION.remove_scroll:  # take away a real Death's Gaze
+        count = 0
+        for p in range(MAX_SCROLLS):
+            item = obs[OBS.scroll_known + p]
+            if legal[p] and item >= 0 and item < 3 and \
+                    obs[OBS.effects + item] == EFFECT.see_sacrifice:
+                count += 1
+        if count > 0:
+            pick = uniform_index(count, rng)
+            for p in range(MAX_SCROLLS):
+                item = obs[OBS.scroll_known + p]
+                if legal[p] and item >= 0 and item < 3 and \
+                        obs[OBS.effects + item] == EFFECT.see_sacrifice:
+                    if pick == 0:
+                        return p
+                    pick -= 1
+        return uniform_legal(legal, rng)
+    public = sacrifice_belief(obs, memory, 0.0, True)
+    truth = obs[OBS.sac_known]
+    if kind == DECISION.announce:
+        fake, value = rank_by_gain(obs, memory, truth, True, rng)
+        if value >= 2.0 and random_double(rng) < bluff:
+            return fake  # plant a false pattern
+        gain_life, gain_death = gains(obs, memory, truth)
+        if max(gain_life, gain_death) >= 2.0 and random_double(rng) < bluff:
+            junk, _ = rank_by_gain(obs, memory, truth, False, rng)
+            return junk  # hide a real one
+        return truth
+    if kind == DECISION.judgement or kind == DECISION.veil_altar:
+        gain_life, gain_death = gains(obs, memory, public)
+        table = preferred(gain_life, gain_death)
+        if truth >= 0 and truth != public:
+            return table  # a planted card: let it go where the table wants it
+        if truth >= 0:
+            real_life, real_death = gains(obs, memory, truth)
+            if max(real_life, real_death) >= 2.0:
+                return ALTAR.death if real_life > real_death else ALTAR.life
+        if kind == DECISION.veil_altar:
+            return 1 - table
+        return table
+    if kind == DECISION.ritual:
+        if pattern_shown(obs, memory) and not true_pattern(obs, memory) \
+                and backer(obs) == me:
+            return RITUAL_VOTE.yes  # support a doomed ritual
+        return RITUAL_VOTE.no
+    if kind == DECISION.propose or kind == DECISION.spell_scroll:
+        danger = False
+        if public >= 0 and (truth < 0 or truth == public):
+            gain_life, gain_death = gains(obs, memory, public)
+            danger = max(gain_life, gain_death) >= COMPLETE / 2
+        if kind == DECISION.propose:
+            if danger and (present_known_scheme(obs, EFFECT.veil)
+                           or present_known_scheme(obs, EFFECT.exchange_sacrifice)) \
+                    and random_double(rng) < bluff:
+                return PROPOSAL.propose
+            return PROPOSAL.decline
+        position = known_scheme(obs, legal, EFFECT.veil, rng)
+        if position < 0:
+            position = known_scheme(obs, legal, EFFECT.exchange_sacrifice, rng)
+        return position if position >= 0 else uniform_legal(legal, rng)
+    if kind == DECISION.spell_caster:
+        return me
+    if kind == DECISION.report_rank:
+        sacrificer = obs[OBS.sac_by]
+        claim = obs[OBS.sac_claim]
+        if claim >= 0 and obs[OBS.known_faction + sacrificer] == JESTER:
+            return claim  # cover a fellow jester
+        gain_life, gain_death = gains(obs, memory, truth)
+        if max(gain_life, gain_death) >= 2.0 and random_double(rng) < bluff:
+            junk, _ = rank_by_gain(obs, memory, truth, False, rng)
+            return junk
+        return truth
+    if kind == DECISION.report_faction:  # cover a jester, frame an exile
+        peeked = obs[OBS.peeked]
+        if peeked < 0:
+            return FACTION_SILENT
+        if obs[OBS.known_faction + peeked] == JESTER:
+            return EXILE
+        return JESTER if random_double(rng) < bluff else EXILE
+    if kind == DECISION.peek_target:  # look at an exile, to frame it
+        count = 0
+        for s in range(obs[OBS.players]):
+            if legal[s] and obs[OBS.known_faction + s] == EXILE:
+                count += 1
+        if count > 0:
+            pick = uniform_index(count, rng)
+            for s in range(obs[OBS.players]):
+                if legal[s] and obs[OBS.known_faction + s] == EXILE:
+                    if pick == 0:
+                        return s
+                    pick -= 1
+        return uniform_legal(legal, rng)
+    if kind == DECISION.brink_swap:
+        return best_swap(obs, memory, legal, -1.0, rng)
+    return uniform_legal(legal, rng)
+
+
+@strategy
+def conspirator(kind, obs, legal, params, memory, rng):
+    """An exile or a jester as people play them (see the module's description)."""
+    jester = obs[OBS.my_role] == JESTER
+    read_votes(obs, memory)
+    derive(obs, memory, params, jester)
+    if jester:
+        return jester_move(kind, obs, legal, params, memory, rng)
+    return exile_move(kind, obs, legal, params, memory, rng)
+
+
+def builtin():
+    return {
+        "random": StrategyInfo("random", random_play, "uniform over the legal actions; silent",
+                               flags=FLAG_BLIND),
+        "conspirator": StrategyInfo(
+            "conspirator", conspirator,
+            "exiles steer cards into patterns, verify claims with spells, suspect dissenters and "
+            "liars, and vote for the ritual they believe in; jesters lie to plant false patterns, "
+            "trap Death's Gaze with schemes, and back doomed rituals",
+            params=(
+                StrategyParam("doubt", 2.0, 0.0, 100.0,
+                              "suspicion at which an exile stops believing a player"),
+                StrategyParam("patience", 1.0, 0.0, 1.0,
+                              "chance an exile holds back a card that fits nowhere"),
+                StrategyParam("vigilance", 1.0, 0.0, 1.0,
+                              "chance an exile casts a spell it has a reason for"),
+                StrategyParam("bluff", 0.8, 0.0, 1.0, "chance a jester lies when a lie helps"),
+                StrategyParam("faith", 1.0, 0.0, 1.0,
+                              "chance an exile backs a ritual whose pattern rests on claims it "
+                              "has not verified (else only its own knowledge and known exiles' "
+                              "word count)"),
+            ),
+            flags=FLAG_TALKS, memory=MEMORY),
+    }

@@ -1,0 +1,93 @@
+"""Vita Mors Conspiro's kernel: whole games, read back through their traces and tallies (the rules
+one by one are in test_vitamors_rules.py)."""
+
+from __future__ import annotations
+
+import re
+
+import numpy as np
+
+from simulator import config
+from simulator.games import driver
+from simulator.games.vitamors import GAME
+from simulator.games.vitamors.declaration import DECISION, END, EV, OBS, SCROLL
+from simulator.games.vitamors.observation import legal_offer
+from simulator.games.vitamors.rules import deal
+
+
+def games_of(overrides=(), games=60, seed=3, players=7):
+    """The decoded traces of `games` games, one list of lines per game, and the tallies."""
+    cfg = config.load("vitamors", list(overrides), players)
+    tallies, rows = driver.play(GAME, cfg.params, cfg.lineup, games, np.random.default_rng(seed),
+                                trace_rows=200_000)
+    lines = GAME.decode_trace(rows, cfg.params)
+    out, game = [], None
+    for line in lines[1:]:
+        if line.startswith("Setup:"):
+            game = []
+            out.append(game)
+        game.append(line)
+    assert len(out) == games
+    return out, tallies
+
+
+def test_the_trace_shows_every_step_of_a_game():
+    traces, _ = games_of()
+    text = "\n".join(line for game in traces for line in game)
+    for needed in ("holds rank", "is the starting player", "Jesters' night",
+                   "in place of the scythe at position", "is the sacrificer", "offers a card",
+                   "draws rank", "announces rank", "removes the scroll", "discards its feather",
+                   "flips it", "votes life", "votes death", "the card goes to the",
+                   "altars: Life [", "to the ritual", "ritual vote:", "the ritual starts",
+                   "reveals: ", "the altars are revealed", "win:"):
+        assert needed in text, needed
+    for game in traces:  # each game: the night first, an outcome last, the altars every turn
+        assert game[-1].startswith("The ") and " win: " in game[-1]
+        turns = sum(line.startswith("Turn ") for line in game)
+        assert sum(line.startswith("  altars:") for line in game) >= turns - 1
+
+
+def test_expert_jesters_keep_one_of_prolong_life_and_requiem():
+    traces, tallies = games_of(['rules.mode="expert"'], games=30)
+    for game in traces:
+        kept = [line for line in game if "the jesters keep" in line and "discard" in line]
+        assert len(kept) == 1
+        placed = [line for line in game if "in place of the scythe" in line]
+        assert len(placed) == 3  # Veil, Swap and the kept one, 7 players
+        keeps_prolong = "keep 續命 Prolong Life" in kept[0]
+        assert any(("續命" in line) == keeps_prolong and ("安魂" in line) != keeps_prolong
+                   for line in placed)
+
+
+def test_an_offer_is_forced_when_no_scroll_is_left():
+    cfg = config.load("vitamors")
+    st = driver.new_state(GAME, cfg.params, cfg.lineup)
+    deal(st, np.random.default_rng(0))
+    legal_offer(st, 2)
+    assert st.legal_count == 2
+    st.obs[OBS.scroll_state:OBS.scroll_state + st.n_scrolls] = SCROLL.removed
+    legal_offer(st, 2)
+    assert st.legal_count == 1 and st.legal[0]
+
+
+def test_a_veiled_card_skips_the_judgement():
+    # every seat judges every card but the veiled ones (random strategies: never forced)
+    _, t = games_of(['strategies.all="random"'], games=400)
+    judged = t["events"][EV.cards_played] - t["events"][EV.veiled]
+    assert t["events"][EV.veiled] > 0
+    assert t["decisions"][DECISION.judgement] + t["forced"][DECISION.judgement] == 7 * judged
+
+
+def test_how_games_end_agrees_with_the_altars():
+    traces, tallies = games_of(games=80)
+    limit = 0
+    for game in traces:
+        last_altars = [line for line in game if line.startswith("  altars:")][-1]
+        cards = len(re.findall(r"\d+", last_altars))
+        if "card limit reached" in game[-1]:
+            limit += 1
+            assert cards == 9
+            assert "the ritual starts" not in "\n".join(game)
+        else:
+            assert "the ritual starts" in "\n".join(game) and cards <= 9
+    assert limit == tallies["end_counts"][END.card_limit] > 0
