@@ -3,7 +3,9 @@
 Each strategy is compiled by `strategies.common.strategy` with the platform's one signature
 (kind, obs, legal, params, memory, rng) -> action; it reads the observation through the named
 offsets in `OBS`, never the game state, and keeps what it learns across the game in its seat's
-`memory`.
+`memory`. Its helpers are `@compiled`, not `@inlined`: they call one another from many places, and
+inlining them all into every caller at the Numba level made the first compile five times longer
+(312 s of CPU against 62 s) for no gain at run time; LLVM still inlines the small ones.
 
 * ``random``      - uniform over the legal actions; blind (it is shown no observation) and silent.
 * ``conspirator`` - plays its faction the way people do. An exile believes the ranks it knows and
@@ -30,7 +32,7 @@ from simulator.games.vitamors.declaration import (
     OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
 )
 
-from .common import inlined, random_double, strategy, uniform_index, uniform_legal
+from .common import compiled, random_double, strategy, uniform_index, uniform_legal
 
 COMPLETE = 100.0   # the value of a pattern that makes the ritual succeed
 NONE = -2          # "no card appended" for the altar values
@@ -55,7 +57,7 @@ def random_play(kind, obs, legal, params, memory, rng):
 
 
 # --- what a seat believes -------------------------------------------------------------------------
-@inlined
+@compiled
 def credible(obs, memory, seat, doubt):
     """Do I believe what `seat` says? Myself and known exiles yes, known jesters no, the others
     while their suspicion is below `doubt`."""
@@ -71,7 +73,7 @@ def credible(obs, memory, seat, doubt):
     return memory[M_SUS + seat] < doubt
 
 
-@inlined
+@compiled
 def read_votes(obs, memory):
     """After a judgement: every seat that voted against my clear preference is a little more
     suspect (remembered for the rest of the game)."""
@@ -87,7 +89,7 @@ def read_votes(obs, memory):
         memory[M_PREF] = 0.0
 
 
-@inlined
+@compiled
 def evidence_of_card(obs, sus, known, claim, claimer, report, reporter):
     """Suspicion from what was said about one card: a claim I know to be false marks a liar; a
     claim and a report that disagree cast doubt on both."""
@@ -101,7 +103,7 @@ def evidence_of_card(obs, sus, known, claim, claimer, report, reporter):
         sus[reporter] += 1.0
 
 
-@inlined
+@compiled
 def derive(obs, memory, params, naive):
     """Suspicion of every seat and the rank I believe for every altar card, derived once per
     public event (cached under `news`). An exile believes known ranks, then credible reports, then
@@ -147,7 +149,7 @@ def derive(obs, memory, params, naive):
                                           obs[OBS.altar_reporter + at])
 
 
-@inlined
+@compiled
 def believed(obs, memory, doubt, naive, known, claim, claimer, report, reporter):
     """The rank I take a card to have, -1 when I cannot tell."""
     if naive:
@@ -161,7 +163,7 @@ def believed(obs, memory, doubt, naive, known, claim, claimer, report, reporter)
     return -1
 
 
-@inlined
+@compiled
 def sacrifice_belief(obs, memory, doubt, naive):
     return believed(obs, memory, doubt, naive, -1 if naive else obs[OBS.sac_known],
                     obs[OBS.sac_claim], obs[OBS.sac_claimer], obs[OBS.sac_report],
@@ -169,7 +171,7 @@ def sacrifice_belief(obs, memory, doubt, naive):
 
 
 # --- how close the altars are to a pattern --------------------------------------------------------
-@inlined
+@compiled
 def life_value(memory, count, extra):
     """The Life Altar's believed ranks (plus `extra` appended unless NONE): COMPLETE with three
     consecutive cards of a rank, else 1 for a single known card at the end, 4 for two alike."""
@@ -188,7 +190,7 @@ def life_value(memory, count, extra):
     return 1.0 if run == 1 else (4.0 if run == 2 else 0.0)
 
 
-@inlined
+@compiled
 def death_value(memory, count, extra):
     """The Death Altar's believed ranks (plus `extra`): COMPLETE with two pairs of different
     ranks, else 3 for one pair and 1 for a single known card at the end waiting for its pair."""
@@ -210,7 +212,7 @@ def death_value(memory, count, extra):
     return (3.0 if first >= 0 else 0.0) + (1.0 if single else 0.0)
 
 
-@inlined
+@compiled
 def gains(obs, memory, rank):
     """How much placing a card of `rank` on the Life / the Death Altar changes its value."""
     life = obs[OBS.altar_size + ALTAR.life]
@@ -220,20 +222,20 @@ def gains(obs, memory, rank):
     return gain_life, gain_death
 
 
-@inlined
+@compiled
 def preferred(gain_life, gain_death):
     """The altar a card should go to (a tie: the Death Altar, which has more room)."""
     return ALTAR.life if gain_life > gain_death else ALTAR.death
 
 
-@inlined
+@compiled
 def pattern_shown(obs, memory):
     """Do the believed ranks show a pattern (the ritual would succeed)?"""
     return (life_value(memory, obs[OBS.altar_size + ALTAR.life], NONE) >= COMPLETE
             or death_value(memory, obs[OBS.altar_size + ALTAR.death], NONE) >= COMPLETE)
 
 
-@inlined
+@compiled
 def true_pattern(obs, memory):
     """With the ranks a jester knows put in place of the table's beliefs: still a pattern?"""
     for altar in range(2):
@@ -246,7 +248,7 @@ def true_pattern(obs, memory):
     return shown
 
 
-@inlined
+@compiled
 def verified_pattern(obs, memory):
     """Do the altars show a pattern with only what I have verified: the ranks I know and what
     known exiles (myself included) said? (The beliefs are overwritten: derived again next time.)"""
@@ -267,13 +269,13 @@ def verified_pattern(obs, memory):
     return shown
 
 
-@inlined
+@compiled
 def altars_value(obs, memory):
     return life_value(memory, obs[OBS.altar_size + ALTAR.life], NONE) \
         + death_value(memory, obs[OBS.altar_size + ALTAR.death], NONE)
 
 
-@inlined
+@compiled
 def swap_improves(obs, memory):
     """Would swapping two adjacent altar cards bring the believed altars a pattern or a pair
     (a value gain of 3 or more) they do not show now?"""
@@ -292,7 +294,7 @@ def swap_improves(obs, memory):
 
 
 # --- choosing among actions -----------------------------------------------------------------------
-@inlined
+@compiled
 def scroll_with_effect(obs, legal, effect, rng):
     """A uniformly random legal scroll position whose tile performs `effect` (-1 if none)."""
     count = 0
@@ -310,7 +312,7 @@ def scroll_with_effect(obs, legal, effect, rng):
     return -1
 
 
-@inlined
+@compiled
 def present_with_effect(obs, effect):
     """Is a scroll still on the board under a tile that performs `effect`?"""
     for p in range(MAX_SCROLLS):
@@ -321,7 +323,7 @@ def present_with_effect(obs, effect):
     return False
 
 
-@inlined
+@compiled
 def known_scheme(obs, legal, effect, rng):
     """A legal position a jester knows to hold an item performing `effect` (-1 if none)."""
     count = 0
@@ -341,7 +343,7 @@ def known_scheme(obs, legal, effect, rng):
     return -1
 
 
-@inlined
+@compiled
 def present_known_scheme(obs, effect):
     for p in range(MAX_SCROLLS):
         item = obs[OBS.scroll_known + p]
@@ -351,7 +353,7 @@ def present_known_scheme(obs, effect):
     return False
 
 
-@inlined
+@compiled
 def most_suspect(obs, memory, legal, rng):
     """The legal seat whose faction I do not know with the highest suspicion (ties at random);
     -1 if there is none."""
@@ -376,7 +378,7 @@ def most_suspect(obs, memory, legal, rng):
     return -1
 
 
-@inlined
+@compiled
 def best_swap(obs, memory, legal, sign, rng):
     """brink_swap: the pair whose swap makes the believed altars worth the most (sign 1) or the
     least (sign -1); ties at random."""
@@ -407,7 +409,7 @@ def best_swap(obs, memory, legal, sign, rng):
     return uniform_legal(legal, rng)
 
 
-@inlined
+@compiled
 def rank_by_gain(obs, memory, exclude, highest, rng):
     """The rank (other than `exclude`) whose placement the table would value most (`highest`) or
     least, with its value (the better of the two altars); ties at random."""
@@ -434,7 +436,7 @@ def rank_by_gain(obs, memory, exclude, highest, rng):
 
 
 # --- the exile ------------------------------------------------------------------------------------
-@inlined
+@compiled
 def exile_move(kind, obs, legal, params, memory, rng):
     me = obs[OBS.me]
     doubt = params[P_DOUBT]
@@ -503,14 +505,14 @@ def exile_move(kind, obs, legal, params, memory, rng):
     return uniform_legal(legal, rng)
 
 
-@inlined
+@compiled
 def worth_keeping(obs, position):
     """1 for a scroll under a tile that verifies a claim or swaps altar cards, else 0."""
     effect = obs[OBS.effects + obs[OBS.scroll_tile + position]]
     return 1 if effect == EFFECT.see_sacrifice or effect == EFFECT.swap_adjacent else 0
 
 
-@inlined
+@compiled
 def doubtful_claimant(obs, memory, doubt):
     """The seat whose claim about the card in the sacrifice area would complete a pattern, when I
     have not seen the card and do not know the claimant's faction; else -1."""
@@ -524,7 +526,7 @@ def doubtful_claimant(obs, memory, doubt):
     return claimant if max(gain_life, gain_death) >= COMPLETE / 2 else -1
 
 
-@inlined
+@compiled
 def exile_intent(obs, memory, params):
     """Why an exile would cast a spell now: 1 to verify a claim that would complete a pattern
     (Death's Gaze; with no Gaze left, Secret Peek on the claimant), 2 to look at a suspect's
@@ -552,7 +554,7 @@ def exile_intent(obs, memory, params):
 
 
 # --- the jester -----------------------------------------------------------------------------------
-@inlined
+@compiled
 def backer(obs):
     """The one jester who backs a doomed ritual: the first in turn order from the sacrificer.
     (Two jesters alone would start it and initiate it themselves, and a failed ritual the jesters
@@ -567,7 +569,7 @@ def backer(obs):
     return -1
 
 
-@inlined
+@compiled
 def jester_move(kind, obs, legal, params, memory, rng):
     me = obs[OBS.me]
     bluff = params[P_BLUFF]

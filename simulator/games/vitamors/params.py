@@ -44,7 +44,7 @@ from simulator.schema import AnyOf, Choice, Integer, Invalid, Key, ListOf, Table
 from .declaration import (
     DEFAULT_EFFECTS, EFFECT, EFFECT_NAMES, ITEM, ITEM_LABELS, ITEMS, MAX_ALTAR, MAX_DECK,
     MAX_PLAYERS, MAX_RANKS, MAX_SCROLLS, MIN_PLAYERS, N_ITEMS, N_SCHEMES, N_TILES, OBS, ROLE,
-    SCHEMES, TILES,
+    SCHEMES,
 )
 from .observation import init_observation
 
