@@ -26,13 +26,13 @@ inlining them all into every caller at the Numba level made the first compile fi
   to be doomed: with a believing exile that makes a tie, which the exiles initiate.
 """
 
-from simulator.games.base import FLAG_BLIND, FLAG_TALKS, StrategyInfo, StrategyParam
+from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
 from simulator.games.vitamors.declaration import (
     ALTAR, DECISION, EFFECT, EXILE, FACTION_SILENT, JESTER, MAX_ALTAR, MAX_PLAYERS, MAX_SCROLLS,
     OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
 )
 
-from .common import compiled, random_double, strategy, uniform_index, uniform_legal
+from .common import RANDOM, compiled, random_double, strategy, uniform_index, uniform_legal
 
 COMPLETE = 100.0   # the value of a pattern that makes the ritual succeed
 NONE = -2          # "no card appended" for the altar values
@@ -48,12 +48,6 @@ M_BEL = M_SUS + MAX_PLAYERS               # per altar slot: the rank I believe, 
 MEMORY = M_BEL + 2 * MAX_ALTAR
 
 P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH = range(5)
-
-
-@strategy
-def random_play(kind, obs, legal, params, memory, rng):
-    """Uniform over the legal actions (blind: it is shown no observation)."""
-    return uniform_legal(legal, rng)
 
 
 # --- what a seat believes -------------------------------------------------------------------------
@@ -688,8 +682,7 @@ def conspirator(kind, obs, legal, params, memory, rng):
 
 def builtin():
     return {
-        "random": StrategyInfo("random", random_play, "uniform over the legal actions; silent",
-                               flags=FLAG_BLIND),
+        "random": RANDOM,
         "conspirator": StrategyInfo(
             "conspirator", conspirator,
             "exiles steer cards into patterns, verify claims with spells, suspect dissenters and "

@@ -19,9 +19,9 @@ from simulator.games.vitamors.declaration import (
     PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
 )
 from simulator.games.vitamors.rules import deal
+from strategies.common import random_play
 from strategies.vitamors import (
     M_DISSENT, MEMORY, P_BLUFF, P_DOUBT, P_FAITH, P_PATIENCE, P_VIGILANCE, builtin, conspirator,
-    random_play,
 )
 
 LIFE, DEATH = ALTAR.life, ALTAR.death
