@@ -19,7 +19,7 @@ from simulator.config import ConfigError
 from simulator.games import driver
 from simulator.cli_support import OneLineErrors, RunFailed, writable_file
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import progress_bar
+from simulator.cli_support import check_scheduler, progress_bar, scheduler_option
 from simulator.results import ResultError
 
 
@@ -153,8 +153,9 @@ def _on_sigterm(signum, frame):
               help="Also write the HTML balance report to this file.")
 @click.option("--force", is_flag=True, help="Replace a result file of a different config.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@scheduler_option
 def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
-        report_path, force, quiet):
+        report_path, force, quiet, scheduler):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
@@ -164,6 +165,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         _fail(f"--games must be at least 1, got {n_games}")
     if chunk_size < 1:
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_scheduler(scheduler, workers)
     to_stdout = output is not None and str(output) == "-"
     if report_path is not None:
         writable_file(report_path, "--report")
@@ -184,7 +186,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 click.echo(f"{resume_path} is already complete ({result.games_played:,} games); "
                            f"nothing to play (-n N with more games extends it)", err=True)
             else:
-                result = runner.execute(result, workers, path, progress, isolate=True)
+                result = runner.execute(result, workers, path, progress, isolate=True,
+                                        scheduler=scheduler)
         else:
             if config is None:
                 _fail("give a CONFIG (a .toml file or a game name), or --resume RESULT")
@@ -197,8 +200,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 _check_overwrite(path, cfg, force)
             command = _reproduce_command(config, players, n_games, seed, overrides, chunk_size)
             result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command,
-                                isolate=True)
-    except (ConfigError, ResultError) as exc:
+                                isolate=True, scheduler=scheduler)
+    except (ConfigError, ResultError, runner.SchedulerError) as exc:
         _fail(exc)
     except runner.WorkerLost as lost:
         raise RunFailed(f"{lost}; the finished chunks are saved to {path}, and fairplay run "
