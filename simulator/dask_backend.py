@@ -150,10 +150,11 @@ def _reach(address: str, timeout: float) -> None:
         raise TimeoutError("no answer") from None
 
 
-def check_address(address: str, timeout: float = CONNECT_SECONDS) -> None:
+def check_address(address: str, timeout: float | None = None) -> None:
     """Refuse, in one line and within about `timeout` seconds, an address that is not a reachable
     Dask scheduler (a Client would retry, or wait on a silent server, much longer)."""
     require()
+    timeout = CONNECT_SECONDS if timeout is None else timeout
     try:
         _reach(address, timeout)
         reply = asyncio.run(_probe(address, timeout))
@@ -193,7 +194,7 @@ def connect(scheduler: str, workers: int | None):
         try:
             cluster = distributed.LocalCluster(
                 n_workers=max(1, workers or os.cpu_count() or 1), threads_per_worker=1,
-                processes=True, host="127.0.0.1", dashboard_address=None,
+                processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
                 silence_logs=logging.ERROR)
         except Exception as exc:
             raise runner.SchedulerError(f"--scheduler local: cannot start a local Dask cluster: "
