@@ -237,3 +237,59 @@ def test_a_worker_that_would_play_other_games_refuses_to(tmp_path):
         with pytest.raises(dask_backend.WorkerMismatch, match="would play other games") as info:
             dask_backend.play_on_worker(other, *args)
         assert words in str(info.value)
+
+
+def _descendants(pid: int) -> list[int]:
+    found = []
+    for task in os.listdir(f"/proc/{pid}/task"):
+        for child in map(int, open(f"/proc/{pid}/task/{task}/children").read().split()):
+            found += [child] + _descendants(child)
+    return found
+
+
+def _running(pid: int) -> bool:
+    try:
+        return open(f"/proc/{pid}/stat").read().split(")")[-1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.path.exists("/proc/self/task"), reason="reads /proc for the workers")
+def test_ctrl_c_on_a_local_cluster_saves_what_is_merged_and_leaves_no_worker(tmp_path):
+    """Ctrl-C from a terminal reaches the whole process group: the run cancels its chunks,
+    closes the local cluster, saves the merged chunks and exits 130 with one line."""
+    import subprocess
+    import time
+
+    out = tmp_path / "out.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "simulator.cli", "run", "werewolf", "-n", "1000000000",
+         "--chunk-size", "2000", "--scheduler", "local", "--workers", "1", "-o", str(out), "-q"],
+        cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        start_new_session=True)
+    seen: list[int] = []
+    try:
+        deadline = time.monotonic() + 120
+        while not out.exists() and time.monotonic() < deadline:  # the first checkpoint (10 s)
+            time.sleep(0.2)
+        seen = _descendants(process.pid)
+        assert out.exists() and seen
+        os.killpg(process.pid, signal.SIGINT)
+        _, stderr = process.communicate(timeout=60)
+        time.sleep(0.5)
+        left = [pid for pid in seen if _running(pid)]
+    finally:
+        if process.poll() is None:
+            os.killpg(process.pid, signal.SIGKILL)
+            process.wait()
+        for pid in seen:
+            if _running(pid):
+                os.kill(pid, signal.SIGKILL)
+    assert process.returncode == 130, stderr
+    lines = [line for line in stderr.splitlines() if line.strip()]
+    assert len(lines) == 1 and lines[0].startswith("Interrupted:"), stderr
+    saved = Result.load(out)
+    assert saved.games_played > 0 and not saved.complete
+    assert saved.games_played == 2000 * len(set(saved.data["chunks_done"]))
+    assert left == []
