@@ -20,6 +20,7 @@ Imported only when `--scheduler` is given; Dask is an optional extra (`pip insta
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import logging
 import os
@@ -177,11 +178,12 @@ def check_address(address: str, timeout: float | None = None) -> None:
 
 
 def _quiet_logs() -> None:
-    """Dask logs to standard error; a run's faults are one line of fairplay's own."""
-    for name in ("distributed", "dask"):
-        logger = logging.getLogger(name)
-        if logger.getEffectiveLevel() < logging.ERROR:
-            logger.setLevel(logging.ERROR)
+    """Dask logs to standard error (even tracebacks, as it loses a scheduler); a run's faults are
+    one line of fairplay's own."""
+    names = [name for name in logging.root.manager.loggerDict
+             if name.split(".")[0] in ("distributed", "dask", "tornado")]
+    for name in {"distributed", "dask", *names}:  # Dask's config gives some children levels
+        logging.getLogger(name).setLevel(logging.CRITICAL)
 
 
 def connect(scheduler: str, workers: int | None):
@@ -309,5 +311,6 @@ def _outcome(future):
     except distributed.KilledWorker as exc:
         raise runner.WorkerLost(f"Dask gave up on a chunk whose workers kept dying ({exc}; out of "
                                 f"memory?)") from None
-    except (asyncio.CancelledError, OSError) as exc:
-        raise runner.WorkerLost(f"lost the Dask scheduler ({type(exc).__name__}: {exc})") from None
+    except (concurrent.futures.CancelledError, asyncio.CancelledError, OSError) as exc:
+        reason = getattr(exc, "reason", None) or type(exc).__name__
+        raise runner.WorkerLost(f"lost the connection to the Dask scheduler ({reason})") from None
