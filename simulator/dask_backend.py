@@ -177,13 +177,22 @@ def check_address(address: str, timeout: float | None = None) -> None:
                                     f"scheduler ({kind})")
 
 
-def _quiet_logs() -> None:
+def _quiet_logs() -> dict:
     """Dask logs to standard error (even tracebacks, as it loses a scheduler); a run's faults are
-    one line of fairplay's own."""
+    one line of fairplay's own. Returns the levels it replaced, for `_restore_logs`."""
     names = [name for name in logging.root.manager.loggerDict
              if name.split(".")[0] in ("distributed", "dask", "tornado")]
+    previous = {}
     for name in {"distributed", "dask", *names}:  # Dask's config gives some children levels
-        logging.getLogger(name).setLevel(logging.CRITICAL)
+        logger = logging.getLogger(name)
+        previous[name] = logger.level
+        logger.setLevel(logging.CRITICAL)
+    return previous
+
+
+def _restore_logs(previous: dict) -> None:
+    for name, level in previous.items():
+        logging.getLogger(name).setLevel(level)
 
 
 def connect(scheduler: str, workers: int | None):
@@ -191,13 +200,12 @@ def connect(scheduler: str, workers: int | None):
     `workers` processes (default: every core) on loopback; anything else is a scheduler's
     address."""
     require()
-    _quiet_logs()
     if scheduler == "local":
         try:
             cluster = distributed.LocalCluster(
                 n_workers=max(1, workers or os.cpu_count() or 1), threads_per_worker=1,
                 processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
-                silence_logs=logging.ERROR)
+                silence_logs=logging.CRITICAL)
         except Exception as exc:
             raise runner.SchedulerError(f"--scheduler local: cannot start a local Dask cluster: "
                                         f"{exc}") from None
@@ -246,11 +254,15 @@ def close(client, cluster) -> None:
 def play_jobs(results, jobs, workers: int | None, scheduler: str, arguments, deliver) -> None:
     """`runner.play_jobs` on a Dask cluster: `arguments(result, chunk)` are a chunk's arguments
     for `runner._play`, `deliver(result, *out)` merges its output (or raises its fault)."""
-    client, cluster = connect(scheduler, workers)
+    quieted = _quiet_logs()
     try:
-        _play_all(client, results, jobs, arguments, deliver)
+        client, cluster = connect(scheduler, workers)
+        try:
+            _play_all(client, results, jobs, arguments, deliver)
+        finally:
+            close(client, cluster)
     finally:
-        close(client, cluster)
+        _restore_logs(quieted)
 
 
 def _play_all(client, results, jobs, arguments, deliver) -> None:

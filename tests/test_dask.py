@@ -293,3 +293,18 @@ def test_ctrl_c_on_a_local_cluster_saves_what_is_merged_and_leaves_no_worker(tmp
     assert saved.games_played > 0 and not saved.complete
     assert saved.games_played == 2000 * len(set(saved.data["chunks_done"]))
     assert left == []
+
+
+def test_the_scale_doc_cites_tests_that_exist_and_commands_that_exist():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    text = (root / "docs" / "scale.md").read_text(encoding="utf-8")
+    here = Path(__file__).read_text(encoding="utf-8")
+    cited = re.findall(r"::(test_\w+)", text)
+    assert len(cited) >= 6
+    assert [name for name in cited if not re.search(rf"def {name}\b", here)] == []
+    for command in ("run", "sweep", "baseline", "check"):
+        assert "--scheduler ADDRESS" in run_cli(command, "--help").output
+    assert "docs/scale.md" in (root / "README.md").read_text(encoding="utf-8")
