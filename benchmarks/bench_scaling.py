@@ -16,7 +16,10 @@ round to round so that a burst of load elsewhere does not always fall on the sam
 
 It prints the wall time of each, their medians, the ratios pool-1 / pool-2 (target >= 1.8) and
 dask-2 / pool-2 (target <= 1.10), and the load average of the machine before and after (the
-ratios mean little on a machine whose cores are busy with other work). Every run's tallies are
+wall-time ratios mean little on a machine whose cores are busy with other work). It also prints
+the CPU seconds each way spent in all its processes (this one, its workers, the cluster's
+workers), which other work on the machine does not inflate: equal CPU per game means a backend
+adds no work, so it scales as the pool does where the cores are free. Every run's tallies are
 checked equal to the first: the backends play the same games.
 """
 
@@ -25,6 +28,7 @@ from __future__ import annotations
 import argparse
 import logging
 import os
+import resource
 import statistics
 import sys
 import time
@@ -44,7 +48,8 @@ def main() -> None:
     args = parser.parse_args()
 
     import numpy as np
-    from distributed import LocalCluster
+    import psutil
+    from distributed import Client, LocalCluster
 
     from simulator import config, runner
 
@@ -57,14 +62,28 @@ def main() -> None:
         "dask-2": dict(scheduler=cluster.scheduler_address),
         "local-2": dict(workers=2, scheduler="local"),
     }
+    with Client(cluster, set_as_default=False) as view:
+        cluster_pids = list(view.run(os.getpid).values())
     reference = None
+
+    def cpu_seconds() -> float:
+        """This process and its finished children (the pool's workers, a local cluster's), plus
+        the pre-started cluster's workers."""
+        own = resource.getrusage(resource.RUSAGE_SELF)
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        cluster_cpu = sum(sum(psutil.Process(pid).cpu_times()[:2]) for pid in cluster_pids)
+        return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime + cluster_cpu
+
+    cpu: dict[str, list[float]] = {way: [] for way in ways}
 
     def play(way: str, games: int) -> float:
         nonlocal reference
-        started = time.perf_counter()
+        started, cpu_started = time.perf_counter(), cpu_seconds()
         result = runner.run(cfg, games, seed=args.seed, chunk_size=args.chunk_size,
                             isolate=True, **ways[way])
         took = time.perf_counter() - started
+        if games == args.games:
+            cpu[way].append(cpu_seconds() - cpu_started)
         if games == args.games:
             if reference is None:
                 reference = result.tallies
@@ -81,7 +100,8 @@ def main() -> None:
         order = names[r % len(names):] + names[:r % len(names)]
         for way in order:
             times[way].append(play(way, args.games))
-            print(f"round {r + 1}: {way:<8} {times[way][-1]:7.2f} s", flush=True)
+            print(f"round {r + 1}: {way:<8} {times[way][-1]:7.2f} s wall, {cpu[way][-1]:7.2f} s CPU",
+                  flush=True)
     load_after = os.getloadavg()
     cluster.close()
 
@@ -90,13 +110,17 @@ def main() -> None:
           f"{args.rounds} rounds, {os.cpu_count()} cores; load average before "
           f"{load_before[0]:.2f} {load_before[1]:.2f}, after {load_after[0]:.2f} "
           f"{load_after[1]:.2f} (1 and 5 minutes)")
-    print(f"{'way':<8} {'median s':>9} {'games/s':>11}   rounds")
+    print(f"{'way':<8} {'median s':>9} {'games/s':>11} {'CPU s':>7}   rounds (wall s)")
+    cpu_median = {way: statistics.median(values) for way, values in cpu.items()}
     for way, values in times.items():
-        print(f"{way:<8} {median[way]:9.2f} {args.games / median[way]:11,.0f}   "
-              + ", ".join(f"{v:.2f}" for v in values))
+        print(f"{way:<8} {median[way]:9.2f} {args.games / median[way]:11,.0f} "
+              f"{cpu_median[way]:7.2f}   " + ", ".join(f"{v:.2f}" for v in values))
     print(f"\npool-1 / pool-2  = {median['pool-1'] / median['pool-2']:.2f}  (target >= 1.80)")
     print(f"dask-2 / pool-2  = {median['dask-2'] / median['pool-2']:.2f}  (target <= 1.10)")
     print(f"local-2 / pool-2 = {median['local-2'] / median['pool-2']:.2f}  (start-up included)")
+    print(f"CPU: pool-2 / pool-1 = {cpu_median['pool-2'] / cpu_median['pool-1']:.2f}, dask-2 / "
+          f"pool-2 = {cpu_median['dask-2'] / cpu_median['pool-2']:.2f}, local-2 / pool-2 = "
+          f"{cpu_median['local-2'] / cpu_median['pool-2']:.2f}")
     print("every run's tallies equal: yes")
 
 
