@@ -89,10 +89,12 @@ def test_a_run_on_a_cluster_equals_the_local_run_and_workers_load_the_compiled_k
     got = Result.load(out)
     assert got.complete
     assert_same_tallies(got, want)
-    # Each worker process loaded the kernel once from the on-disk cache and compiled nothing.
+    # Each worker process that played loaded the kernel once from the on-disk cache, and none
+    # compiled it (Dask may, rarely, give one worker every chunk of so short a run).
     compiles = client.run(_kernel_compiles)
     assert len(compiles) == 2
-    assert all(loaded == 1 and compiled == 0 for loaded, compiled in compiles.values()), compiles
+    assert all(loaded <= 1 and compiled == 0 for loaded, compiled in compiles.values()), compiles
+    assert any(loaded == 1 for loaded, _ in compiles.values()), compiles
 
 
 def test_resume_on_a_cluster_finishes_a_partial_run_exactly(cluster, tmp_path):
@@ -143,9 +145,14 @@ def test_a_worker_killed_in_the_middle_of_a_run_loses_nothing_and_counts_nothing
     def kill_a_busy_worker(games):
         if killed:
             return
-        busy = [address for address, keys in client.processing().items() if keys]
-        address = busy[0]  # a worker with a chunk in hand: that chunk must be played again
-        killed.update(address=address, pid=pids[address], holding=len(client.processing()[address]),
+        # The chunks not merged yet are each being played by a worker or held, finished, in its
+        # memory until this process fetches it (which waits for this callback): kill a worker
+        # that has one, so that chunk must be played again.
+        processing, holding = client.processing(), client.has_what()
+        held = {address: len(processing.get(address, ())) + len(holding.get(address, ()))
+                for address in pids}
+        address = max(held, key=held.get)
+        killed.update(address=address, holding=held[address],
                       merged=len(result.data["chunks_done"]))
         os.kill(pids[address], signal.SIGKILL)
 
