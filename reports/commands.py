@@ -17,7 +17,7 @@ import click
 from reports import guidance
 from simulator import runner
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import progress_bar
+from simulator.cli_support import check_scheduler, progress_bar, scheduler_option
 
 
 
@@ -178,7 +178,9 @@ def _insights(numbers: dict) -> str:
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the sweep's HTML report here.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, report_path, quiet):
+@scheduler_option
+def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, report_path, quiet,
+          scheduler):
     """Play CONFIG over a grid of variations; every cell is a normal run.
 
     \b
@@ -196,6 +198,7 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
         _fail(f"--games must be at least 1, got {n_games}")
     if chunk_size < 1:
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_scheduler(scheduler, workers)
     try:
         axes = [sweep_module.parse_vary(text) for text in vary]
         planned, _ = sweep_module.plan(config, axes, n_games, seed, chunk_size, list(overrides),
@@ -213,7 +216,10 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
     game = planned.data["game"]
     path = output or Path("results") / f"sweep-{game}-seed{seed}.json"
     try:
-        done = sweep_module.execute(planned, workers, _progress(quiet), checkpoint=path)
+        done = sweep_module.execute(planned, workers, _progress(quiet), checkpoint=path,
+                                    scheduler=scheduler)
+    except runner.SchedulerError as exc:
+        _fail(exc)
     except sweep_module.SweepInterrupted as stop:
         played = len(stop.sweep.valid_cells)
         click.echo(f"\nInterrupted: {played} of {len(stop.sweep.cells)} cells saved to {path}",

@@ -19,7 +19,7 @@ from simulator.config import ConfigError
 from simulator.games import driver
 from simulator.cli_support import OneLineErrors, RunFailed, writable_file
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import progress_bar
+from simulator.cli_support import check_scheduler, progress_bar, scheduler_option
 from simulator.results import ResultError
 
 
@@ -170,8 +170,9 @@ def _on_sigterm(signum, frame):
               help=f"The cap of --precision or --until-decided [default: "
                    f"{adaptive.DEFAULT_MAX_GAMES:,}].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@scheduler_option
 def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
-        report_path, force, precision, until_decided, max_games, quiet):
+        report_path, force, precision, until_decided, max_games, quiet, scheduler):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
@@ -182,6 +183,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     if chunk_size < 1:
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
     stopping = _stopping_rule(n_games, precision, until_decided, max_games, resume_path)
+    check_scheduler(scheduler, workers)
     to_stdout = output is not None and str(output) == "-"
     if report_path is not None:
         writable_file(report_path, "--report")
@@ -204,7 +206,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 click.echo(f"{resume_path} is already complete ({result.games_played:,} games); "
                            f"nothing to play{hint}", err=True)
             else:
-                result = runner.execute(result, workers, path, progress, isolate=True)
+                result = runner.execute(result, workers, path, progress, isolate=True,
+                                        scheduler=scheduler)
         else:
             if config is None:
                 _fail("give a CONFIG (a .toml file or a game name), or --resume RESULT")
@@ -222,8 +225,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 if not quiet:
                     click.echo(f"Playing {stopping.describe()}", err=True)
             result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command,
-                                isolate=True, stopping=stopping)
-    except (ConfigError, ResultError) as exc:
+                                isolate=True, stopping=stopping, scheduler=scheduler)
+    except (ConfigError, ResultError, runner.SchedulerError) as exc:
         _fail(exc)
     except runner.WorkerLost as lost:
         raise RunFailed(f"{lost}; the finished chunks are saved to {path}, and fairplay run "

@@ -93,3 +93,31 @@ def progress_bar(quiet: bool, progress_class):
 
     return progress_class(start=start, advance=lambda n: bar["t"].update(n),
                           close=lambda: bar["t"].close(), announce=announce)
+
+
+def scheduler_option(command):
+    """`--scheduler ADDRESS`: play the chunks on a Dask cluster (docs/scale.md)."""
+    return click.option(
+        "--scheduler", metavar="ADDRESS",
+        help="Play the chunks on a Dask cluster: a scheduler's address (tcp://HOST:8786), or "
+             "local for a local cluster of --workers processes; the same results (needs "
+             "pip install 'fairplay[dask]'; docs/scale.md).")(command)
+
+
+def check_scheduler(scheduler, workers) -> None:
+    """Refuse, before anything is played, --scheduler without Dask installed, and --workers with
+    a remote cluster (which has its own)."""
+    if scheduler is None:
+        return
+    if workers is not None and scheduler != "local":
+        fail("--workers sets the size of a --scheduler local cluster; a remote cluster has its "
+             "own workers (give --workers or --scheduler ADDRESS, not both)")
+    from simulator import dask_backend, runner
+
+    try:
+        if scheduler == "local":
+            dask_backend.require()
+        else:
+            dask_backend.check_address(scheduler)
+    except runner.SchedulerError as exc:
+        fail(exc)

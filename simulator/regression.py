@@ -260,7 +260,7 @@ def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
 # --- running many setups in one pool -----------------------------------------------------------
 def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHUNK_SIZE,
                workers: int | None = None, progress: runner.Progress | None = None,
-               command: str = "") -> list[Result]:
+               command: str = "", scheduler: str | None = None) -> list[Result]:
     """Play `games` games of every config with one process pool; one Result per config.
 
     Each Result is bit-identical to ``runner.run(cfg, games, seed, chunk_size=chunk_size)``: the
@@ -280,7 +280,7 @@ def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHU
         progress.advance(runner.chunk_games(games, chunk_size, chunk))
 
     try:
-        runner.play_jobs(results, jobs, workers, merge)
+        runner.play_jobs(results, jobs, workers, merge, scheduler=scheduler)
     finally:
         progress.close()
     return results
@@ -332,7 +332,7 @@ def baseline_data(names, cfgs, results, overrides_per_setup, games, seed, chunk_
 def make_baseline(specs, output, games: int = DEFAULT_GAMES, seed: int = 0,
                   workers: int | None = None, chunk_size: int = runner.DEFAULT_CHUNK_SIZE,
                   overrides=(), progress: runner.Progress | None = None,
-                  command: str = "") -> dict:
+                  command: str = "", scheduler: str | None = None) -> dict:
     """Play every config and return the baselines data (saved to `output` when it is not None).
 
     Raises ConfigError for a bad config and BaselineError for bad arguments.
@@ -348,7 +348,7 @@ def make_baseline(specs, output, games: int = DEFAULT_GAMES, seed: int = 0,
     if repeated:
         raise BaselineError(f"config given twice: {', '.join(repeated)}")
     cfgs = [config_module.load(spec, overrides) for spec in specs]
-    results = run_setups(cfgs, games, seed, chunk_size, workers, progress, command)
+    results = run_setups(cfgs, games, seed, chunk_size, workers, progress, command, scheduler)
     out_dir = Path(output).parent if output is not None else Path(".")
     data = baseline_data(specs, cfgs, results, [list(overrides)] * len(specs), games, seed,
                          chunk_size, out_dir, command)
@@ -924,7 +924,7 @@ def check(baseline: Baseline, games: int | None = None, seed: int | None = None,
           tolerance: float = DEFAULT_TOLERANCE, alpha: float = DEFAULT_ALPHA,
           mean_tolerance: float = DEFAULT_MEAN_TOLERANCE, overrides=(), workers: int | None = None,
           exact: bool = False, stored_config: bool = False,
-          progress: runner.Progress | None = None) -> CheckReport:
+          progress: runner.Progress | None = None, scheduler: str | None = None) -> CheckReport:
     """Re-run every setup of `baseline` and compare it (statistically, or exactly).
 
     Defaults: the baseline's number of games; seed = baseline seed + 1 (exact mode: the
@@ -950,7 +950,8 @@ def check(baseline: Baseline, games: int | None = None, seed: int | None = None,
             raise BaselineError(f"{entry['name']}: the config is now a {cfg.game.name} setup, "
                                 f"the baseline holds a {entry['game']} one", baseline.path)
         cfgs.append(cfg)
-    results = run_setups(cfgs, games, seed, data["chunk_size"], workers, progress)
+    results = run_setups(cfgs, games, seed, data["chunk_size"], workers, progress,
+                         scheduler=scheduler)
 
     runs = []
     for entry, cfg, result in zip(baseline.entries, cfgs, results):

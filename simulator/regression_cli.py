@@ -15,7 +15,7 @@ import click
 
 from simulator import regression, runner
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import progress_bar
+from simulator.cli_support import check_scheduler, progress_bar, scheduler_option
 from simulator.config import ConfigError
 from simulator.results import ResultError
 
@@ -49,18 +49,21 @@ def _check_workers(workers, seed) -> None:
 @click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
               help="Games per chunk (part of a run's identity, needed by `check --exact`).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, quiet):
+@scheduler_option
+def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, quiet, scheduler):
     """Play each CONFIG and store its headline measures as a baseline for `fairplay check`.
 
     CONFIG is a .toml file or a game name. The file records each config's path relative to
     itself, so `check` re-reads the file and catches a change of rules or setup.
     """
     _check_workers(workers, seed)
+    check_scheduler(scheduler, workers)
     started = time.monotonic()
     try:
         data = regression.make_baseline(configs, output, n_games, seed, workers, chunk_size,
-                                        overrides, _progress(quiet), _command_line())
-    except (ConfigError, ResultError, regression.BaselineError) as exc:
+                                        overrides, _progress(quiet), _command_line(),
+                                        scheduler=scheduler)
+    except (ConfigError, ResultError, regression.BaselineError, runner.SchedulerError) as exc:
         _fail(exc)
     except KeyboardInterrupt:
         click.echo("\nInterrupted: no baselines written.", err=True)
@@ -108,8 +111,9 @@ def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, qui
                    "config file (detects code and strategy changes only).")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+@scheduler_option
 def check(baselines, n_games, seed, tolerance, mean_tolerance, alpha, overrides, junit, update,
-          exact, stored_config, workers, quiet):
+          exact, stored_config, workers, quiet, scheduler):
     """Re-run the setups of BASELINES and fail (exit 1) if a measure moved beyond chance.
 
     A measure fails when its change is significant after Holm correction across all measures
@@ -117,11 +121,13 @@ def check(baselines, n_games, seed, tolerance, mean_tolerance, alpha, overrides,
     2: bad input.
     """
     _check_workers(workers, seed)
+    check_scheduler(scheduler, workers)
     try:
         loaded = regression.load_baseline(baselines)
         report = regression.check(loaded, n_games, seed, tolerance, alpha, mean_tolerance,
-                                  overrides, workers, exact, stored_config, _progress(quiet))
-    except (ConfigError, ResultError, regression.BaselineError) as exc:
+                                  overrides, workers, exact, stored_config, _progress(quiet),
+                                  scheduler=scheduler)
+    except (ConfigError, ResultError, regression.BaselineError, runner.SchedulerError) as exc:
         _fail(exc)
     except KeyboardInterrupt:
         click.echo("\nInterrupted: nothing checked.", err=True)

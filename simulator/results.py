@@ -127,9 +127,13 @@ class Result:
         self.data = data
         self.game = get_game(data["game"])
         self.tallies = {k: np.asarray(v, dtype=np.int64) for k, v in data["tallies"].items()}
+        self._merged = set(data["chunks_done"])
 
     # --- building ----------------------------------------------------------------------------
     def add_chunk(self, chunk: int, tallies: dict) -> None:
+        if int(chunk) in self._merged:  # a chunk played twice (a backend's bug) never counts twice
+            raise ValueError(f"chunk {chunk} is already merged into this result")
+        self._merged.add(int(chunk))
         for name, values in tallies.items():
             self.tallies[name] += values
         self.data["chunks_done"].append(int(chunk))

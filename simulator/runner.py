@@ -171,7 +171,8 @@ def announce_compiling(results, announce: Callable[[str], None]) -> None:
 
 
 def play_jobs(results: list[Result], jobs, workers: int | None,
-              on_done: Callable[[Result, int, dict, float], None], isolate: bool = False) -> None:
+              on_done: Callable[[Result, int, dict, float], None], isolate: bool = False,
+              scheduler: str | None = None) -> None:
     """Play chunks of one or several runs, in this process or in a pool of worker processes.
 
     `jobs` yields (result, chunk) pairs of the `results`, lazily; `on_done(result, chunk,
@@ -180,7 +181,9 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
     with the run. With more than one worker, or `isolate`, chunks run in child processes that
     this process can end at once: Ctrl-C (or SIGTERM made KeyboardInterrupt by the caller) ends
     them, even inside a strategy that never returns, and re-raises; the caller saves what
-    `on_done` merged. A strategy's fault stops the run as a RunFault.
+    `on_done` merged. A strategy's fault stops the run as a RunFault. With `scheduler` (a Dask
+    scheduler's address, or "local" for a local cluster of `workers` processes) the same chunks
+    are played on a Dask cluster (simulator/dask_backend.py).
     """
     workers = max(1, workers or os.cpu_count() or 1)
 
@@ -194,6 +197,11 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
             raise RunFault(fault, result, chunk * result.data["chunk_size"] + fault.game)
         on_done(result, chunk, tallies, seconds)
 
+    if scheduler is not None:
+        from simulator import dask_backend
+
+        dask_backend.play_jobs(results, jobs, workers, scheduler, arguments, deliver)
+        return
     jobs = iter(jobs)
     if workers == 1 and not isolate:
         for result, chunk in jobs:
@@ -237,6 +245,11 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
 
 class WorkerLost(RuntimeError):
     """A worker process died (killed from outside, out of memory): the run stops, saved."""
+
+
+class SchedulerError(RuntimeError):
+    """`--scheduler` cannot be used: Dask is not installed, the address is wrong or unreachable,
+    or a worker would play other games (another fairplay, a missing strategy file)."""
 
 
 class _Workers:
@@ -301,7 +314,8 @@ def _picklable(value) -> bool:
 
 
 def execute(result: Result, workers: int | None = None, checkpoint: Path | None = None,
-            progress: Progress | None = None, isolate: bool = False) -> Result:
+            progress: Progress | None = None, isolate: bool = False,
+            scheduler: str | None = None) -> Result:
     """Play the chunks `result` still lacks, merging them in; save checkpoints to `checkpoint`.
 
     On Ctrl-C the partial result is saved and `Interrupted` is raised; on a strategy's fault it
@@ -355,13 +369,13 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
 
     try:
         play_jobs([result], ((result, chunk) for chunk in missing_chunks(result)), workers,
-                  merge_in_order if rule else merge, isolate)
+                  merge_in_order if rule else merge, isolate, scheduler)
     except _Stopped:
         pass
     except KeyboardInterrupt:
         save()
         raise Interrupted(result, checkpoint) from None
-    except (RunFault, WorkerLost):
+    except (RunFault, WorkerLost, SchedulerError):
         save()
         raise
     save()
@@ -386,11 +400,12 @@ def _duration(seconds: float) -> str:
 def run(cfg: config_module.Config, games: int, seed: int = 0, workers: int | None = None,
         chunk_size: int = DEFAULT_CHUNK_SIZE, checkpoint: Path | None = None,
         progress: Progress | None = None, command: str = "", isolate: bool = False,
-        stopping=None) -> Result:
+        stopping=None, scheduler: str | None = None) -> Result:
     """Play `games` games of `cfg` and return the result (the Python API's main entry point).
-    With `stopping` (an adaptive.Rule), play until it says so, `games` at most."""
+    With `stopping` (an adaptive.Rule), play until it says so, `games` at most; with `scheduler`,
+    on a Dask cluster (simulator/dask_backend.py)."""
     return execute(start(cfg, games, seed, chunk_size, command, stopping), workers, checkpoint,
-                   progress, isolate)
+                   progress, isolate, scheduler)
 
 
 def load_for_resume(path: Path, games: int | None = None) -> Result:
@@ -420,7 +435,7 @@ def load_for_resume(path: Path, games: int | None = None) -> Result:
 
 
 def resume(path: Path, workers: int | None = None, progress: Progress | None = None,
-           isolate: bool = False, games: int | None = None) -> Result:
+           isolate: bool = False, games: int | None = None, scheduler: str | None = None) -> Result:
     """Continue an interrupted run saved at `path` (to `games` games, if more than its target):
     the final result equals an uninterrupted one."""
-    return execute(load_for_resume(path, games), workers, path, progress, isolate)
+    return execute(load_for_resume(path, games), workers, path, progress, isolate, scheduler)

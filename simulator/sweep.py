@@ -449,10 +449,11 @@ def plan(spec: str, axes: list[Axis], games: int, seed: int,
 
 
 def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | None = None,
-            checkpoint: Path | None = None) -> Sweep:
+            checkpoint: Path | None = None, scheduler: str | None = None) -> Sweep:
     """Play every planned cell. With one worker each cell is `runner.run` in this process; with
     more, one process pool plays the chunks of all cells (a pool per cell would pay the workers'
     start-up once per cell). Chunks and seeds are the same either way, so are the tallies.
+    With `scheduler` (runner.play_jobs) all cells' chunks go to the Dask cluster at once.
     """
     progress = progress or SweepProgress()
     workers = max(1, workers or os.cpu_count() or 1)
@@ -470,14 +471,14 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
         progress.cell_done(cell)
 
     try:
-        if workers == 1:
+        if workers == 1 and scheduler is None:
             for cell in todo:
                 cell_started[cell.index] = time.monotonic()
                 runner.execute(cell.result, workers=1,
                                progress=runner.Progress(advance=progress.advance))
                 finish(cell)
         else:
-            _execute_pooled(todo, workers, progress, cell_started, finish)
+            _execute_pooled(todo, workers, progress, cell_started, finish, scheduler)
     except (KeyboardInterrupt, runner.Interrupted):
         progress.close()
         for cell in todo:
@@ -493,7 +494,7 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
 
 
 def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
-                    cell_started: dict, finish) -> None:
+                    cell_started: dict, finish, scheduler: str | None = None) -> None:
     """One pool plays the chunks of every cell; a cell is finished when its last chunk is in."""
     jobs = ((cell.result, chunk) for cell in todo for chunk in runner.missing_chunks(cell.result))
     cell_of = {id(cell.result): cell for cell in todo}
@@ -512,12 +513,13 @@ def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
         if remaining[cell.index] == 0:
             finish(cell)
 
-    runner.play_jobs([cell.result for cell in todo], jobs, workers, merge)
+    runner.play_jobs([cell.result for cell in todo], jobs, workers, merge, scheduler=scheduler)
 
 
 def run_sweep(spec: str, axes: list[Axis], games: int, seed: int = 0, workers: int | None = None,
               chunk_size: int = runner.DEFAULT_CHUNK_SIZE, base_overrides=(), command: str = "",
-              progress: SweepProgress | None = None, checkpoint: Path | None = None) -> Sweep:
+              progress: SweepProgress | None = None, checkpoint: Path | None = None,
+              scheduler: str | None = None) -> Sweep:
     """Plan and play a sweep (the Python API's entry point)."""
     sweep, _ = plan(spec, axes, games, seed, chunk_size, base_overrides, command)
-    return execute(sweep, workers, progress, checkpoint)
+    return execute(sweep, workers, progress, checkpoint, scheduler)

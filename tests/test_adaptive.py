@@ -92,7 +92,7 @@ def test_chunks_that_finish_out_of_order_wait_for_the_prefix_and_those_beyond_th
     delivered after the stopping one is not counted."""
     order = []
 
-    def swapped(results, jobs, workers, on_done, isolate=False):
+    def swapped(results, jobs, workers, on_done, isolate=False, scheduler=None):
         jobs = list(jobs)[:2 * (precise.games_played // 500 + 2)]
         for i in range(0, len(jobs) - 1, 2):
             for result, chunk in (jobs[i + 1], jobs[i]):
