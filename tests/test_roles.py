@@ -140,3 +140,13 @@ def test_report_renders(values, tmp_path):
     result = run_cli("roles", CONFIG, "-n", 1000, "--workers", 1, "--report", path, "-q")
     assert result.exit_code == 0, result.output
     assert html_errors(path.read_text()) == []
+
+
+def test_a_filler_role_must_be_one_of_the_games_roles():
+    import dataclasses
+
+    from simulator.games.werewolf import GAME
+
+    assert GAME.filler_role == "villager"
+    with pytest.raises(ValueError, match="filler role 'nobody' is not one of its roles"):
+        dataclasses.replace(GAME, filler_role="nobody")
