@@ -734,3 +734,27 @@ def render_sweep_report(sweep: Sweep, confidence: float = CONFIDENCE) -> str:
 def write_sweep_report(sweep: Sweep, path) -> Path:
     return _write(render_sweep_report(sweep), path)
 
+
+
+# --- role values (fairplay roles) --------------------------------------------------------------
+def roles_charts(data: dict) -> list[dict]:
+    rows = [{"name": r["role"], "diff": r["value"], "low": r["low"], "high": r["high"]}
+            for r in data["roles"]]
+    title = f"{data['team']} win rate with one more of each role (in place of a {data['filler']})"
+    return [_chart("values", lambda: charts.differences_chart(
+        rows, title, xlabel="change in percentage points, 95% paired interval", sort=True),
+        "Each role's value: the point estimate and its 95% paired interval; the zero line is "
+        "the base setup.")]
+
+
+def render_roles_report(data: dict) -> str:
+    """The report of `fairplay roles`: the values as a chart and a table (schema fairplay.roles)."""
+    numbers = dict(data)
+    numbers["notes"] = [f"{r['role']}: {r['note']}" for r in data["roles"] if r["note"]] + \
+        [f"{s['role']}: {s['note']}" for s in data["skipped"]]
+    return _page("roles.html.j2", numbers, n=numbers, charts=roles_charts(data),
+                 title=f"Role values: {data['game']}, {data['players']} players")
+
+
+def write_roles_report(data: dict, path) -> Path:
+    return _write(render_roles_report(data), path)

@@ -317,8 +317,10 @@ def trace(config, seed, game_index, chunk_size, players, overrides):
 from reports.commands import export, report, sweep  # noqa: E402
 from simulator.regression_cli import baseline, check  # noqa: E402
 from simulator.tune_cli import tune  # noqa: E402
+from simulator.roles_cli import roles  # noqa: E402
 
 main.add_command(tune)
+main.add_command(roles)
 
 for command in (report, sweep, export, baseline, check):
     main.add_command(command)

@@ -381,6 +381,9 @@ class GameSpec:
     describe_setup: Callable[[Any], dict] = lambda params: {}
     # why the rules make every seat alike (e.g. "the first captain is drawn at random"), or ""
     symmetric_seats: str = ""
+    # the role that fills a setup's remaining seats (werewolf: "villager"), or "": `fairplay
+    # roles` measures a role's value by putting it in place of one filler
+    filler_role: str = ""
 
     def __post_init__(self):
         self.validate()
@@ -493,6 +496,8 @@ class GameSpec:
         pieces = [name for name, _, _ in self.observation.pieces]
         if len(set(pieces)) != len(pieces):
             bad("observation pieces repeat (kind, me, my_role and players are standard)")
+        if self.filler_role and self.filler_role not in self.role_names():
+            bad(f"filler role {self.filler_role!r} is not one of its roles")
 
 
 
@@ -503,7 +508,8 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
 
     declaration.py  NAME, TITLE, SOURCE, MIN_PLAYERS, MAX_PLAYERS, SCORING, TEAMS, ROLES, DECISIONS,
                     OBSERVATION, END_CONDITIONS, EVENTS, TRACE_EVENTS, LENGTH_UNIT, MAX_LENGTH,
-                    MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and SYMMETRIC_SEATS, optional)
+                    MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and SYMMETRIC_SEATS, FILLER_ROLE,
+                    optional)
     state.py        FIELDS
     metrics.py      TALLIES
     params.py       KEYS, load_params, setup, actions, describe_setup
@@ -547,5 +553,6 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         describe_setup=need(params, "describe_setup"), kernel=need(kernel, "play"),
         decode_trace=need(trace, "decode_trace"),
         symmetric_seats=getattr(d, "SYMMETRIC_SEATS", ""),
+        filler_role=getattr(d, "FILLER_ROLE", ""),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

@@ -19,6 +19,7 @@ SCORING = "team"
 LENGTH_UNIT = "days"
 DEFAULT_CONFIG = "werewolf/base.toml"
 PROVISIONAL = ()  # the base game's rulings all come from the rules note
+FILLER_ROLE = "villager"  # villagers fill the seats the config's roles leave (fairplay roles)
 
 # --- teams -------------------------------------------------------------------------------------
 TEAMS = ("human", "wolf")

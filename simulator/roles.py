@@ -1,0 +1,298 @@
+"""Role values: how much one copy of a role moves a team's win rate, from paired runs.
+
+For each candidate role (a role of the game with a `roles.<name>` config key, other than the
+game's declared filler role), two setups are played: the base config, and the same config with
+one more of the role, which takes the place of one filler (werewolf: a villager). Where the config
+refuses one more (a second seer), and the base already deals the role, the pair is the base with
+one fewer (a filler in its place) against the base: the value of its last copy. Any other role is
+skipped with a note.
+
+Pairing. Both setups of a pair are played with the same seed and chunk size, so chunk i of each
+draws from the same `runner.chunk_rng(seed, i)`: the deals, the strategies' random choices and the
+rules' draws start from the same stream, and the two win counts of chunk i are strongly correlated.
+Chunks are independent of one another, so the chunk is the unit of the paired analysis.
+
+Statistics (derived in docs/statistics.md). Chunk i has n_i games in both setups and x_i = w_i(with)
+- w_i(without), the difference of the team's wins. The estimate is
+
+    D = sum(x_i) / N,   N = sum(n_i),
+
+the difference of the two win rates. D is a ratio of sums over K independent chunks; by the delta
+method (the cluster ratio estimator), with residuals r_i = x_i - D n_i,
+
+    Var(D) ~= K / (K - 1) * sum(r_i^2) / N^2,
+
+and the interval is D +- t_{K-1, 0.975} sqrt(Var(D)) (Student's t with K - 1 degrees of freedom,
+conservative for few chunks). With equal chunks this is exactly the paired t interval of the
+per-chunk differences d_i = x_i / n: r_i = n (d_i - mean d), so Var(D) = s_d^2 / K. The unpaired
+interval — what two independent runs of N games would give — is D +- z sqrt(p1 q1 / N + p0 q0 / N);
+the ratio of the two widths says how much the pairing bought.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats as scipy_stats
+
+from simulator import config as config_module
+from simulator import runner
+from simulator.config import ConfigError
+from simulator.games import driver
+from simulator.results import versions
+
+SCHEMA = "fairplay.roles"
+SCHEMA_VERSION = 1
+CONFIDENCE = 0.95
+TARGET_CHUNKS = 50  # default chunk size: about this many chunks per setup, for the t interval
+
+
+class RolesError(Exception):
+    """A user's mistake (a game without a filler role, too few chunks): one line."""
+
+
+def default_chunk_size(games: int) -> int:
+    """About TARGET_CHUNKS chunks per setup, at least 100 games each, at most the runner's."""
+    return max(1, min(runner.DEFAULT_CHUNK_SIZE, max(100, math.ceil(games / TARGET_CHUNKS))))
+
+
+def role_counts(cfg) -> list[int]:
+    """Copies of each role dealt per game: the params' `role_counts` where the game keeps them,
+    else what one game dealt (the role tallies of a one-game run)."""
+    counts = getattr(cfg.params, "role_counts", None)
+    if counts is not None:
+        return [int(c) for c in counts]
+    tallies, _ = driver.play(cfg.game, cfg.params, cfg.lineup, 1, runner.chunk_rng(0, 0))
+    return [int(c) for c in tallies["role_games"]]
+
+
+@dataclass
+class Pair:
+    """One candidate role: the setup without it (index into the plan's setups) and with it."""
+
+    role: str
+    without: int
+    with_: int
+    count_without: int
+    count_with: int
+    note: str = ""
+
+
+@dataclass
+class Plan:
+    game: object
+    spec: str
+    players: int
+    overrides: list[str]
+    games: int
+    seed: int
+    chunk_size: int
+    team: str
+    setups: list = field(default_factory=list)  # (label, overrides, Config)
+    pairs: list[Pair] = field(default_factory=list)
+    skipped: list[dict] = field(default_factory=list)  # {"role", "note"}
+    command: str = ""
+
+
+def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_000,
+         seed: int = 0, chunk_size: int | None = None, command: str = "") -> Plan:
+    """Resolve the base setup and every candidate's pair, without playing.
+
+    Raises ConfigError for a bad base config and RolesError for a game without a filler role or
+    a run too short to give an interval."""
+    if games < 1:
+        raise RolesError(f"--games must be at least 1, got {games}")
+    chunk_size = default_chunk_size(games) if chunk_size is None else chunk_size
+    if chunk_size < 1:
+        raise RolesError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if runner.chunk_count(games, chunk_size) < 2:
+        raise RolesError(f"-n {games:,} with chunks of {chunk_size:,} is one chunk; the paired "
+                         f"interval needs at least 2 (more games or a smaller --chunk-size)")
+    base = config_module.load(spec, list(overrides), players)
+    game = base.game
+    if not game.team_game or not game.filler_role:
+        raise RolesError(f"{game.name} declares no filler role (FILLER_ROLE in its declaration), "
+                         f"so no role can be added in place of one; fairplay roles needs a team "
+                         f"game with one")
+    filler = game.filler_role
+    team = game.roles[game.role_index(filler)].team
+    out = Plan(game, spec, base.params.players if hasattr(base.params, "players") else players,
+               list(overrides), games, seed, chunk_size, team, command=command)
+    out.setups.append(("base", [], base))
+    counts = role_counts(base)
+    keys = {key.path for key in game.config_keys}
+    filler_code = game.role_index(filler)
+
+    def variant(name, count):
+        """The config with `count` copies of role `name` (fillers fill the rest), or its error."""
+        text = f"roles.{name}={count}"
+        try:
+            cfg = config_module.load(spec, list(overrides) + [text], players)
+        except ConfigError as exc:
+            return None, text, str(exc)
+        changed = role_counts(cfg)
+        moved = [c1 - c0 for c0, c1 in zip(counts, changed)]
+        expected = [0] * len(counts)
+        expected[game.role_index(name)] = count - counts[game.role_index(name)]
+        expected[filler_code] = -expected[game.role_index(name)]
+        if moved != expected:
+            return None, text, (f"{text} changes more than one {name} for one {filler} "
+                                f"(other roles follow it)")
+        return cfg, text, ""
+
+    for role in game.roles:
+        name = role.name
+        if name == filler:
+            continue
+        if f"roles.{name}" not in keys:
+            out.skipped.append({"role": name, "note": f"the config has no roles.{name} key"})
+            continue
+        have = counts[game.role_index(name)]
+        cfg, text, error = variant(name, have + 1) if counts[filler_code] > 0 else \
+            (None, "", f"the base setup has no {filler} to replace")
+        if cfg is not None:
+            out.setups.append((f"+{name}", [text], cfg))
+            out.pairs.append(Pair(name, 0, len(out.setups) - 1, have, have + 1))
+            continue
+        if have >= 1:
+            less, less_text, less_error = variant(name, have - 1)
+            if less is not None:
+                out.setups.append((f"-{name}", [less_text], less))
+                out.pairs.append(Pair(name, len(out.setups) - 1, 0, have - 1, have,
+                                      note=f"one more refused ({error}); measured as the base's "
+                                           f"last {name} against a {filler}"))
+                continue
+            error = f"{error}; and one fewer: {less_error}"
+        out.skipped.append({"role": name, "note": f"skipped: {error}"})
+    return out
+
+
+class RolesInterrupted(Exception):
+    """Ctrl-C: nothing partial is kept (the pairs need every chunk of both setups)."""
+
+
+def execute(p: Plan, workers: int | None = None,
+            progress: runner.Progress | None = None) -> dict:
+    """Play every setup's chunks through one pool and return the role values (JSON data)."""
+    progress = progress or runner.Progress()
+    results = [runner.start(cfg, p.games, p.seed, p.chunk_size) for _, _, cfg in p.setups]
+    team = p.game.teams.index(p.team)
+    chunks = runner.chunk_count(p.games, p.chunk_size)
+    wins = np.zeros((len(results), chunks), dtype=np.int64)  # the team's wins per chunk
+    played = np.zeros((len(results), chunks), dtype=np.int64)
+    index_of = {id(result): i for i, result in enumerate(results)}
+    runner.announce_compiling(results[:1], progress.announce)
+    progress.start(0, p.games * len(results))
+
+    def on_done(result, chunk, tallies, seconds):
+        i = index_of[id(result)]
+        wins[i, chunk] = tallies["team_wins"][team]
+        played[i, chunk] = tallies["games"][0]
+        result.add_chunk(chunk, tallies)
+        progress.advance(int(tallies["games"][0]))
+
+    jobs = ((result, chunk) for chunk in range(chunks) for result in results)
+    try:
+        runner.play_jobs(results, jobs, workers, on_done, isolate=True)
+    except KeyboardInterrupt:
+        progress.close()
+        raise RolesInterrupted() from None
+    progress.close()
+    rows = [pair_estimate(pair, wins[pair.with_], wins[pair.without], played[pair.with_],
+                          played[pair.without]) for pair in p.pairs]
+    rows.sort(key=lambda r: (-r["value"], r["role"]))
+    base_cfg = p.setups[0][2]
+    return {
+        "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
+        "game": p.game.name, "config": p.spec, "source": base_cfg.source,
+        "players": p.players, "overrides": p.overrides,
+        "games": p.games, "seed": p.seed, "chunk_size": p.chunk_size, "chunks": chunks,
+        "team": p.team, "filler": p.game.filler_role, "confidence": CONFIDENCE,
+        "base_setup": p.game.describe_setup(base_cfg.params),
+        "setups": [{"label": label, "overrides": over,
+                    "win_rate": float(wins[i].sum() / played[i].sum())}
+                   for i, (label, over, _) in enumerate(p.setups)],
+        "roles": rows, "skipped": p.skipped,
+        "width_ratio_median": (float(np.median([r["width_ratio"] for r in rows]))
+                               if rows else None),
+        "command": p.command, "versions": versions(),
+    }
+
+
+def paired_interval(x: np.ndarray, n: np.ndarray, confidence: float = CONFIDENCE):
+    """D = sum(x) / sum(n) and its t interval from the chunk residuals (module docstring)."""
+    x, n = np.asarray(x, dtype=np.float64), np.asarray(n, dtype=np.float64)
+    k, total = len(x), n.sum()
+    d = x.sum() / total
+    residuals = x - d * n
+    se = math.sqrt(k / (k - 1) * float(np.sum(residuals ** 2))) / total
+    half = float(scipy_stats.t.ppf(0.5 + confidence / 2, k - 1)) * se
+    return float(d), float(d - half), float(d + half), se
+
+
+def unpaired_interval(w1: int, w0: int, n: int, confidence: float = CONFIDENCE):
+    """The Wald interval of a difference of two independent proportions over n games each."""
+    p1, p0 = w1 / n, w0 / n
+    se = math.sqrt(p1 * (1 - p1) / n + p0 * (1 - p0) / n)
+    half = float(scipy_stats.norm.ppf(0.5 + confidence / 2)) * se
+    return p1 - p0 - half, p1 - p0 + half, se
+
+
+def pair_estimate(pair: Pair, w_with, w_without, n_with, n_without) -> dict:
+    if not np.array_equal(n_with, n_without):
+        raise RuntimeError("the two setups of a pair played different chunks")
+    value, low, high, se = paired_interval(w_with - w_without, n_with)
+    total = int(n_with.sum())
+    ulow, uhigh, use = unpaired_interval(int(w_with.sum()), int(w_without.sum()), total)
+    return {
+        "role": pair.role, "value": value, "low": low, "high": high,
+        "excludes_zero": bool(low > 0 or high < 0),
+        "unpaired_low": ulow, "unpaired_high": uhigh,
+        "width_ratio": float((high - low) / (uhigh - ulow)) if uhigh > ulow else None,
+        "with_rate": float(w_with.sum() / total), "without_rate": float(w_without.sum() / total),
+        "count_without": pair.count_without, "count_with": pair.count_with,
+        "games": total, "note": pair.note,
+    }
+
+
+def table(data: dict) -> list[str]:
+    """The terminal table, sorted by value (largest first)."""
+    pct = lambda x: f"{100 * x:+.1f}"  # noqa: E731
+    lines = [f"Role values in {data['game']} ({data['players']} players, {data['games']:,} games "
+             f"per setup, seed {data['seed']}): the {data['team']} win rate with one more of the "
+             f"role in place of a {data['filler']}, in points, 95% paired interval",
+             f"  base setup: {data['base_setup'].get('roles', data['config'])}"]
+    width = max([len(r["role"]) for r in data["roles"]] + [4])
+    lines.append(f"  {'role':<{width}}  {'value':>6}  {'95% interval':>15}  {'copies':>6}  "
+                 f"{'without':>7}  {'with':>6}  {'paired/unpaired width':>21}")
+    for r in data["roles"]:
+        ratio = "n/a" if r["width_ratio"] is None else f"{r['width_ratio']:.2f}"
+        lines.append(f"  {r['role']:<{width}}  {pct(r['value']):>6}  "
+                     f"{pct(r['low']) + ' to ' + pct(r['high']):>15}  "
+                     f"{str(r['count_without']) + '->' + str(r['count_with']):>6}  "
+                     f"{100 * r['without_rate']:>6.1f}%  {100 * r['with_rate']:>5.1f}%  "
+                     f"{ratio:>21}")
+    for r in data["roles"]:
+        if r["note"]:
+            lines.append(f"  note: {r['role']}: {r['note']}")
+    for s in data["skipped"]:
+        lines.append(f"  note: {s['role']}: {s['note']}")
+    return lines
+
+
+def save(data: dict, path) -> None:
+    from simulator.fileio import write_atomically
+
+    write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def run_roles(spec: str, players: int | None = None, overrides=(), games: int = 100_000,
+              seed: int = 0, chunk_size: int | None = None, workers: int | None = None,
+              command: str = "", progress: runner.Progress | None = None) -> dict:
+    """Plan and play (the Python API's entry point)."""
+    return execute(plan(spec, players, overrides, games, seed, chunk_size, command), workers,
+                   progress)
+
