@@ -39,6 +39,12 @@ except ImportError as _missing:  # refused in one line by require()
 
 CONNECT_SECONDS = 5.0  # to reach the scheduler, and for it to have a worker
 IN_FLIGHT_PER_THREAD = 2
+# A task plays several consecutive chunks of a run when its chunks are quick: Dask spends about
+# 10 ms of scheduling per task, a tenth of a 20,000-game werewolf chunk. Batches are sized from
+# the first chunks' times to take about this long; each chunk keeps its own seed and is merged on
+# its own, so the games and the tallies are the same whatever the batch.
+TASK_SECONDS = 0.5
+MAX_BATCH = 64
 REFRESH_SECONDS = 5.0  # how often the number of worker threads is read again
 INSTALL = "pip install 'fairplay[dask]'"
 
@@ -109,6 +115,17 @@ def play_on_worker(expected: dict, raw, source, base_dir, seed, chunk, games):
                                  f"strategy files at the same paths (docs/scale.md)")
         _CHECKED.add(key)
     return runner._play(raw, source, base_dir, seed, chunk, games)
+
+
+def play_batch_on_worker(expected: dict, jobs: list) -> list:
+    """Consecutive chunks of one run in one task: the output of each, in order. It stops after a
+    chunk whose strategy failed (the run stops there)."""
+    outs = []
+    for job in jobs:
+        outs.append(play_on_worker(expected, *job))
+        if outs[-1][3] is not None:
+            break
+    return outs
 
 
 def _ignore_sigint() -> None:
@@ -271,26 +288,42 @@ def _play_all(client, results, jobs, arguments, deliver) -> None:
         data = result.data
         expected[id(result)] = _identity(runner._config_for(data["config"], data["source"],
                                                             data["base_dir"]))
-    in_flight: dict = {}  # future -> (result, chunk); a future leaves it when delivered
+    in_flight: dict = {}  # future -> (result, chunks); a future leaves it when delivered
     finished = distributed.as_completed(loop=client.loop, with_results=False)
     jobs = iter(jobs)
+    waiting = None  # a job taken from `jobs` that did not fit the last batch
     exhausted = False
     limit, read_at = 0, -REFRESH_SECONDS
+    batch = 1  # chunks per task: one until a chunk's time is known
+
+    def next_job():
+        nonlocal waiting
+        job, waiting = (waiting, None) if waiting is not None else (next(jobs, None), None)
+        return job
 
     def feed() -> None:
-        nonlocal exhausted, limit, read_at
+        nonlocal exhausted, limit, read_at, waiting
         if time.monotonic() - read_at >= REFRESH_SECONDS:  # workers may join or leave
             threads = sum(client.nthreads().values())
             limit, read_at = IN_FLIGHT_PER_THREAD * max(1, threads), time.monotonic()
         while not exhausted and len(in_flight) < limit:
-            job = next(jobs, None)
+            job = next_job()
             if job is None:
                 exhausted = True
                 return
-            result, chunk = job
-            future = client.submit(play_on_worker, expected[id(result)],
-                                   *arguments(result, chunk), pure=False)
-            in_flight[future] = (result, chunk)
+            result, chunks = job[0], [job[1]]
+            while len(chunks) < batch:  # consecutive chunks of the same run
+                job = next_job()
+                if job is None:
+                    exhausted = True
+                    break
+                if job[0] is not result:
+                    waiting = job
+                    break
+                chunks.append(job[1])
+            future = client.submit(play_batch_on_worker, expected[id(result)],
+                                   [arguments(result, chunk) for chunk in chunks], pure=False)
+            in_flight[future] = (result, chunks)
             finished.add(future)
 
     try:
@@ -299,12 +332,17 @@ def _play_all(client, results, jobs, arguments, deliver) -> None:
             job = in_flight.pop(future, None)
             if job is None:  # never expected: a future seen twice is merged once
                 continue
-            result, chunk = job
-            out = _outcome(future)
+            result, chunks = job
+            outs = _outcome(future)
             future.release()
-            if out[0] != chunk:
-                raise RuntimeError(f"a Dask task returned chunk {out[0]} for chunk {chunk}")
-            deliver(result, *out)
+            for chunk, out in zip(chunks, outs):
+                if out[0] != chunk:
+                    raise RuntimeError(f"a Dask task returned chunk {out[0]} for chunk {chunk}")
+                deliver(result, *out)
+            if len(outs) < len(chunks) and outs[-1][3] is None:
+                raise RuntimeError("a Dask task returned fewer chunks than it was given")
+            seconds = sum(out[2] for out in outs) / len(outs)
+            batch = max(batch, min(MAX_BATCH, int(TASK_SECONDS / max(seconds, 1e-6)) or 1))
             feed()
     finally:
         if in_flight:

@@ -97,6 +97,28 @@ def test_a_run_on_a_cluster_equals_the_local_run_and_workers_load_the_compiled_k
     assert any(loaded == 1 for loaded, _ in compiles.values()), compiles
 
 
+def test_quick_chunks_go_out_in_batches_and_give_the_same_games(cluster, tmp_path, monkeypatch):
+    """A task plays several consecutive quick chunks (Dask's cost per task is about 10 ms); each
+    chunk keeps its own seed and is merged on its own, so the tallies do not change."""
+    batches = []
+    submit = distributed.Client.submit
+
+    def spy(self, function, *args, **kwargs):
+        if function is dask_backend.play_batch_on_worker:
+            batches.append([job[4] for job in args[1]])  # the chunk numbers of the task
+        return submit(self, function, *args, **kwargs)
+
+    monkeypatch.setattr(distributed.Client, "submit", spy)
+    out = tmp_path / "batched.json"
+    result = run_cli("run", "werewolf", "-n", 4000, "--seed", 8, "--chunk-size", 50,
+                     "--scheduler", cluster.scheduler_address, "-o", out, "-q")
+    assert result.exit_code == 0, result.output
+    assert_same_tallies(Result.load(out), local_result(4000, seed=8, chunk_size=50))
+    assert sorted(chunk for batch in batches for chunk in batch) == list(range(80))  # each once
+    assert max(len(batch) for batch in batches) > 1  # 50 games take well under TASK_SECONDS
+    assert all(batch == list(range(batch[0], batch[0] + len(batch))) for batch in batches)
+
+
 def test_resume_on_a_cluster_finishes_a_partial_run_exactly(cluster, tmp_path):
     out = tmp_path / "partial.json"
     assert run_cli("run", "werewolf", "-n", 1000, "--seed", 5, "--chunk-size", 250,
