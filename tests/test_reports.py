@@ -397,7 +397,7 @@ def individual_game():
         teams=(), roles=roles, end_conditions=(Item("four_rounds", "four rounds played"),),
         events=(Item("thefts"), Item("admits")), length_unit="rounds", max_length=6,
         provisional=("the captain breaks the final tie", "theft ties go to the captain"),
-        tallies=specs)
+        tallies=specs, filler_role="")
 
 
 def individual_result(games=1000, players=4, seed=3):
