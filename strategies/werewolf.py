@@ -6,7 +6,7 @@ offsets in `OBS`, never the game state.
 """
 
 from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
-from simulator.games.werewolf.declaration import DECISION, OBS, ROLE, UNKNOWN, WOLF
+from simulator.games.werewolf.declaration import DECISION, OBS, ROLE, UNKNOWN
 
 from .common import inlined, random_double, strategy, uniform_legal, uniform_where, uniform_where_not
 
@@ -15,10 +15,10 @@ from .common import inlined, random_double, strategy, uniform_legal, uniform_whe
 def play_at_random(kind, obs, legal, rng):
     """`random`'s choice, inlined into every strategy that falls back on it."""
     if kind == DECISION.wolf_kill:
-        target = uniform_where_not(legal, obs, OBS.known_team, WOLF, rng)
+        target = uniform_where_not(legal, obs, OBS.known, ROLE.werewolf, rng)
         if target >= 0:
             return target
-    if kind == DECISION.claim:
+    if kind == DECISION.claim or kind == DECISION.medium_claim:
         return legal.size - 1  # pass
     return uniform_legal(legal, rng)
 
@@ -35,19 +35,20 @@ def seer_led(kind, obs, legal, params, memory, rng):
     """The seer checks a random unchecked living player and publicly names every wolf found;
     humans vote for a publicly named wolf (with probability `trust`), otherwise at random.
     Werewolves play `random`."""
-    me = obs[OBS.me]
-    if obs[OBS.known_team + me] == WOLF or kind == DECISION.wolf_kill:
+    if obs[OBS.my_role] == ROLE.werewolf or kind == DECISION.wolf_kill:
         return play_at_random(kind, obs, legal, rng)
     if kind == DECISION.seer_check:
-        target = uniform_where(legal, obs, OBS.known_team, UNKNOWN, rng)
+        target = uniform_where(legal, obs, OBS.known, UNKNOWN, rng)
         return target if target >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.claim:
         if obs[OBS.my_role] == ROLE.seer:
             for seat in range(obs[OBS.players]):
-                if (legal[seat] and obs[OBS.known_team + seat] == WOLF
+                if (legal[seat] and obs[OBS.known + seat] == ROLE.werewolf
                         and obs[OBS.named_wolf + seat] == 0):
                     return seat
         return legal.size - 1  # pass
+    if kind != DECISION.suspect_vote and kind != DECISION.sentence_vote:
+        return play_at_random(kind, obs, legal, rng)
     # suspect and sentence votes
     trust = params[0]
     if trust >= 1.0 or random_double(rng) < trust:

@@ -1,7 +1,7 @@
 """The Werewolves in Village (狼人小鎮), declared: roles, decisions, observation, events.
 
 Everything here is data: the kernel, the strategies and the trace decoder read these constants,
-and adding a role means adding a row to ROLES (and the rule function that gives it its power).
+and a role's availability, camp and night step are rows of the tables below.
 """
 
 from __future__ import annotations
@@ -18,64 +18,152 @@ MAX_PLAYERS = 23
 SCORING = "team"
 LENGTH_UNIT = "days"
 DEFAULT_CONFIG = "werewolf/base.toml"
-PROVISIONAL = ()  # the base game's rulings all come from the rules note
 FILLER_ROLE = "villager"  # villagers fill the seats the config's roles leave (fairplay roles)
+# Rulings where the note and the text are silent (docs/rules/werewolf.md, "Provisional rulings").
+PROVISIONAL = (
+    "the night's deaths happen at daybreak: a player attacked tonight still acts later tonight",
+    "the mayor is elected on day 1, after the night's deaths, by an open vote in the suspect-vote "
+    "order; a tie goes to the seat nearer clockwise to the night's reference seat",
+    "a death god's mark still kills the next day if the death god has died meanwhile",
+    "a paranoid who became a werewolf wakes with the pack from night 3: they know each other",
+    "a paranoid who becomes the witch has both potions; one who dies before night 2 wins with "
+    "nobody",
+    "lovers across camps means one lover in the wolf camp and one in the human camp",
+    "a seer who checks the hamster kills him even if they are lovers (a check is not a kill)",
+    "the witch may not poison herself; voting for one's lover is allowed",
+    "with two owl men (a paranoid became one), the later one's suspect holds",
+)
 
-# --- teams -------------------------------------------------------------------------------------
+# --- teams (camps) ------------------------------------------------------------------------------
+# A lovers' or a piper's win is won by neither camp: the platform counts it as a game without a
+# winning team, and the end condition names it.
 TEAMS = ("human", "wolf")
 TEAM = codes(TEAMS, "Team")
 HUMAN, WOLF = TEAM.human, TEAM.wolf
+UNDECIDED = 2  # the paranoid's camp until night 2 (counted for neither camp)
 
 # --- roles (index = role code) -----------------------------------------------------------------
 ROLES = (
     Role("villager", "human", "no power", "鎮民"),
     Role("werewolf", "wolf", "knows the other wolves; the pack kills one player each night", "狼人"),
     Role("seer", "human", "each night learns whether one player is a werewolf", "先知"),
+    Role("medium", "human", "from night 2 learns whether the player hanged that day was a werewolf",
+         "靈媒"),
+    Role("madman", "wolf", "a human who wins with the wolves; nobody knows anybody", "狂人"),
+    Role("bodyguard", "human", "from night 2 protects one player from the wolves (not the same "
+         "twice in a row, never the witness)", "保鑣"),
+    Role("owl-man", "human", "each night names a player who is a suspect the next day", "貓頭鷹男"),
+    Role("mason", "human", "two masons who know each other", "共濟會"),
+    Role("hamster", "human", "the wolves cannot kill him; the seer's check kills him", "倉鼠人"),
+    Role("witness", "human", "may peek at the wolves; caught, he is the night's victim", "目擊者"),
+    Role("paranoid", "human", "undecided; on night 2 becomes the role of the player he names",
+         "妄想狂"),
+    Role("witch", "human", "shown the wolves' victim; one revival and one poison a game", "巫師"),
+    Role("hunter", "human", "killed (not poisoned) or hanged, may shoot one player", "獵人"),
+    Role("cupid", "human", "night 1 links two lovers, who die together", "愛神"),
+    Role("death-god", "human", "each night marks a player who dies the next day unless a werewolf "
+         "or the hamster", "死神"),
+    Role("piper", "human", "each night charms two players; wins alone once all living are charmed",
+         "吹笛人"),
 )
 ROLE = codes(ROLES, "Role")
 N_ROLES = len(ROLES)
 ROLE_TEAM = np.array([TEAMS.index(r.team) for r in ROLES], dtype=np.int64)
+# The camp each role counts for in the victory rules (the madman's may be changed by a knob).
+ROLE_CAMP = ROLE_TEAM.copy()
+ROLE_CAMP[ROLE.paranoid] = UNDECIDED
+# Head counts (role players) from which a role may be dealt: the text's numbers minus the
+# moderator. The owl man is not used from 20 role players on, where the death god takes his card.
+AVAILABLE_FROM = {"medium": 9, "madman": 10, "bodyguard": 11, "owl-man": 12, "mason": 13,
+                  "hamster": 14, "witness": 15, "paranoid": 16, "witch": 17, "hunter": 18,
+                  "cupid": 19, "death-god": 20, "piper": 21}
+AVAILABLE_UNTIL = {"owl-man": 19}
 
 # --- decisions ---------------------------------------------------------------------------------
-# Every decision's action is a seat index 0..n-1, or n ("pass": the last entry of the legal mask,
-# legal.size - 1) where the decision allows it.
+# An action is a seat index 0..n-1 unless said otherwise; PASS(n) = 2n, the mask's last entry
+# (legal.size - 1). Yes/no decisions answer NO (0) or YES (1). A claim names seat s a werewolf
+# (action s) or not a werewolf (action n + s).
+NO, YES = 0, 1
 
 DECISIONS = (
-    DecisionKind("wolf_kill", "seat to kill", "the pack (its first living wolf) picks tonight's victim"),
-    DecisionKind("seer_check", "seat to check", "the seer picks a living player to learn wolf / not wolf"),
-    DecisionKind("claim", "seat to name as a wolf, or PASS",
-                 "discussion: a seat may publicly name a player it says is a werewolf (asked only of "
-                 "strategies that talk)"),
-    DecisionKind("suspect_vote", "seat to suspect", "open suspect vote, clockwise from the victim's right"),
-    DecisionKind("sentence_vote", "one of the two suspects", "secret, simultaneous vote to hang a suspect"),
+    DecisionKind("wolf_kill", "seat to attack", "the pack (its first living werewolf) picks "
+                 "tonight's victim; never a werewolf's lover"),
+    DecisionKind("seer_check", "seat to check", "the seer learns werewolf / not a werewolf"),
+    DecisionKind("claim", "s: 's is a werewolf', n+s: 's is not', or PASS",
+                 "discussion: a seat may claim to be the seer and announce a result (asked only "
+                 "of strategies that talk)"),
+    DecisionKind("suspect_vote", "seat to suspect", "open suspect vote, clockwise from the "
+                 "reference seat's right"),
+    DecisionKind("sentence_vote", "one of the two suspects", "secret, simultaneous vote to hang a "
+                 "suspect (the ballots are public once opened)"),
+    DecisionKind("medium_claim", "h: 'h was a werewolf', n+h: 'was not', or PASS",
+                 "discussion: a seat may claim to be the medium and announce what the last hanged "
+                 "player h was (asked only of strategies that talk)"),
+    DecisionKind("protect", "seat to protect", "the bodyguard protects one player tonight"),
+    DecisionKind("peek", "NO or YES", "the witness may peek at the wolves"),
+    DecisionKind("witch_save", "NO or YES", "the witch may revive the player the wolves attacked"),
+    DecisionKind("witch_poison", "seat to poison, or PASS", "the witch may poison one player"),
+    DecisionKind("owl_accuse", "seat", "the owl man names tomorrow's first suspect"),
+    DecisionKind("death_mark", "seat", "the death god marks a player who dies tomorrow"),
+    DecisionKind("paranoid_pick", "seat", "night 2: the paranoid becomes this player's role"),
+    DecisionKind("charm", "seat", "the piper charms a player (asked twice a night)"),
+    DecisionKind("link", "seat", "night 1: cupid names a lover (asked twice)"),
+    DecisionKind("shoot", "seat to shoot, or PASS", "the dying hunter may shoot one player"),
+    DecisionKind("mayor_vote", "seat", "day 1: an open vote electing the mayor"),
+    DecisionKind("successor", "seat", "the dying mayor names his successor"),
 )
 DECISION = codes(DECISIONS, "Decision")
-MAX_ACTIONS = MAX_PLAYERS + 1  # seats, then "pass"
+MAX_ACTIONS = 2 * MAX_PLAYERS + 1  # seats, seats again (claims' "not a werewolf"), then PASS
+
+# --- what a seat may know of another seat (the `known` piece) ---------------------------------------
+# A role code when the seat knows the other's role, or one of these.
+UNKNOWN = -1
+NOT_WOLF = 100     # a seer's check or the medium: "not a werewolf" (a madman reads so too)
+HUMAN_SIDE = 101   # the paranoid's signal: another human-camp role
+WOLF_SIDE = 102    # the paranoid's signal: a wolf-camp role (werewolf or madman)
 
 # --- observation: what one seat knows when it decides -------------------------------------------
-UNKNOWN = -1
 OBSERVATION = ObservationLayout((
     ("day", 1, "current day/night number, from 1"),
-    ("victim", 1, "seat killed by the wolves last night, or -1"),
+    ("victim", 1, "by day: the night's reference seat (the attacked one; -1 if none); to the witch "
+                  "at witch_save: the attacked seat"),
     ("suspect_a", 1, "first suspect (footprint) during the sentence vote, else -1"),
     ("suspect_b", 1, "second suspect (fur) during the sentence vote, else -1"),
     ("wolves", 1, "werewolves dealt (the setup is public)"),
-    ("alive", MAX_PLAYERS, "1 if the seat is alive"),
-    ("known_team", MAX_PLAYERS, "team I know the seat to be on (0 human, 1 wolf) or -1"),
-    ("named_wolf", MAX_PLAYERS, "1 if someone publicly named the seat as a werewolf"),
-    ("claimed_seer", MAX_PLAYERS, "1 if the seat publicly claimed to be the seer"),
+    ("dealt", len(ROLES), "how many of each role were dealt (public)"),
+    ("mayor", 1, "the mayor's seat, or -1 (public)"),
+    ("hanged", 1, "the seat hanged on the last day, or -1 (public)"),
+    ("alive", MAX_PLAYERS, "1 if the seat is alive (public)"),
+    ("revealed", MAX_PLAYERS, "a role shown publicly (a hunter's announcement; a dead player's "
+                              "card under rules.reveal_dead), else -1"),
+    ("claimed", MAX_PLAYERS, "the role the seat publicly claimed (seer or medium), else -1"),
+    ("named_wolf", MAX_PLAYERS, "claims that the seat is a werewolf (public)"),
+    ("named_clear", MAX_PLAYERS, "claims that the seat is not a werewolf (public)"),
+    ("said", MAX_PLAYERS * MAX_PLAYERS, "claims by claimant: said[c * 23 + s] is 1 if c said s is "
+                                        "a werewolf, 0 if not, -1 if c said nothing of s"),
     ("votes", MAX_PLAYERS, "suspect votes the seat has received so far today (open vote)"),
+    ("voted", MAX_PLAYERS, "whom the seat gave its suspect vote today, or -1 (open vote)"),
+    ("ballot", MAX_PLAYERS, "whom the seat chose at the last sentence vote, or -1 (public once "
+                            "opened)"),
+    ("known", MAX_PLAYERS, "what I know of the seat: a role code, NOT_WOLF, HUMAN_SIDE, WOLF_SIDE "
+                           "or -1"),
+    ("lovers", 2, "the two lovers, shown to the lovers and cupid; else -1"),
+    ("charmed", 1, "bit s set if seat s is charmed, shown to the piper and the charmed; else 0"),
+    ("potions", 2, "the witch's revival and poison left (1/0), shown to the witch; else 0"),
+    ("protected", 1, "the player the bodyguard protected last night, shown to him; else -1"),
 ))
 OBS = OBSERVATION.offsets()
 
 # --- results -----------------------------------------------------------------------------------
 END_CONDITIONS = (
-    Item("wolves_dead", "all werewolves dead"),
-    Item("humans_gone", "humans down to one or none"),
-    Item("parity", "wolves equal humans"),
+    Item("wolves_dead", "every player of the wolf camp dead: the humans win"),
+    Item("humans_gone", "humans down to one or none: the wolves win"),
+    Item("parity", "the wolf camp at least as many as the humans: the wolves win"),
+    Item("lovers", "a werewolf and a human, lovers, the last two alive: they win"),
+    Item("piper", "every living player but the piper charmed: the piper wins"),
 )
 END = codes(END_CONDITIONS, "End")
-MAX_LENGTH = 24  # days; a game of n players lasts at most about n/2 days
+MAX_LENGTH = 24  # days
 
 EVENTS = (
     Item("night_kills", "players the werewolves killed at night"),
@@ -89,14 +177,42 @@ EVENTS = (
     Item("hanged_wolf", "werewolves hanged"),
     Item("hanged_human", "humans hanged"),
     Item("hanged_seer", "the seer hanged"),
+    Item("medium_readings", "hanged players the medium learnt about"),
+    Item("medium_claims", "public medium claims"),
+    Item("clear_claims", "public claims that a player is not a werewolf"),
+    Item("protections", "nights the bodyguard protected someone"),
+    Item("protected_saves", "attacks the bodyguard's protection stopped"),
+    Item("witness_redirects", "bodyguard picks of the witness, chosen again"),
+    Item("owl_suspects", "owl man's suspects given the footprint"),
+    Item("hamster_attacked", "attacks on the hamster (nobody died)"),
+    Item("hamster_checked", "hamsters killed by the seer's check"),
+    Item("peeks", "nights the witness peeked"),
+    Item("witness_caught", "peeks the wolves noticed (the witness died instead)"),
+    Item("witch_saves", "players the witch revived"),
+    Item("witch_poisons", "players the witch poisoned"),
+    Item("hunter_shots", "players the hunter shot"),
+    Item("lovers_linked", "games with lovers"),
+    Item("lovers_across", "of those, lovers across the camps"),
+    Item("lover_grief", "lovers who died of grief"),
+    Item("death_marks", "players the death god marked"),
+    Item("death_god_kills", "of those, who died"),
+    Item("paranoid_wolf", "paranoids who became a wolf-camp role"),
+    Item("paranoid_human", "paranoids who became a human-camp role"),
+    Item("charms", "players the piper charmed"),
+    Item("mayor_elected", "mayors elected"),
+    Item("mayor_successions", "mayors named by a dying mayor"),
+    Item("mayor_double_votes", "votes in which the mayor's double vote decided"),
 )
 EV = codes(EVENTS, "Event")
 
 # --- trace events (rows of the trace buffer: step, code, actor, target, value, extra) -----------
 TRACE_EVENTS = (
     "deal", "night", "seer_check", "wolf_kill", "death", "day", "claim", "suspect_vote",
-    "suspects", "sentence_vote", "hanged", "winner",
+    "suspects", "sentence_vote", "hanged", "winner", "medium", "medium_claim", "protect", "peek",
+    "witch_save", "witch_poison", "owl", "mark", "paranoid", "charm", "link", "shoot", "mayor_vote",
+    "mayor", "nobody_killed",
 )
 TR = codes(TRACE_EVENTS, "Trace")
-CAUSES = ("wolves", "hanged")  # the cause of a death (trace: extra of a death row)
+# The cause of a death (trace: extra of a death row).
+CAUSES = ("wolves", "hanged", "poison", "seer", "grief", "shot", "death_god")
 CAUSE = codes(CAUSES, "Cause")

@@ -1,6 +1,28 @@
 """Turn the kernel's trace rows into the story of one game, step by step."""
 
-from .declaration import CAUSE, END_CONDITIONS, ROLES, TEAMS, TR
+from .declaration import (
+    CAUSE, END_CONDITIONS, HUMAN_SIDE, ROLE, ROLES, TEAMS, TR, WOLF_SIDE,
+)
+
+DEATHS = {
+    CAUSE.wolves: "killed by the werewolves",
+    CAUSE.hanged: "hanged",
+    CAUSE.poison: "poisoned by the witch",
+    CAUSE.seer: "killed by the seer's check (the hamster)",
+    CAUSE.grief: "dies of grief (a lover)",
+    CAUSE.shot: "shot by the hunter",
+    CAUSE.death_god: "taken by the death god",
+}
+
+
+def _signal(code):
+    if code == ROLE.seer:
+        return "the seer"
+    if code == WOLF_SIDE:
+        return "a wolf-camp role"
+    if code == HUMAN_SIDE:
+        return "another human-camp role"
+    return "?"
 
 
 def decode_trace(rows, params) -> list[str]:
@@ -18,18 +40,62 @@ def decode_trace(rows, params) -> list[str]:
             lines.append(f"  seat {actor}: {ROLES[value].name}")
         elif code == TR.night:
             lines.append(f"Night {value}")
+        elif code == TR.link:
+            lines.append(f"  cupid, {who(value)}, links {who(actor)} and {who(target)} as lovers")
+        elif code == TR.medium:
+            seen = "a werewolf" if value else "not a werewolf"
+            lines.append(f"  the medium, {who(actor)}, learns the hanged {who(target)} was {seen}")
         elif code == TR.seer_check:
             seen = "a werewolf" if TEAMS[value] == "wolf" else "not a werewolf"
             lines.append(f"  the seer, {who(actor)}, checks {who(target)}: {seen}")
+        elif code == TR.protect:
+            if value:
+                lines.append(f"  the bodyguard, {who(actor)}, protects {who(target)}")
+            else:
+                lines.append(f"  the bodyguard, {who(actor)}, names the witness {who(target)} "
+                             f"and must choose again")
         elif code == TR.wolf_kill:
-            lines.append(f"  the werewolves ({who(actor)} for the pack) choose {who(target)}")
+            lines.append(f"  the werewolves ({who(actor)} for the pack) attack {who(target)}")
+        elif code == TR.peek:
+            caught = ", is noticed and becomes the victim" if value else " unnoticed"
+            lines.append(f"  the witness, {who(actor)}, peeks at the werewolves{caught}")
+        elif code == TR.witch_save:
+            lines.append(f"  the witch, {who(actor)}, revives {who(target)}")
+        elif code == TR.witch_poison:
+            lines.append(f"  the witch, {who(actor)}, poisons {who(target)}")
+        elif code == TR.owl:
+            lines.append(f"  the owl man, {who(actor)}, names {who(target)} for tomorrow's "
+                         f"footprint")
+        elif code == TR.mark:
+            lines.append(f"  the death god, {who(actor)}, marks {who(target)}")
+        elif code == TR.paranoid:
+            old = who(actor)
+            roles[actor] = f"{ROLES[extra].name}, was paranoid"
+            lines.append(f"  the paranoid, {old}, names {who(target)}, is told "
+                         f"\"{_signal(value)}\" and becomes the {ROLES[extra].name}")
+        elif code == TR.charm:
+            lines.append(f"  the piper, {who(actor)}, charms {who(target)}")
+        elif code == TR.nobody_killed:
+            lines.append(f"  nobody dies tonight (the attack on {who(target)} killed nobody)")
         elif code == TR.death:
-            cause = "killed by the werewolves" if extra == CAUSE.wolves else "hanged"
-            lines.append(f"  † {who(actor)} dies, {cause}")
+            lines.append(f"  † {who(actor)} {DEATHS.get(extra, 'dies')}")
+        elif code == TR.shoot:
+            lines.append(f"  the hunter, {who(actor)}, announces himself and shoots {who(target)}")
         elif code == TR.day:
             lines.append(f"Day {value}")
+        elif code == TR.mayor_vote:
+            lines.append(f"  mayor vote: {who(actor)} -> {who(target)}")
+        elif code == TR.mayor:
+            if value:
+                lines.append(f"  the dying mayor, {who(target)}, names {who(actor)} his successor")
+            else:
+                lines.append(f"  {who(actor)} is elected mayor ({extra} votes)")
         elif code == TR.claim:
-            lines.append(f"  {who(actor)} claims to be the seer and names {who(target)} a werewolf")
+            said = "a werewolf" if value else "not a werewolf"
+            lines.append(f"  {who(actor)} claims to be the seer: {who(target)} is {said}")
+        elif code == TR.medium_claim:
+            said = "was a werewolf" if value else "was not a werewolf"
+            lines.append(f"  {who(actor)} claims to be the medium: the hanged {who(target)} {said}")
         elif code == TR.suspect_vote:
             lines.append(f"  suspect vote: {who(actor)} -> {who(target)}")
         elif code == TR.suspects:
@@ -40,5 +106,9 @@ def decode_trace(rows, params) -> list[str]:
         elif code == TR.hanged:
             lines.append(f"  {who(actor)} is hanged ({value} to {extra})")
         elif code == TR.winner:
-            lines.append(f"The {TEAMS[value]} team wins on day {step}: {END_CONDITIONS[extra].meaning}.")
+            if value >= 0:
+                lines.append(f"The {TEAMS[value]} camp wins on day {step}: "
+                             f"{END_CONDITIONS[extra].meaning}.")
+            else:
+                lines.append(f"Day {step}: {END_CONDITIONS[extra].meaning}.")
     return lines
