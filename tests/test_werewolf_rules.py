@@ -6,7 +6,8 @@ observation.py and checks the result against an expectation derived by hand in t
 it. Seats are numbered clockwise; "the player to the right of X" is X + 1 (mod n).
 docs/rules/werewolf.md maps every rule to these tests.
 
-Role codes: 0 villager, 1 werewolf, 2 seer. Team codes: 0 human, 1 wolf.
+Role codes: 0 villager, 1 werewolf, 2 seer (the other roles' rules: tests/test_werewolf_roles.py).
+Team codes: 0 human, 1 wolf. What a seat knows of another (`known`) is a role code or NOT_WOLF.
 """
 
 from __future__ import annotations
@@ -26,16 +27,16 @@ from simulator.games.base import OBS_KIND, OBS_ME, OBS_PLAYERS, OBS_ROLE
 from simulator.games.engine import ask
 from simulator.games.werewolf import GAME
 from simulator.games.werewolf.declaration import (
-    DECISION, END, HUMAN, MAX_PLAYERS, OBS, OBSERVATION, ROLE, UNKNOWN, WOLF,
+    CAUSE, DECISION, END, HUMAN, MAX_PLAYERS, NOT_WOLF, OBS, OBSERVATION, ROLE, UNKNOWN, WOLF,
 )
 from simulator.games.werewolf.observation import legal_claim, legal_living, legal_pair, observe
 from simulator.games.werewolf.params import DEFAULT_THRESHOLDS
 from simulator.games.werewolf.rules import (
-    beats, choose_suspects, clockwise_distance, first_living_with_role, is_wolf, kill,
-    living_counts, pack_leader, publish_claim, reset_for_deal, seer_learns, sentence_result,
-    shuffle_into, suspect_vote_order, victory, winner_of, wolves_for_players,
+    beats, camp_winner, choose_suspects, clockwise_distance, kill, living_counts, pack_leader,
+    publish_claim, reset_for_deal, seer_learns, sentence_result, shuffle_into, suspect_vote_order,
+    victory, wolves_for_players,
 )
-from simulator.games.werewolf.state import alive, claimed_seer, named_wolf, votes
+from simulator.games.werewolf.state import alive, claimed, named_wolf, votes
 
 V, W, S = ROLE.villager, ROLE.werewolf, ROLE.seer
 CLAIM, SEER_CHECK, SENTENCE_VOTE, SUSPECT_VOTE, WOLF_KILL = (
@@ -54,7 +55,7 @@ class Position:
     a run of n players (setup, strategies, the observation's constants), with the roles, deaths
     and open votes set by hand. The public record lives in the observation (`state.alive(st)` and
     its siblings are views of its pieces, for compiled code); from Python the same pieces are
-    reached here as `pos.alive`, `pos.named_wolf`, `pos.claimed_seer`, `pos.votes`."""
+    reached here as `pos.alive`, `pos.named_wolf`, `pos.claimed`, `pos.votes`."""
 
     def __init__(self, roles, dead=(), votes=None, deal=True):
         self.n = len(roles)
@@ -74,7 +75,7 @@ class Position:
 
     alive = property(lambda self: self.piece(OBS.alive))
     named_wolf = property(lambda self: self.piece(OBS.named_wolf))
-    claimed_seer = property(lambda self: self.piece(OBS.claimed_seer))
+    claimed = property(lambda self: self.piece(OBS.claimed))
     votes = property(lambda self: self.piece(OBS.votes))
 
     def legal(self):
@@ -144,7 +145,7 @@ def test_config_deals_the_threshold_wolves(players):
     # E.g. 16 players: 3 wolves, 1 seer, 12 villagers.
     cfg = config.load("werewolf", players=players)
     wolves = 2 if players < 16 else 3 if players < 20 else 4
-    assert cfg.params.role_counts == (players - wolves - 1, wolves, 1)
+    assert cfg.params.role_counts == (players - wolves - 1, wolves, 1) + (0,) * 13
     # The setup writes the deck dealt each game (and the public wolf count) into the state.
     st = driver.blank_state(cfg.game, players)
     cfg.game.setup(cfg.params, st)
@@ -156,18 +157,18 @@ def test_config_deals_the_threshold_wolves(players):
 def test_config_knobs_for_roles_and_rules():
     # roles.werewolf as a number replaces the thresholds; seer = 0 removes the seer.
     cfg = config.load("werewolf", ["roles.werewolf=3", "roles.seer=0"], players=12)
-    assert cfg.params.role_counts == (9, 3, 0)
+    assert cfg.params.role_counts[:3] == (9, 3, 0) and sum(cfg.params.role_counts[3:]) == 0
     # A custom [wolves_by_players] table: 9 players with (9 -> 3) gives 3 wolves.
     cfg = config.load("werewolf", ["wolves_by_players={8 = 2, 9 = 3}"], players=9)
-    assert cfg.params.role_counts == (5, 3, 1)
+    assert cfg.params.role_counts[:3] == (5, 3, 1)
     # rules.madman_literal is read (and has no effect without a madman).
     assert config.load("werewolf", ["rules.madman_literal=true"]).params.madman_literal is True
     assert config.load("werewolf").params.madman_literal is False
     # Mistakes: wolves must be outnumbered by humans (8 players: at most 3 wolves); a villager
     # count cannot be set; unknown rules; a non-boolean knob.
-    for overrides in (["roles.werewolf=4"], ["roles.villager=3"], ["rules.mayor=true"],
+    for overrides in (["roles.werewolf=4"], ["roles.villager=3"], ["rules.mayor=1"],
                       ["rules.madman_literal=1"], ["roles.werewolf=0"], ["roles.seer=8"],
-                      ["roles.medium=1"]):  # expansion roles are not implemented yet
+                      ["roles.medium=1"]):  # the medium is available from 9 role players
         with pytest.raises(ConfigError):
             config.load("werewolf", overrides, players=8)
     # 8..23 role players (the text's 9..24 people, less the moderator the simulator replaces).
@@ -262,24 +263,25 @@ def test_reset_for_deal_knowledge():
     st, n = pos.st, pos.n
     pos.alive[:] = 0
     pos.named_wolf[:] = 1
-    pos.claimed_seer[:] = 1
+    pos.claimed[:] = ROLE.seer
     pos.votes[:] = 3
     st.sentence[:] = 2
-    st.known_team[:, :] = WOLF
+    st.known[:, :] = ROLE.werewolf
     reset_for_deal(st, n)
     assert pos.alive.tolist() == [1] * 8
-    assert pos.named_wolf.tolist() == pos.claimed_seer.tolist() == pos.votes.tolist() == [0] * 8
+    assert pos.named_wolf.tolist() == pos.votes.tolist() == [0] * 8
+    assert pos.claimed.tolist() == [-1] * 8
     assert st.sentence[:n].tolist() == [0] * 8
     # Expected knowledge, seat by seat (row = who knows, column = about whom):
-    #   villagers 0, 1, 3, 4, 7 and the seer 6: only their own seat, as human (0);
-    #   wolves 2 and 5: themselves and each other as wolf (1), nobody else.
+    #   villagers 0, 1, 3, 4, 7 and the seer 6: only their own seat, as their own role;
+    #   wolves 2 and 5: themselves and each other as werewolves (1), nobody else.
     expected = np.full((8, MAX_PLAYERS), UNKNOWN)
     for seat in (0, 1, 3, 4, 6, 7):
-        expected[seat, seat] = HUMAN
+        expected[seat, seat] = BASE_8[seat]
     for wolf in (2, 5):
-        expected[wolf, 2] = expected[wolf, 5] = WOLF
+        expected[wolf, 2] = expected[wolf, 5] = W
     # Only the columns of seats at the table are reset: the rest of a row is never read.
-    assert np.array_equal(st.known_team[:n, :n], expected[:, :n])
+    assert np.array_equal(st.known[:n, :n], expected[:, :n])
 
 
 # === counting and victory =======================================================================
@@ -289,7 +291,6 @@ def test_living_counts():
     # wolf 5: 4 humans (1, 3, 4, 7) and 1 wolf (2) remain; the seer counts as a human.
     assert Position(BASE_8).apply(living_counts) == (6, 2)
     assert Position(BASE_8, dead=(0, 6, 5)).apply(living_counts) == (4, 1)
-    assert is_wolf(W) and not is_wolf(V) and not is_wolf(S)
 
 
 def test_victory_all_wolves_dead():
@@ -297,7 +298,7 @@ def test_victory_all_wolves_dead():
     pos = Position(BASE_8, dead=(2, 5))
     st = pos.st
     assert victory(st, 8) == END.wolves_dead
-    assert winner_of(END.wolves_dead) == HUMAN
+    assert camp_winner(END.wolves_dead) == HUMAN
 
 
 def test_victory_humans_down_to_one():
@@ -309,7 +310,7 @@ def test_victory_humans_down_to_one():
     pos = Position(BASE_8, dead=(0, 1, 3, 4, 6, 7))
     st = pos.st
     assert victory(st, 8) == END.humans_gone
-    assert winner_of(END.humans_gone) == WOLF
+    assert camp_winner(END.humans_gone) == WOLF
 
 
 def test_victory_parity():
@@ -320,7 +321,7 @@ def test_victory_parity():
     # 3 wolves against 3 humans (a 3-wolf table of 9 with 3 humans dead): parity too.
     nine = (W, V, W, V, S, W, V, V, V)
     assert Position(nine, dead=(6, 7, 8)).apply(victory) == END.parity
-    assert winner_of(END.parity) == WOLF
+    assert camp_winner(END.parity) == WOLF
 
 
 def test_victory_game_goes_on():
@@ -356,38 +357,31 @@ def test_pack_leader_is_the_lowest_living_wolf():
     assert Position(BASE_8, dead=(0, 1)).apply(pack_leader) == 2
 
 
-def test_first_living_with_role():
-    # The seer sits at 6: found while alive, -1 once dead; the first living villager is 0, then 1.
-    assert Position(BASE_8).apply(first_living_with_role, S) == 6
-    assert Position(BASE_8, dead=(6,)).apply(first_living_with_role, S) == -1
-    assert Position(BASE_8, dead=(0,)).apply(first_living_with_role, V) == 1
-
-
-def test_seer_learns_the_team_only():
-    # The seer (6) checks wolf 5: learns WOLF (1); checks villager 0: learns HUMAN (0). Only the
-    # seer's own row, only the checked column changes.
+def test_seer_learns_werewolf_or_not_only():
+    # The seer (6) checks wolf 5: learns "werewolf" (the role code 1); checks villager 0: learns
+    # NOT_WOLF. Only the seer's own row, only the checked column changes.
     pos = Position(BASE_8)
     st = pos.st
-    before = st.known_team.copy()
-    assert seer_learns(st, 6, 5) == WOLF
-    assert seer_learns(st, 6, 0) == HUMAN
-    after = st.known_team.copy()
-    assert after[6, 5] == WOLF and after[6, 0] == HUMAN
+    before = st.known.copy()
+    assert seer_learns(st, 6, 5)
+    assert not seer_learns(st, 6, 0)
+    after = st.known.copy()
+    assert after[6, 5] == W and after[6, 0] == NOT_WOLF
     after[6, 5] = before[6, 5]
     after[6, 0] = before[6, 0]
     assert np.array_equal(after, before)
-    # The team, not the role: a hand-built table with two seers (seats 0 and 6). Seer 6 checking
-    # seer 0 learns HUMAN = 0, not the role code SEER = 2 (role and team codes coincide for
-    # villager/werewolf, so only this case tells them apart).
+    # "Not a werewolf", not the role: a hand-built table with two seers (seats 0 and 6). Seer 6
+    # checking seer 0 learns NOT_WOLF, not the role code SEER = 2.
     pos2 = Position((S, V, W, V, V, W, S, V))
-    assert seer_learns(pos2.st, 6, 0) == HUMAN
-    assert pos2.st.known_team[6, 0] == HUMAN
+    assert not seer_learns(pos2.st, 6, 0)
+    assert pos2.st.known[6, 0] == NOT_WOLF
 
 
-def test_kill_marks_only_that_seat_dead():
+def test_kill_marks_only_that_seat_dead_and_queues_it():
     pos = Position(BASE_8)
-    kill(pos.st, 3)
+    kill(pos.st, 3, CAUSE.hanged)
     assert pos.alive.tolist() == [1, 1, 1, 0, 1, 1, 1, 1]
+    assert pos.st.cause[3] == CAUSE.hanged and pos.st.queue[0] == 3 and pos.st.queued == 1
 
 
 # === day ========================================================================================
@@ -538,35 +532,39 @@ def test_sentence_result_tie_hangs_the_suspect_nearer_clockwise_to_the_victim():
 
 
 def test_publish_claim():
-    # Seat 4 claims "I am the seer and seat 2 is a werewolf": 2 is publicly named, 4 publicly
-    # claimed the seer; nothing else changes, and claiming again is the same.
+    # Seat 4 claims "I am the seer and seat 2 is a werewolf": 2 is publicly named (once per claim),
+    # 4 publicly claimed the seer, and the claimant's row of `said` holds it.
     pos = Position(BASE_8)
     st = pos.st
-    publish_claim(st, 4, 2)
-    publish_claim(st, 4, 2)
+    publish_claim(st, 4, S, 2, True)
     assert pos.named_wolf.tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
-    assert pos.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 0, 0]
-    # A second claimant (the real seer 6 naming 5) adds its marks.
-    publish_claim(st, 6, 5)
+    assert pos.claimed.tolist() == [-1, -1, -1, -1, S, -1, -1, -1]
+    said = st.obs[OBS.said:OBS.said + MAX_PLAYERS * MAX_PLAYERS].reshape(MAX_PLAYERS, MAX_PLAYERS)
+    assert said[4, :8].tolist() == [-1, -1, 1, -1, -1, -1, -1, -1]
+    # A second claimant (the real seer 6) says 5 is a werewolf and 0 is not.
+    publish_claim(st, 6, S, 5, True)
+    publish_claim(st, 6, S, 0, False)
     assert pos.named_wolf.tolist() == [0, 0, 1, 0, 0, 1, 0, 0]
-    assert pos.claimed_seer.tolist() == [0, 0, 0, 0, 1, 0, 1, 0]
+    assert st.obs[OBS.named_clear:OBS.named_clear + 8].tolist() == [1, 0, 0, 0, 0, 0, 0, 0]
+    assert pos.claimed.tolist() == [-1, -1, -1, -1, S, -1, S, -1]
+    assert said[6, :8].tolist() == [0, -1, -1, -1, -1, 1, -1, -1]
 
 
 # === legal actions ==============================================================================
-# The engine hands a strategy the first `n_actions` entries of the state's mask (seats 0..n-1, then
-# n = "pass"); the mask builders keep `st.legal_count`, from which the engine knows whether a
+# The engine hands a strategy the first `n_actions` entries of the state's mask (seats 0..n-1, seats
+# again n..2n-1 for a claim's "not a werewolf", then 2n = "pass"); the mask builders keep `st.legal_count`, from which the engine knows whether a
 # decision is forced.
 
 def test_legal_living_excludes_the_dead_and_the_excluded_seat():
-    # Dead 1 and 4, excluding 6 (the deciding seat): legal = 0, 2, 3, 5, 7; never "pass" (index 8).
+    # Dead 1 and 4, excluding 6 (the deciding seat): legal = 0, 2, 3, 5, 7; never "pass" (16).
     pos = Position(BASE_8, dead=(1, 4))
-    pos.st.legal[:] = True  # stale content must be cleared (the whole mask, not only 9 entries)
+    pos.st.legal[:] = True  # stale content must be cleared (the whole mask, not only 17 entries)
     pos.st.legal_count = 99
     legal_living(pos.st, 8, 6)
     legal = pos.legal()
-    assert legal.size == 9 == GAME.actions(_run_setup(8)[0])
+    assert legal.size == 17 == GAME.actions(_run_setup(8)[0])
     assert np.flatnonzero(legal).tolist() == [0, 2, 3, 5, 7]
-    assert not pos.st.legal[9:].any() and pos.st.legal_count == 5
+    assert not pos.st.legal[17:].any() and pos.st.legal_count == 5
     # exclude = -1 (the pack's choice): every living seat, wolves included.
     legal_living(pos.st, 8, -1)
     assert np.flatnonzero(pos.legal()).tolist() == [0, 2, 3, 5, 6, 7]
@@ -574,13 +572,15 @@ def test_legal_living_excludes_the_dead_and_the_excluded_seat():
 
 
 def test_legal_claim_adds_pass():
-    # Seat 3 talks with 0 dead: it may name 1, 2, 4, 5, 6, 7 (not itself, not the dead) or pass = 8.
+    # Seat 3 talks with 0 dead: it may say of 1, 2, 4, 5, 6, 7 (not itself, not the dead) that
+    # they are werewolves (the seat) or not (8 + the seat), or pass = 16.
     pos = Position(BASE_8, dead=(0,))
     legal_claim(pos.st, 8, 3)
     legal = pos.legal()
-    assert np.flatnonzero(legal).tolist() == [1, 2, 4, 5, 6, 7, 8]
-    assert legal[8] and legal.size - 1 == 8
-    assert pos.st.legal_count == 7
+    others = [1, 2, 4, 5, 6, 7]
+    assert np.flatnonzero(legal).tolist() == others + [8 + s for s in others] + [16]
+    assert legal[16] and legal.size - 1 == 16
+    assert pos.st.legal_count == 13
 
 
 def test_legal_pair_is_exactly_the_two_suspects():
@@ -589,27 +589,29 @@ def test_legal_pair_is_exactly_the_two_suspects():
     pos.st.legal[:] = True
     legal_pair(pos.st, 2, 7)
     assert np.flatnonzero(pos.legal()).tolist() == [2, 7]
-    assert not pos.st.legal[9:].any() and pos.st.legal_count == 2
+    assert not pos.st.legal[17:].any() and pos.st.legal_count == 2
 
 
 # === the observation ============================================================================
 # A seat's observation is built in three parts: the run's constants (players; the public setup:
-# wolves) written once when the state is made; the public record (alive, named_wolf,
-# claimed_seer, votes) kept in the observation by the rules; and, at each decision, the engine's
+# wolves, dealt) written once when the state is made; the public record (alive, claims, votes,
+# ballots, ...) kept in the observation by the rules; and, at each decision, the engine's
 # standard pieces (kind, me, my_role) and the game's observer `observe` (day, victim, suspects and
 # the seat's own knowledge row). `observation(...)` above takes a real decision through the
 # engine's `ask` and returns what the strategy was handed.
 
 def test_observation_layout():
-    # 9 scalars, then 5 per-seat pieces of MAX_PLAYERS = 23 entries: 9 + 5 * 23 = 124 entries.
-    # The first four are the engine's standard pieces, the same in every game.
+    # 9 scalars, the 16 role counts dealt, 2 scalars; then per-seat pieces of MAX_PLAYERS = 23
+    # entries (said: 23 x 23), then the private pieces. The first four are the engine's standard
+    # pieces, the same in every game.
     assert [name for name, _, _ in OBSERVATION.pieces] == [
         "kind", "me", "my_role", "players", "day", "victim", "suspect_a", "suspect_b", "wolves",
-        "alive", "known_team", "named_wolf", "claimed_seer", "votes"]
+        "dealt", "mayor", "hanged", "alive", "revealed", "claimed", "named_wolf", "named_clear",
+        "said", "votes", "voted", "ballot", "known", "lovers", "charmed", "potions", "protected"]
     assert (OBS.kind, OBS.me, OBS.my_role, OBS.players) == (OBS_KIND, OBS_ME, OBS_ROLE,
                                                             OBS_PLAYERS) == (0, 1, 2, 3)
-    assert (OBS.alive, OBS.known_team, OBS.named_wolf, OBS.claimed_seer, OBS.votes, OBS.size) == (
-        9, 32, 55, 78, 101, 124)
+    assert (OBS.dealt, OBS.alive, OBS.said, OBS.votes, OBS.known, OBS.size) == (
+        9, 27, 142, 671, 740, 769)
 
 
 def test_fill_observation_for_a_villager():
@@ -621,34 +623,37 @@ def test_fill_observation_for_a_villager():
     st = pos.st
     seer_learns(st, 6, 3)
     seer_learns(st, 6, 2)
-    publish_claim(st, 1, 2)
+    publish_claim(st, 1, S, 2, True)
     obs = observation(pos, 3, SENTENCE_VOTE, 2, 5, 2, 7)
-    assert obs[:OBS.alive].tolist() == [SENTENCE_VOTE, 3, V, 8, 2, 5, 2, 7, 2]
+    assert obs[:OBS.dealt].tolist() == [SENTENCE_VOTE, 3, V, 8, 2, 5, 2, 7, 2]
+    assert obs[OBS.dealt:OBS.dealt + 3].tolist() == [5, 2, 1]  # the public setup
     assert obs[OBS.alive:OBS.alive + 8].tolist() == [1, 1, 1, 1, 1, 0, 1, 1]
-    assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, -1, HUMAN, -1, -1, -1, -1]
+    assert obs[OBS.known:OBS.known + 8].tolist() == [-1, -1, -1, V, -1, -1, -1, -1]
     assert obs[OBS.named_wolf:OBS.named_wolf + 8].tolist() == [0, 0, 1, 0, 0, 0, 0, 0]
-    assert obs[OBS.claimed_seer:OBS.claimed_seer + 8].tolist() == [0, 1, 0, 0, 0, 0, 0, 0]
+    assert obs[OBS.claimed:OBS.claimed + 8].tolist() == [-1, S, -1, -1, -1, -1, -1, -1]
     assert obs[OBS.votes:OBS.votes + 8].tolist() == votes
+    # Nothing private of others: no lovers, no charmed, no potions, no protection shown.
+    assert obs[OBS.lovers:OBS.protected + 1].tolist() == [-1, -1, 0, 0, 0, -1]
     # Seats that do not exist (8..22) carry no information: the buffer's fill value -1.
-    for piece in (OBS.alive, OBS.known_team, OBS.named_wolf, OBS.claimed_seer, OBS.votes):
+    for piece in (OBS.alive, OBS.known, OBS.named_wolf, OBS.claimed, OBS.votes):
         assert set(obs[piece + 8:piece + MAX_PLAYERS].tolist()) == {-1}
 
 
 def test_fill_observation_for_the_seer_and_a_wolf():
     # Same position. The seer 6 at night 3 (victim/suspects -1 at night): its row holds what it
-    # learnt: 3 human, 2 wolf, itself human.
+    # learnt: 3 not a werewolf, 2 a werewolf, itself the seer.
     pos = Position(BASE_8, dead=(5,))
     st = pos.st
     seer_learns(st, 6, 3)
     seer_learns(st, 6, 2)
     obs = observation(pos, 6, SEER_CHECK, 3, -1, -1, -1)
-    assert obs[:OBS.alive].tolist() == [SEER_CHECK, 6, S, 8, 3, -1, -1, -1, 2]
-    assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, HUMAN, -1, -1, HUMAN, -1]
+    assert obs[:OBS.dealt].tolist() == [SEER_CHECK, 6, S, 8, 3, -1, -1, -1, 2]
+    assert obs[OBS.known:OBS.known + 8].tolist() == [-1, -1, W, NOT_WOLF, -1, -1, S, -1]
     # Wolf 2 choosing the victim: knows itself and wolf 5 (dead, still known as a wolf); nothing
     # of the seer's checks.
     obs = observation(pos, 2, WOLF_KILL, 3, -1, -1, -1)
     assert obs[OBS.my_role] == W
-    assert obs[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, -1, -1, WOLF, -1, -1]
+    assert obs[OBS.known:OBS.known + 8].tolist() == [-1, -1, W, -1, -1, W, -1, -1]
     # The claim and suspect-vote kinds carry the kind code and the victim.
     obs = observation(pos, 0, CLAIM, 3, 4, -1, -1)
     assert (obs[OBS.kind], obs[OBS.victim]) == (CLAIM, 4)
@@ -663,10 +668,10 @@ def test_fill_observation_writes_into_the_state_buffer():
     a = pos.st.obs  # a view of the state's buffer
     observe(pos.st, 0, (1, 4, -1, -1))
     assert (a[OBS.day], a[OBS.victim]) == (1, 4)
-    assert a[OBS.known_team:OBS.known_team + 8].tolist() == [HUMAN] + [-1] * 7
+    assert a[OBS.known:OBS.known + 8].tolist() == [V] + [-1] * 7
     observe(pos.st, 2, (2, -1, -1, -1))
     assert (a[OBS.day], a[OBS.victim]) == (2, -1)
-    assert a[OBS.known_team:OBS.known_team + 8].tolist() == [-1, -1, WOLF, -1, -1, WOLF, -1, -1]
+    assert a[OBS.known:OBS.known + 8].tolist() == [-1, -1, W, -1, -1, W, -1, -1]
     observation(pos, 0, SUSPECT_VOTE, 1, 4, -1, -1)
     assert (a[OBS.kind], a[OBS.me]) == (SUSPECT_VOTE, 0)
     observation(pos, 6, SEER_CHECK, 1, -1, -1, -1)
@@ -683,7 +688,7 @@ def _public_pieces_at(st):
     """Where the state's public-record accessors point: (start address - obs address, size)."""
     base = st.obs.ctypes.data
     out = np.empty((4, 2), np.int64)
-    for i, piece in enumerate((alive(st), named_wolf(st), claimed_seer(st), votes(st))):
+    for i, piece in enumerate((alive(st), named_wolf(st), claimed(st), votes(st))):
         out[i, 0] = piece.ctypes.data - base
         out[i, 1] = piece.size
     return out
@@ -695,12 +700,12 @@ def test_public_record_lives_in_the_observation():
     pos = Position(BASE_8)
     st = pos.st
     # The accessors rules use (state.alive(st) etc.) are the observation's pieces, byte for byte.
-    offsets = [OBS.alive, OBS.named_wolf, OBS.claimed_seer, OBS.votes]
+    offsets = [OBS.alive, OBS.named_wolf, OBS.claimed, OBS.votes]
     assert _public_pieces_at(st).tolist() == [[8 * o, MAX_PLAYERS] for o in offsets]
-    kill(st, 3)
-    publish_claim(st, 6, 2)
+    kill(st, 3, CAUSE.hanged)
+    publish_claim(st, 6, S, 2, True)
     _add_a_vote(st, 5)
     assert st.obs[OBS.alive + 3] == 0 and st.obs[OBS.named_wolf + 2] == 1
-    assert st.obs[OBS.claimed_seer + 6] == 1 and st.obs[OBS.votes + 5] == 1
+    assert st.obs[OBS.claimed + 6] == S and st.obs[OBS.votes + 5] == 1
     # The secret sentence votes are not in it.
     assert not np.shares_memory(st.sentence, st.obs)

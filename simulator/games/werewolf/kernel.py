@@ -316,35 +316,52 @@ def elect_mayor(st, day, reference, voters, rng):
 @compiled
 def discussion(st, day, reference, voters, rng):
     """Strategies that talk may claim to be the seer (a result about one player) or the medium
-    (what the last hanged player was); every claim is public."""
-    n = st.players
-    order = st.order
+    (what the last hanged player was); every claim is public. A claim to a role the public setup
+    does not have would be an obvious lie, so it is not asked."""
     hanged = st.obs[OBS.hanged]
+    seers = st.obs[OBS.dealt + ROLE.seer]
+    mediums = st.obs[OBS.dealt + ROLE.medium]
     for i in range(voters):
-        seat = order[i]
-        if not talks(st, seat):
-            continue
-        legal_claim(st, n, seat)
-        action = ask(st, seat, DECISION.claim, rng, observe, (day, reference, -1, -1))
-        if action != 2 * n:
-            target = action if action < n else action - n
-            is_wolf = action < n
-            publish_claim(st, seat, ROLE.seer, target, is_wolf)
-            if is_wolf:
-                st.events[EV.wolf_claims] += 1
-                if st.role[target] == ROLE.werewolf:
-                    st.events[EV.true_wolf_claims] += 1
-            else:
-                st.events[EV.clear_claims] += 1
-            event(st, TR.claim, seat, target, 1 if is_wolf else 0, ROLE.seer)
-        if hanged >= 0:
-            legal_medium_claim(st, n, seat, hanged)
-            action = ask(st, seat, DECISION.medium_claim, rng, observe, (day, reference, -1, -1))
-            if action != 2 * n:
-                is_wolf = action < n
-                publish_claim(st, seat, ROLE.medium, hanged, is_wolf)
-                st.events[EV.medium_claims] += 1
-                event(st, TR.medium_claim, seat, hanged, 1 if is_wolf else 0, ROLE.medium)
+        seat = st.order[i]
+        if talks(st, seat):
+            if seers > 0:
+                claim_seer(st, day, reference, seat, rng)
+            if hanged >= 0 and mediums > 0:
+                claim_medium(st, day, reference, seat, hanged, rng)
+
+
+@compiled
+def claim_seer(st, day, reference, seat, rng):
+    """The seat may claim to be the seer and say of one living player that it is, or is not, a
+    werewolf."""
+    n = st.players
+    legal_claim(st, n, seat)
+    action = ask(st, seat, DECISION.claim, rng, observe, (day, reference, -1, -1))
+    if action != 2 * n:
+        target = action if action < n else action - n
+        is_wolf = action < n
+        publish_claim(st, seat, ROLE.seer, target, is_wolf)
+        if is_wolf:
+            st.events[EV.wolf_claims] += 1
+            if st.role[target] == ROLE.werewolf:
+                st.events[EV.true_wolf_claims] += 1
+        else:
+            st.events[EV.clear_claims] += 1
+        event(st, TR.claim, seat, target, 1 if is_wolf else 0, ROLE.seer)
+
+
+@compiled
+def claim_medium(st, day, reference, seat, hanged, rng):
+    """The seat may claim to be the medium and say whether the last hanged player was a
+    werewolf."""
+    n = st.players
+    legal_medium_claim(st, n, seat, hanged)
+    action = ask(st, seat, DECISION.medium_claim, rng, observe, (day, reference, -1, -1))
+    if action != 2 * n:
+        is_wolf = action < n
+        publish_claim(st, seat, ROLE.medium, hanged, is_wolf)
+        st.events[EV.medium_claims] += 1
+        event(st, TR.medium_claim, seat, hanged, 1 if is_wolf else 0, ROLE.medium)
 
 
 @compiled
