@@ -5,13 +5,13 @@ from .declaration import (
 )
 
 DEATHS = {
-    CAUSE.wolves: "killed by the werewolves",
-    CAUSE.hanged: "hanged",
-    CAUSE.poison: "poisoned by the witch",
-    CAUSE.seer: "killed by the seer's check (the hamster)",
+    CAUSE.wolves: "dies, killed by the werewolves",
+    CAUSE.hanged: "dies, hanged",
+    CAUSE.poison: "dies, poisoned by the witch",
+    CAUSE.seer: "dies, checked by the seer (the hamster)",
     CAUSE.grief: "dies of grief (a lover)",
-    CAUSE.shot: "shot by the hunter",
-    CAUSE.death_god: "taken by the death god",
+    CAUSE.shot: "dies, shot by the hunter",
+    CAUSE.death_god: "dies, taken by the death god",
 }
 
 
