@@ -42,7 +42,8 @@ from simulator.games.werewolf import observation as observation_module
 from simulator.games.werewolf import rules as rules_module
 from simulator.games.werewolf import state as state_module
 from simulator.games.werewolf.declaration import (
-    DECISION, HUMAN, MAX_PLAYERS, OBS, ROLE, ROLE_TEAM, TR, UNKNOWN, WOLF,
+    DECISION, MAX_ACTIONS, MAX_PLAYERS, N_ROLES, NOT_WOLF, OBS, ROLE, ROLE_TEAM, TR, UNKNOWN,
+    WOLF,
 )
 from simulator.games.werewolf.observation import legal_claim, legal_living, legal_pair, observe
 from simulator.games.werewolf.rules import (
@@ -276,7 +277,7 @@ class World:
                 seer_learns(st, seer, target)
         for seat in DEAD:
             self.alive[seat] = 0
-        publish_claim(st, 1, 0)
+        publish_claim(st, 1, S, 0, True)
         self.votes[:] = VOTES
         st.sentence[:N] = sentence
 
@@ -371,7 +372,7 @@ def test_observation_ignores_secret_ballots_and_other_seats_knowledge():
     # the wolves' knowledge rows changes nothing in its observation.
     a = World(BASE_8, checks=(2,), sentence=(0,) * N)
     b = World(BASE_8, checks=(5, 0, 1), sentence=(3, 1, 4, 1, 5, 9, 2, 6))
-    b.st.known_team[2, :N] = WOLF  # a wolf's row, however odd, is not villager 0's business
+    b.st.known[2, :N] = W  # a wolf's row, however odd, is not villager 0's business
     assert np.array_equal(a.view(0, SENTENCE_VOTE)[0], b.view(0, SENTENCE_VOTE)[0])
 
 
@@ -391,19 +392,19 @@ def test_observation_changes_with_what_the_seat_can_know():
     assert obs_of(changed)[OBS.votes + 5] == ref[OBS.votes + 5] + 1
     # a public claim: seat 2 claims the seer and names seat 6
     changed = World(BASE_8, checks=SEER_CHECKS)
-    publish_claim(changed.st, 2, 6)
-    assert obs_of(changed)[OBS.named_wolf + 6] == 1 and obs_of(changed)[OBS.claimed_seer + 2] == 1
+    publish_claim(changed.st, 2, S, 6, True)
+    assert obs_of(changed)[OBS.named_wolf + 6] == 1 and obs_of(changed)[OBS.claimed + 2] == S
     # a public death: seat 1 dead
     changed = World(BASE_8, checks=SEER_CHECKS)
     changed.alive[1] = 0
     assert obs_of(changed)[OBS.alive + 1] == 0
     # a seer's check result (for the seer 6): checking 5 (a wolf) vs not checking it
     checked = World(BASE_8, checks=SEER_CHECKS + (5,))
-    assert obs_of(checked, 6)[OBS.known_team + 5] == WOLF
-    assert obs_of(base, 6)[OBS.known_team + 5] == UNKNOWN
+    assert obs_of(checked, 6)[OBS.known + 5] == W
+    assert obs_of(base, 6)[OBS.known + 5] == UNKNOWN
     # same check, but seat 5 a villager and seat 4 a wolf: the result differs
     other = World((V, V, W, V, W, V, S, V), checks=SEER_CHECKS + (5,))
-    assert obs_of(other, 6)[OBS.known_team + 5] == HUMAN
+    assert obs_of(other, 6)[OBS.known + 5] == NOT_WOLF
 
 
 def test_builtin_strategies_decide_the_same_in_indistinguishable_worlds():
@@ -434,9 +435,9 @@ def test_builtin_strategies_decide_the_same_in_indistinguishable_worlds():
 # (MEMORY_PER_SEAT words), so params[2] holds the buffer's address (kernel_support's
 # _address_as_pointer turns it back into a pointer, numba.carray into an array).
 # Layout: [0] number of records, then records of REC entries from offset HEADER: action, kind, the
-# OBS.size observation entries, the legal mask padded to MAX_PLAYERS + 1 with -1.
+# OBS.size observation entries, the legal mask padded to MAX_ACTIONS with -1.
 HEADER = 8
-LEGAL_MAX = MAX_PLAYERS + 1
+LEGAL_MAX = MAX_ACTIONS
 REC = 2 + OBS.size + LEGAL_MAX
 MAX_RECORDS = 64
 ROW = HEADER + REC * MAX_RECORDS
@@ -496,7 +497,7 @@ def public_only(kind, obs, legal, params, memory, rng):
     for j in range(n):
         h = (h * 131 + obs[OBS.alive + j] + 3) % PRIME
         h = (h * 131 + obs[OBS.named_wolf + j] + 3) % PRIME
-        h = (h * 131 + obs[OBS.claimed_seer + j] + 3) % PRIME
+        h = (h * 131 + obs[OBS.claimed + j] + 3) % PRIME
         h = (h * 131 + obs[OBS.votes + j] + 3) % PRIME
     for i in range(legal.size):
         h = (h * 131 + (2 if legal[i] else 1)) % PRIME
@@ -569,9 +570,9 @@ def play_recorded(deal, watched, seed=1, others=public_only, talk=True):
         base = HEADER + r * REC
         obs = row[base + 2:base + 2 + OBS.size].astype(np.int64)
         legal = row[base + 2 + OBS.size:base + REC].astype(np.int64)
-        # the strategy is handed a mask of exactly n + 1 actions (seats, then pass)
-        assert legal.size == LEGAL_MAX and set(legal[n + 1:].tolist()) == {-1}
-        records.append((int(row[base]), int(row[base + 1]), obs, legal[:n + 1]))
+        # the strategy is handed a mask of exactly 2n + 1 actions (seats, seats again, then pass)
+        assert legal.size == LEGAL_MAX and set(legal[2 * n + 1:].tolist()) == {-1}
+        records.append((int(row[base]), int(row[base + 1]), obs, legal[:2 * n + 1]))
     return records, trace
 
 
@@ -584,16 +585,23 @@ def expected_views(deal, watched, trace):
     action is taken by the engine without asking (checked here against the trace's action)."""
     n = len(deal)
     wolves = sum(1 for r in deal if r == W)
+    dealt = [sum(1 for r in deal if r == role) for role in range(N_ROLES)]
     alive = [1] * n
     named = [0] * n
-    claimed = [0] * n
+    cleared = [0] * n
+    claimed = [-1] * n
+    said = np.full((n, n), -1)
     votes = [0] * n
+    voted = [-1] * n
+    ballot = [-1] * n
+    opened = {}
+    hanged = -1
     known = [UNKNOWN] * n
-    known[watched] = int(ROLE_TEAM[deal[watched]])
+    known[watched] = deal[watched]
     if deal[watched] == W:
         for s in range(n):
             if deal[s] == W:
-                known[s] = WOLF
+                known[s] = W
     day = 0
     victim = -1
     suspects = (-1, -1)
@@ -604,15 +612,20 @@ def expected_views(deal, watched, trace):
         head = [kind, watched, deal[watched], n, day, -1 if at_night else victim,
                 suspects[0] if kind == SENTENCE_VOTE else -1,
                 suspects[1] if kind == SENTENCE_VOTE else -1, wolves]
-        o[:OBS.alive] = head
-        for piece, values in ((OBS.alive, alive), (OBS.known_team, known),
-                              (OBS.named_wolf, named), (OBS.claimed_seer, claimed),
-                              (OBS.votes, votes)):
+        o[:OBS.dealt] = head
+        o[OBS.dealt:OBS.dealt + N_ROLES] = dealt
+        o[OBS.hanged] = hanged
+        for piece, values in ((OBS.alive, alive), (OBS.known, known), (OBS.named_wolf, named),
+                              (OBS.named_clear, cleared), (OBS.claimed, claimed),
+                              (OBS.votes, votes), (OBS.voted, voted), (OBS.ballot, ballot)):
             o[piece:piece + n] = values
+        for c in range(n):
+            o[OBS.said + c * MAX_PLAYERS:OBS.said + c * MAX_PLAYERS + n] = said[c]
+        o[OBS.charmed] = o[OBS.potions] = o[OBS.potions + 1] = 0  # nothing private of others
         return o
 
     def living_except(exclude):
-        return np.array([1 if alive[s] and s != exclude else 0 for s in range(n)] + [0])
+        return np.array([1 if alive[s] and s != exclude else 0 for s in range(n)] + [0] * (n + 1))
 
     def asked(kind, at_night, legal, action):
         """The decision, if the strategy is asked it: not when its one legal action is forced."""
@@ -628,10 +641,11 @@ def expected_views(deal, watched, trace):
         if code == TR.night:
             day = value
             votes = [0] * n  # a new day's open vote has no votes yet
+            voted = [-1] * n
         elif code == TR.seer_check:
             if actor == watched:
                 yield from asked(SEER_CHECK, True, living_except(watched), target)
-                known[target] = value
+                known[target] = W if value == WOLF else NOT_WOLF
         elif code == TR.wolf_kill:
             if actor == watched:
                 yield from asked(WOLF_KILL, True, living_except(-1), target)
@@ -648,24 +662,36 @@ def expected_views(deal, watched, trace):
                 made = i + 1 < len(rows) and rows[i + 1][1] == TR.claim and rows[i + 1][2] == seat
                 if seat == watched:
                     legal = living_except(watched)
-                    legal[n] = 1
-                    yield from asked(CLAIM, False, legal, rows[i + 1][3] if made else n)
+                    legal[n:2 * n] = legal[:n]
+                    legal[2 * n] = 1
+                    if made:
+                        claim = rows[i + 1][3] + (0 if rows[i + 1][4] else n)
+                    yield from asked(CLAIM, False, legal, claim if made else 2 * n)
                 if made:
                     i += 1
-                    named[rows[i][3]] = 1
-                    claimed[seat] = 1
+                    _, _, _, named_seat, is_wolf, _ = rows[i]
+                    named[named_seat] += 1 if is_wolf else 0
+                    cleared[named_seat] += 0 if is_wolf else 1
+                    said[seat][named_seat] = 1 if is_wolf else 0
+                    claimed[seat] = S
         elif code == TR.suspect_vote:
             voting_started = True
             if actor == watched:
                 yield from asked(SUSPECT_VOTE, False, living_except(watched), target)
             votes[target] += 1
+            voted[actor] = target
         elif code == TR.suspects:
             suspects = (actor, target)
         elif code == TR.sentence_vote:
             if actor == watched:
-                legal = np.zeros(n + 1, np.int64)
+                legal = np.zeros(2 * n + 1, np.int64)
                 legal[list(suspects)] = 1
                 yield from asked(SENTENCE_VOTE, False, legal, target)
+            opened[actor] = target
+        elif code == TR.hanged:  # the ballots were opened together, then the hanging
+            hanged = actor
+            ballot = [opened.get(s, -1) for s in range(n)]
+            opened = {}
         i += 1
 
 
@@ -789,7 +815,7 @@ def test_seer_observation_changes_once_it_checks_a_swapped_seat():
             continue
         assert same_records(rec_a[:check_index + 1], rec_b[:check_index + 1])
         next_a, next_b = rec_a[check_index + 1][2], rec_b[check_index + 1][2]
-        assert next_a[OBS.known_team + target] != next_b[OBS.known_team + target]
+        assert next_a[OBS.known + target] != next_b[OBS.known + target]
         found += 1
     assert found >= 3
 
