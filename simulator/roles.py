@@ -151,11 +151,17 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
             out.skipped.append({"role": name, "note": f"the config has no roles.{name} key"})
             continue
         have = counts[game.role_index(name)]
-        cfg, text, error = variant(name, have + 1) if counts[filler_code] > 0 else \
-            (None, "", f"the base setup has no {filler} to replace")
+        # One more copy; a role that comes in pairs (werewolf's masons) two more.
+        cfg, text, error = None, "", f"the base setup has no {filler} to replace"
+        for step in (1, 2):
+            if counts[filler_code] >= step:
+                cfg, text, refused = variant(name, have + step)
+                error = refused if step == 1 else error
+                if cfg is not None:
+                    out.setups.append((f"+{name}", [text], cfg))
+                    out.pairs.append(Pair(name, 0, len(out.setups) - 1, have, have + step))
+                    break
         if cfg is not None:
-            out.setups.append((f"+{name}", [text], cfg))
-            out.pairs.append(Pair(name, 0, len(out.setups) - 1, have, have + 1))
             continue
         if have >= 1:
             less, less_text, less_error = variant(name, have - 1)

@@ -35,8 +35,11 @@ def by_role(data):
 
 def test_table_has_every_candidate_role_sorted(values):
     data, output, _ = values
-    # werewolf's base game: villager (the filler), werewolf and seer; both others are candidates
-    assert set(by_role(data)) == {"seer", "werewolf"}
+    # werewolf's base game at 9 players: villager (the filler), werewolf and seer; the medium is
+    # the one expansion role the text makes available at 9; the others are skipped, saying why
+    assert set(by_role(data)) == {"seer", "werewolf", "medium"}
+    skipped = {s["role"]: s["note"] for s in data["skipped"]}
+    assert "available from 10 role players" in skipped["madman"]
     assert [r["value"] for r in data["roles"]] == sorted((r["value"] for r in data["roles"]),
                                                          reverse=True)
     assert data["filler"] == "villager" and data["team"] == "human"
@@ -150,3 +153,12 @@ def test_a_filler_role_must_be_one_of_the_games_roles():
     assert GAME.filler_role == "villager"
     with pytest.raises(ValueError, match="filler role 'nobody' is not one of its roles"):
         dataclasses.replace(GAME, filler_role="nobody")
+
+
+def test_a_role_that_comes_in_pairs_is_added_as_a_pair():
+    # werewolf's masons are always two: one more mason is refused, two more replace two villagers
+    p = roles_module.plan("werewolf", players=14, games=200, chunk_size=100)
+    masons = next(pair for pair in p.pairs if pair.role == "mason")
+    assert (masons.count_without, masons.count_with) == (0, 2)
+    name, overrides, cfg = p.setups[masons.with_]
+    assert overrides == ["roles.mason=2"] and cfg.params.role_counts[7] == 2
