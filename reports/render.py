@@ -227,17 +227,24 @@ def _role_words(setup: dict, result: Result) -> None:
             guidance.count_text(role["per_game"], role["name"])
 
 
-def render_run_report(result: Result, confidence: float = CONFIDENCE, origin: str = "") -> str:
-    """A run's report as one HTML string."""
+def render_run_report(result: Result, confidence: float = CONFIDENCE, origin: str = "",
+                      role_values: dict | None = None) -> str:
+    """A run's report as one HTML string; `role_values` (schema fairplay.roles, from `fairplay
+    run --role-values`) adds the section of what each role is worth."""
     numbers = run_numbers(result, confidence, origin)
-    return _page("run.html.j2", numbers, n=numbers, charts=run_charts(numbers),
+    figures = run_charts(numbers)
+    if role_values:
+        numbers["role_values"] = _role_values_numbers(role_values)
+        figures["role_values"] = roles_charts(role_values)
+    return _page("run.html.j2", numbers, n=numbers, charts=figures,
                  tables=export.run_tables(numbers), titles=measures.GROUP_TITLES,
                  title=f"Balance report: {result.game.title}")
 
 
-def write_run_report(result: Result, path, origin: str = "") -> Path:
+def write_run_report(result: Result, path, origin: str = "",
+                     role_values: dict | None = None) -> Path:
     """Write the report of `result` (a simulator.results.Result) to `path` (HTML)."""
-    return _write(render_run_report(result, origin=origin), path)
+    return _write(render_run_report(result, origin=origin, role_values=role_values), path)
 
 
 # --- a comparison ------------------------------------------------------------------------------
@@ -747,11 +754,17 @@ def roles_charts(data: dict) -> list[dict]:
         "the base setup.")]
 
 
-def render_roles_report(data: dict) -> str:
-    """The report of `fairplay roles`: the values as a chart and a table (schema fairplay.roles)."""
+def _role_values_numbers(data: dict) -> dict:
+    """Role values (schema fairplay.roles) with their notes in one list, for the templates."""
     numbers = dict(data)
     numbers["notes"] = [f"{r['role']}: {r['note']}" for r in data["roles"] if r["note"]] + \
         [f"{s['role']}: {s['note']}" for s in data["skipped"]]
+    return numbers
+
+
+def render_roles_report(data: dict) -> str:
+    """The report of `fairplay roles`: the values as a chart and a table (schema fairplay.roles)."""
+    numbers = _role_values_numbers(data)
     return _page("roles.html.j2", numbers, n=numbers, charts=roles_charts(data),
                  title=f"Role values: {data['game']}, {data['players']} players")
 

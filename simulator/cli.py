@@ -169,10 +169,13 @@ def _on_sigterm(signum, frame):
 @click.option("--max-games", type=int, default=None,
               help=f"The cap of --precision or --until-decided [default: "
                    f"{adaptive.DEFAULT_MAX_GAMES:,}].")
+@click.option("--role-values", is_flag=True,
+              help="Also measure what each role is worth (as `fairplay roles`: one more setup per "
+                   "role, as many games each as the run played) and add it to the report.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @scheduler_option
 def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
-        report_path, force, precision, until_decided, max_games, quiet, scheduler):
+        report_path, force, precision, until_decided, max_games, role_values, quiet, scheduler):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
@@ -184,6 +187,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
     stopping = _stopping_rule(n_games, precision, until_decided, max_games, resume_path)
     check_scheduler(scheduler, workers)
+    if role_values and resume_path is not None:
+        _fail("--role-values needs the CONFIG: run it without --resume (or use fairplay roles)")
     to_stdout = output is not None and str(output) == "-"
     if report_path is not None:
         writable_file(report_path, "--report")
@@ -250,10 +255,22 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     else:
         click.echo(result.summary().table())
         click.echo(f"\nResult saved to {path}")
+    values = None
+    if role_values:
+        from simulator import roles as roles_module
+        from simulator.roles_cli import measure
+
+        values = measure(config, players, overrides, result.games_played, seed, None, workers,
+                         quiet)
+        click.echo("\n" + "\n".join(roles_module.table(values)), err=to_stdout)
+        if path is not None:
+            saved = path.with_name(path.stem + "-roles.json")
+            roles_module.save(values, saved)
+            click.echo(f"Role values saved to {saved}", err=to_stdout)
     if report_path is not None:
         from reports.render import write_run_report
 
-        write_run_report(result, report_path)
+        write_run_report(result, report_path, role_values=values)
         click.echo(f"Report written to {report_path}", err=to_stdout)
 
 

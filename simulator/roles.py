@@ -156,7 +156,7 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
         for step in (1, 2):
             if counts[filler_code] >= step:
                 cfg, text, refused = variant(name, have + step)
-                error = refused if step == 1 else error
+                error = refused if step == 1 else f"one more: {error}; two more: {refused}"
                 if cfg is not None:
                     out.setups.append((f"+{name}", [text], cfg))
                     out.pairs.append(Pair(name, 0, len(out.setups) - 1, have, have + step))

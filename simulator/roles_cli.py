@@ -39,8 +39,6 @@ def roles(config, players, n_games, seed, workers, chunk_size, overrides, output
       fairplay roles werewolf --players 12 -n 200000 -o roles.json --report roles.html
     """
     from simulator import roles as roles_module
-    from simulator import runner
-    from simulator.config import ConfigError
 
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
@@ -53,21 +51,48 @@ def roles(config, players, n_games, seed, workers, chunk_size, overrides, output
     for path, what in ((output, "-o"), (report_path, "--report")):
         if path is not None:
             writable_file(path, what)
-    # the canonical command (defaults spelled out, workers left out: they change nothing)
+    data = measure(config, players, overrides, n_games, seed, chunk_size, workers, quiet)
+    click.echo("\n".join(roles_module.table(data)))
+    if output is not None:
+        roles_module.save(data, output)
+        click.echo(f"\nSaved to {output}")
+    if report_path is not None:
+        from reports import render
+
+        try:
+            render.write_roles_report(data, report_path)
+        except OSError as exc:
+            _fail(f"{report_path}: cannot write: {exc.strerror}")
+        click.echo(f"Report written to {report_path}")
+
+
+def canonical_command(config, players, overrides, n_games, seed, chunk_size) -> str:
+    """The `fairplay roles` command that gives these role values (defaults spelled out, workers
+    left out: they change nothing)."""
     parts = ["fairplay", "roles", config] + (["--players", str(players)] if players else [])
     for text in overrides:
         parts += ["--set", text]
     parts += ["-n", str(n_games), "--seed", str(seed)]
     if chunk_size is not None:
         parts += ["--chunk-size", str(chunk_size)]
-    command = " ".join(shlex.quote(p) for p in parts)
+    return " ".join(shlex.quote(p) for p in parts)
+
+
+def measure(config, players, overrides, n_games, seed, chunk_size, workers, quiet) -> dict:
+    """Plan and play the role values of CONFIG (`fairplay roles`, `fairplay run --role-values`);
+    a mistake or a fault is one line and a non-zero exit."""
+    from simulator import roles as roles_module
+    from simulator import runner
+    from simulator.config import ConfigError
+
+    command = canonical_command(config, players, overrides, n_games, seed, chunk_size)
     try:
         planned = roles_module.plan(config, players, list(overrides), n_games, seed, chunk_size,
                                     command)
         if not planned.pairs:
             _fail(f"no role of {planned.game.name} can be added or measured: "
                   + "; ".join(f"{s['role']}: {s['note']}" for s in planned.skipped))
-        data = roles_module.execute(planned, workers, progress_bar(quiet, runner.Progress))
+        return roles_module.execute(planned, workers, progress_bar(quiet, runner.Progress))
     except (roles_module.RolesError, ConfigError) as exc:
         _fail(exc)
     except roles_module.RolesInterrupted:
@@ -83,15 +108,3 @@ def roles(config, players, n_games, seed, workers, chunk_size, overrides, output
         from simulator.cli_support import RunFailed
 
         raise RunFailed(f"{lost}; nothing saved") from None
-    click.echo("\n".join(roles_module.table(data)))
-    if output is not None:
-        roles_module.save(data, output)
-        click.echo(f"\nSaved to {output}")
-    if report_path is not None:
-        from reports import render
-
-        try:
-            render.write_roles_report(data, report_path)
-        except OSError as exc:
-            _fail(f"{report_path}: cannot write: {exc.strerror}")
-        click.echo(f"Report written to {report_path}")

@@ -162,3 +162,22 @@ def test_a_role_that_comes_in_pairs_is_added_as_a_pair():
     assert (masons.count_without, masons.count_with) == (0, 2)
     name, overrides, cfg = p.setups[masons.with_]
     assert overrides == ["roles.mason=2"] and cfg.params.role_counts[7] == 2
+
+
+def test_a_run_report_can_carry_the_role_values(values, tmp_path):
+    # `fairplay run --role-values` measures the same pairs as `fairplay roles` (the run's games
+    # per setup, its seed) and adds them to the report as a section of their own.
+    data, _, _ = values
+    report, out = tmp_path / "run.html", tmp_path / "run.json"
+    result = run_cli("run", CONFIG, "-n", GAMES, "--seed", 3, "--workers", 1, "--role-values",
+                     "--report", report, "-o", out, "-q")
+    assert result.exit_code == 0, result.output
+    saved = json.loads((tmp_path / "run-roles.json").read_text())
+    assert saved["roles"] == data["roles"]  # the same seed and games: the same values
+    page = report.read_text()
+    assert html_errors(page) == []
+    assert 'id="role-values"' in page and 'href="#role-values"' in page
+    for role in ("seer", "werewolf"):
+        assert f'data-role="{role}"' in page
+    # a resumed run has no CONFIG to vary: refused in one line
+    one_line_error(run_cli("run", "--resume", out, "--role-values"), "--role-values")

@@ -109,12 +109,13 @@ def load_params(values: dict, ctx) -> WerewolfParams:
         for name in EXPANSION:
             if not values[f"roles.{name}"]:
                 continue
+            what = name.replace("-", " ")
             if players < since[name]:
-                ctx.error(f"roles.{name}", f"the {name} is available from {since[name]} role "
+                ctx.error(f"roles.{name}", f"the {what} is available from {since[name]} role "
                                            f"players, not {players} (set "
                                            f"rules.ignore_availability = true to deal it anyway)")
             if name in until and players > until[name]:
-                ctx.error(f"roles.{name}", f"the {name} is not used above {until[name]} role "
+                ctx.error(f"roles.{name}", f"the {what} is not used above {until[name]} role "
                                            f"players, here {players} (set "
                                            f"rules.ignore_availability = true to deal it anyway)")
     specials = sum(counts)
