@@ -23,6 +23,9 @@ def game_lines(spec: GameSpec) -> list[str]:
     for role in spec.roles:
         team = f" [{role.team}]" if role.team else ""
         lines.append(f"    {role.name} {role.label}{team}: {role.summary}".replace("  :", ":"))
+    if spec.filler_role:
+        lines.append(f"  filler role: {spec.filler_role} (fills the seats a config's roles leave; "
+                     f"`fairplay roles` values each role against it)")
     lines.append("  decisions (code name: action -- when):")
     for code, kind in enumerate(spec.decisions):
         lines.append(f"    {code} {kind.name}: {kind.actions} -- {kind.summary}")
