@@ -97,7 +97,7 @@ def test_baseline_file_holds_measures_counts_tallies_and_identity(made):
     assert entry["config"]["players"] == 12
     names = [m["name"] for m in entry["measures"]]
     assert names[:3] == ["team human", "team wolf", "no winner"]
-    assert {"seat 11", "role seer", "strategy random", "end: wolves equal humans",
+    assert {"seat 11", "role seer", "strategy random", "end: wolf camp at least as many as the humans",
             "game length (days)"} <= set(names)
     human = entry["measures"][0]
     assert human["trials"] == GAMES and human["successes"] == entry["tallies"]["team_wins"][0]

@@ -156,11 +156,11 @@ OBS = OBSERVATION.offsets()
 
 # --- results -----------------------------------------------------------------------------------
 END_CONDITIONS = (
-    Item("wolves_dead", "every player of the wolf camp dead: the humans win"),
-    Item("humans_gone", "humans down to one or none: the wolves win"),
-    Item("parity", "the wolf camp at least as many as the humans: the wolves win"),
-    Item("lovers", "a werewolf and a human, lovers, the last two alive: they win"),
-    Item("piper", "every living player but the piper charmed: the piper wins"),
+    Item("wolves_dead", "every player of the wolf camp dead"),
+    Item("humans_gone", "humans down to one or none"),
+    Item("parity", "wolf camp at least as many as the humans"),
+    Item("lovers", "lovers across the camps, the last two alive"),
+    Item("piper", "every living player but the piper charmed"),
 )
 END = codes(END_CONDITIONS, "End")
 MAX_LENGTH = 24  # days
