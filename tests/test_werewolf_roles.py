@@ -1,0 +1,497 @@
+"""The werewolf roles, the mayor and the full victory rules, on hand-built positions.
+
+Three kinds of test:
+
+* a rule function of rules.py or observation.py called on a position built by hand (the kernel's
+  own state record, `driver.new_state`, with the roles, deaths and knowledge set directly);
+* a kernel phase (`kernel.night`, `kernel.daytime`, `kernel.settle_deaths`, ...) run on such a
+  position with every seat on a *scripted* strategy: each decision kind has its queue of actions,
+  taken in the order the kernel asks, and every decision asked is logged (kind, seat, role,
+  action, legal mask and the observation handed over), so a test reads who was asked what, what
+  they were allowed and what they saw;
+* whole games: the CLI's config refusals, and every role added alone to a base setup (the run
+  completes, every game ends by a victory rule, the role's power was used).
+
+Seats are numbered clockwise; the expectation of each test is derived in the comment above it.
+docs/rules/werewolf.md maps every rule of the rules note to these tests.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+import pytest
+from numba import carray
+
+from simulator import config, runner
+from simulator.games import driver
+from simulator.games.base import StrategyInfo, StrategyParam
+from simulator.games.kernel_support import _address_as_pointer
+from simulator.games.werewolf import GAME
+from simulator.games.werewolf import kernel as K
+from simulator.games.werewolf.declaration import (
+    AVAILABLE_FROM, CAUSE, DECISION, DECISIONS, END, EV, HUMAN, HUMAN_SIDE, NO, NOT_WOLF, OBS,
+    ROLE, UNDECIDED, UNKNOWN, WOLF, WOLF_SIDE, YES,
+)
+from simulator.games.werewolf.observation import legal_kill
+from simulator.games.werewolf.rules import (
+    attack, bodyguard_finds_witness, camp_winner, charm, choose_suspects, death_mark_kills,
+    hunter_may_shoot, kill, link, living_counts, lovers_across, mark_winners, medium_learns,
+    paranoid_becomes, piper_has_won, poison, protect, reset_for_deal, revive, seer_learns,
+    shuffle_into, victory, vote_weight, witness_sees,
+)
+from strategies.common import strategy
+from tests.cli_checks import one_line_error, run_cli
+
+R = ROLE
+V, W, S = R.villager, R.werewolf, R.seer
+
+# === the scripted strategy ======================================================================
+# One int64 buffer, its address handed to the strategy as its first parameter:
+#   [0]                      decisions logged
+#   [SCRIPT_AT + kind * (SLEN + 1)]   the next entry of that kind's queue, then SLEN actions
+#   [LOG_AT + r * ROW ...]   log row r: kind, seat, role, action, legal bits, observation
+# A queue entry -1 (or an exhausted queue) means "the default": pass where pass is legal, else
+# the first legal action (NO for a yes/no decision, the lowest legal seat otherwise).
+KINDS = len(DECISIONS)
+SLEN = 40
+LOGMAX = 300
+OBS_SIZE = OBS.size
+ROW = 5 + OBS_SIZE
+SCRIPT_AT = 1
+LOG_AT = SCRIPT_AT + KINDS * (SLEN + 1)
+SIZE = LOG_AT + LOGMAX * ROW
+
+
+@strategy
+def scripted(kind, obs, legal, params, memory, rng):
+    """Plays the queue of its decision kind from the test's buffer, and logs the decision."""
+    buf = carray(_address_as_pointer(int(params[0])), SIZE, np.int64)
+    base = SCRIPT_AT + kind * (SLEN + 1)
+    k = buf[base]
+    action = -1
+    if k < SLEN:
+        action = buf[base + 1 + k]
+        buf[base] = k + 1
+    if action < 0:
+        if legal[legal.size - 1]:
+            action = legal.size - 1
+        else:
+            for a in range(legal.size):
+                if legal[a]:
+                    action = a
+                    break
+    r = buf[0]
+    if r < LOGMAX:
+        row = LOG_AT + r * ROW
+        buf[row] = kind
+        buf[row + 1] = obs[1]  # OBS_ME
+        buf[row + 2] = obs[2]  # OBS_ROLE
+        buf[row + 3] = action
+        bits = 0
+        for a in range(legal.size):
+            if legal[a]:
+                bits |= 1 << a
+        buf[row + 4] = bits
+        for i in range(obs.size):
+            buf[row + 5 + i] = obs[i]
+    buf[0] = r + 1
+    return action
+
+
+class Asked:
+    """One logged decision."""
+
+    def __init__(self, row, n):
+        self.kind, self.seat, self.role, self.action, bits = (int(x) for x in row[:5])
+        self.legal = {a for a in range(2 * n + 1) if bits >> a & 1}
+        self.obs = row[5:].copy()
+        self.n = n
+
+    def seats(self):
+        """The legal seats (pass left out)."""
+        return {a for a in self.legal if a < self.n}
+
+    def known(self, seat):
+        return int(self.obs[OBS.known + seat])
+
+    def __repr__(self):
+        return f"Asked({DECISIONS[self.kind].name}, seat={self.seat}, action={self.action})"
+
+
+@lru_cache(maxsize=None)
+def _params(n):
+    return config.load("werewolf", players=n).params
+
+
+class Table:
+    """A hand-built position: the kernel's state for an n-player run (every seat on `scripted`),
+    the roles set by hand and dealt (`reset_for_deal`), knobs and deaths set directly."""
+
+    def __init__(self, roles, dead=(), caught=0.0, mayor_rule=0, madman_literal=False):
+        self.n = n = len(roles)
+        self.buf = np.zeros(SIZE, np.int64)
+        info = StrategyInfo("scripted", scripted, "test script",
+                            params=(StrategyParam("buf", 0.0),))
+        slot = driver.Slot("scripted", info, (("buf", float(self.buf.ctypes.data)),))
+        lineup = driver.Lineup([slot], np.zeros((n, len(GAME.roles)), np.int64))
+        self.st = st = driver.new_state(GAME, _params(n), lineup)
+        st.role[:n] = roles
+        reset_for_deal(st, n)
+        st.caught_chance = caught
+        st.mayor_rule = mayor_rule
+        if madman_literal:
+            st.role_camp[R.madman] = HUMAN
+        for seat in dead:
+            self.alive[seat] = 0
+        self.rng = np.random.default_rng(0)
+        self.queues = {}
+        for kind in range(KINDS):
+            self.buf[SCRIPT_AT + kind * (SLEN + 1) + 1:SCRIPT_AT + (kind + 1) * (SLEN + 1)] = -1
+
+    # --- the script and the log
+    def script(self, kind, *actions):
+        """Queue actions for decisions of `kind` (after those already queued)."""
+        queue = self.queues.setdefault(kind, [])
+        queue.extend(actions)
+        assert len(queue) <= SLEN
+        base = SCRIPT_AT + kind * (SLEN + 1)
+        self.buf[base + 1:base + 1 + SLEN] = -1
+        self.buf[base + 1:base + 1 + len(queue)] = queue
+        return self
+
+    def asked(self, kind=None, seat=None):
+        rows = [Asked(self.buf[LOG_AT + r * ROW:LOG_AT + (r + 1) * ROW], self.n)
+                for r in range(min(int(self.buf[0]), LOGMAX))]
+        return [a for a in rows if (kind is None or a.kind == kind)
+                and (seat is None or a.seat == seat)]
+
+    # --- public pieces (views)
+    def piece(self, offset):
+        return self.st.obs[offset:offset + self.n]
+
+    alive = property(lambda self: self.piece(OBS.alive))
+    revealed = property(lambda self: self.piece(OBS.revealed))
+    votes = property(lambda self: self.piece(OBS.votes))
+
+    @property
+    def mayor(self):
+        return int(self.st.obs[OBS.mayor])
+
+    def living(self):
+        return [s for s in range(self.n) if self.alive[s]]
+
+    def dead(self):
+        return [s for s in range(self.n) if not self.alive[s]]
+
+    # --- phases
+    def night(self, day, reference=0):
+        return K.night(self.st, day, reference, self.rng)
+
+    def daytime(self, day, reference):
+        return int(K.daytime(self.st, day, reference, self.rng))
+
+    def settle(self, day=1):
+        K.settle_deaths(self.st, day, self.rng)
+
+    def kill(self, seat, cause):
+        kill(self.st, seat, cause)
+
+    def victory(self):
+        return int(victory(self.st, self.n))
+
+    def ev(self, name):
+        return int(self.st.events[getattr(EV, name)])
+
+
+def test_scripted_strategy_plays_its_queue_and_logs():
+    # Night 1 of a plain 8-player table: the seer (6) checks seat 2, the pack (leader 2) kills 0.
+    t = Table((V, V, W, V, V, W, S, V))
+    t.script(DECISION.seer_check, 2).script(DECISION.wolf_kill, 0)
+    reference, end = t.night(1)
+    assert (reference, end) == (0, -1)
+    check, kill_ = t.asked()
+    assert (check.kind, check.seat, check.action) == (DECISION.seer_check, 6, 2)
+    assert (kill_.kind, kill_.seat, kill_.action) == (DECISION.wolf_kill, 2, 0)
+    assert check.seats() == set(range(8)) - {6}
+    assert t.dead() == [0] and t.st.cause[0] == CAUSE.wolves
+
+
+# === the roles' rule functions ==================================================================
+
+def test_seer_and_medium_read_werewolf_or_not_and_a_madman_reads_not():
+    # Seats: 0 V, 1 W, 2 seer, 3 medium, 4 madman, 5 V (lover of 4), 6 V, 7 W. The seer and the
+    # medium are told "werewolf" or "not a werewolf" only: the madman (wolf camp) reads "not", and
+    # the seer learns nothing of the lovers (his observation's lovers piece stays -1).
+    t = Table((V, W, S, R.medium, R.madman, V, V, W))
+    link(t.st, 6, 4, 5)
+    st = t.st
+    assert seer_learns(st, 2, 1) and st.known[2, 1] == W
+    assert not seer_learns(st, 2, 4) and st.known[2, 4] == NOT_WOLF
+    assert not seer_learns(st, 2, 5) and st.known[2, 5] == NOT_WOLF
+    assert medium_learns(st, 3, 7) and st.known[3, 7] == W
+    assert not medium_learns(st, 3, 4) and st.known[3, 4] == NOT_WOLF
+    from simulator.games.werewolf.observation import observe
+    observe(st, 2, (1, -1, -1, -1))
+    assert list(st.obs[OBS.lovers:OBS.lovers + 2]) == [-1, -1]
+    observe(st, 4, (1, -1, -1, -1))
+    assert list(st.obs[OBS.lovers:OBS.lovers + 2]) == [4, 5]
+
+
+def test_seer_check_marks_the_hamster_to_die_at_daybreak():
+    # Checking the hamster kills him, at daybreak (night_death), not on the spot; he reads "not".
+    t = Table((V, W, S, R.hamster, V, V, V, W))
+    assert not seer_learns(t.st, 2, 3)
+    assert t.st.night_death[3] == CAUSE.seer and t.alive[3] == 1
+    assert t.st.night_death[0] == -1 and not seer_learns(t.st, 2, 0) and t.st.night_death[0] == -1
+
+
+def test_masons_and_wolves_know_each_other_from_the_deal():
+    # The deal: each seat knows its own card; the werewolves each other, the masons each other.
+    t = Table((V, W, R.mason, V, R.mason, W, S, V))
+    k = t.st.known
+    assert k[2, 4] == R.mason and k[4, 2] == R.mason
+    assert k[1, 5] == W and k[5, 1] == W
+    assert k[1, 2] == UNKNOWN and k[2, 1] == UNKNOWN and k[0, 2] == UNKNOWN and k[6, 4] == UNKNOWN
+
+
+def test_protection_and_the_hamster_stop_the_wolves_only():
+    # attack(): 1 if the attack will kill at daybreak. The bodyguard's protected player (seat 3)
+    # and the hamster (seat 4) are not killed by the wolves; the witch's poison kills both.
+    t = Table((V, W, R.bodyguard, V, R.hamster, V, S, W))
+    st = t.st
+    protect(st, 2, 3)
+    assert st.shielded[3] == 1 and st.last_protected[2] == 3
+    assert attack(st, 3) == 0 and st.night_death[3] == -1
+    assert attack(st, 4) == 0 and st.night_death[4] == -1
+    assert attack(st, 5) == 1 and st.night_death[5] == CAUSE.wolves
+    poison(st, 3)
+    poison(st, 4)
+    assert st.night_death[3] == CAUSE.poison and st.night_death[4] == CAUSE.poison
+
+
+def test_revival_undoes_the_wolves_attack_only():
+    t = Table((V, W, R.witch, V, V, V, S, W))
+    st = t.st
+    attack(st, 3)
+    poison(st, 4)
+    revive(st, 3)
+    revive(st, 4)
+    assert st.night_death[3] == -1 and st.night_death[4] == CAUSE.poison
+
+
+def test_bodyguard_naming_the_witness_learns_him():
+    t = Table((V, W, R.bodyguard, R.witness, V, V, S, W))
+    assert not bodyguard_finds_witness(t.st, 2, 4) and t.st.known[2, 4] == UNKNOWN
+    assert bodyguard_finds_witness(t.st, 2, 3) and t.st.known[2, 3] == R.witness
+
+
+def test_unnoticed_peek_shows_the_living_werewolves():
+    # Wolves at 1 and 7 (1 dead: it did not wake), a madman at 5 (he does not wake with them).
+    t = Table((V, W, V, R.witness, V, R.madman, S, W), dead=(1,))
+    witness_sees(t.st, 3, 8)
+    assert [int(t.st.known[3, j]) for j in range(8)] == \
+        [UNKNOWN, UNKNOWN, UNKNOWN, R.witness, UNKNOWN, UNKNOWN, UNKNOWN, W]
+
+
+@pytest.mark.parametrize("target_role, signal, camp", [
+    (S, S, HUMAN), (V, HUMAN_SIDE, HUMAN), (R.witch, HUMAN_SIDE, HUMAN),
+    (R.hunter, HUMAN_SIDE, HUMAN), (W, WOLF_SIDE, WOLF), (R.madman, WOLF_SIDE, WOLF),
+])
+def test_paranoid_becomes_the_role_and_camp_told_only_the_signal(target_role, signal, camp):
+    # Seat 3 the paranoid names seat 4: he counts for neither camp before, and after is told one of
+    # three signals (seer / another human-camp role / a wolf-camp role) and fully becomes the role
+    # and its camp. A new witch has both potions; a new werewolf meets the pack next night.
+    roles = [V, W, S, R.paranoid, target_role, V, V, W]
+    if target_role == S:
+        roles[2] = V
+    t = Table(tuple(roles))
+    st = t.st
+    assert st.role_camp[st.role[3]] == UNDECIDED
+    before = living_counts(st, 8)
+    assert paranoid_becomes(st, 3, 4) == signal
+    assert st.role[3] == target_role and st.known[3, 3] == target_role
+    assert st.known[3, 4] == signal and st.role_camp[st.role[3]] == camp
+    humans, wolves = living_counts(st, 8)
+    assert (humans, wolves) == (before[0] + (camp == HUMAN), before[1] + (camp == WOLF))
+    assert st.joins_pack == (3 if target_role == W else -1)
+    if target_role == R.witch:
+        assert st.save_left[3] == 1 and st.poison_left[3] == 1
+
+
+def test_death_mark_kills_unless_a_werewolf_or_the_hamster():
+    t = Table((V, W, R.madman, R.hamster, S, R.hunter, R.death_god, W))
+    assert [bool(death_mark_kills(t.st, s)) for s in range(8)] == \
+        [True, False, True, False, True, True, True, False]
+
+
+@pytest.mark.parametrize("cause, shoots", [
+    (CAUSE.wolves, True), (CAUSE.hanged, True), (CAUSE.grief, True), (CAUSE.shot, True),
+    (CAUSE.death_god, True), (CAUSE.poison, False),
+])
+def test_hunter_shoots_unless_poisoned(cause, shoots):
+    t = Table((V, W, R.hunter, V, V, V, S, W))
+    t.kill(2, cause)
+    assert bool(hunter_may_shoot(t.st, 2)) == shoots
+    t.kill(3, cause)
+    assert not hunter_may_shoot(t.st, 3)  # not the hunter
+
+
+def test_the_mayors_vote_counts_twice():
+    t = Table((V, W, V, V, V, V, S, W))
+    t.st.obs[OBS.mayor] = 4
+    assert [int(vote_weight(t.st, s)) for s in range(8)] == [1, 1, 1, 1, 2, 1, 1, 1]
+
+
+def test_charm_marks_the_seat_only():
+    t = Table((V, W, V, V, V, V, S, R.piper))
+    link(t.st, 6, 2, 3)
+    charm(t.st, 2)
+    charm(t.st, 5)
+    assert list(t.st.charmed[:8]) == [0, 0, 1, 0, 0, 1, 0, 0]
+    assert t.st.charmed_bits == (1 << 2) | (1 << 5)  # the lover 3 is not charmed
+
+
+# --- the owl man's footprint (choose_suspects) ---------------------------------------------------
+
+def _suspects(votes, owl, dead=(), reference=0):
+    t = Table((V, W, V, V, V, V, S, W), dead=dead)
+    t.votes[:] = votes
+    t.st.owl_target = owl
+    footprint, fur, _ = choose_suspects(t.st, 8, reference)
+    return int(footprint), int(fur)
+
+
+def test_owl_suspect_gets_the_footprint_even_without_votes():
+    # Votes: seat 2 three, seat 5 two; the owl man named seat 6 (no votes): footprint 6, fur 2.
+    assert _suspects([0, 0, 3, 0, 0, 2, 0, 0], owl=6) == (6, 2)
+
+
+def test_owl_suspect_also_most_voted_gives_the_fur_to_the_next():
+    # The owl man's suspect 2 is also the most voted: the fur goes to the next in the ranking, 5.
+    assert _suspects([0, 0, 3, 0, 0, 2, 0, 0], owl=2) == (2, 5)
+    # ... with a tie for that next place: 4 and 5 both 2 votes, reference 0: 4 is nearer.
+    assert _suspects([0, 0, 3, 0, 2, 2, 0, 0], owl=2) == (2, 4)
+
+
+def test_owl_suspect_dead_or_none_gives_the_top_two():
+    # The owl man's suspect 6 died (or there is none): the two most voted get the cards.
+    assert _suspects([0, 0, 3, 0, 0, 2, 0, 0], owl=6, dead=(6,)) == (2, 5)
+    assert _suspects([0, 0, 3, 0, 0, 2, 0, 0], owl=-1) == (2, 5)
+
+
+# --- victory ------------------------------------------------------------------------------------
+
+def _end(roles, dead=(), lovers=None, charmed=(), madman_literal=False):
+    t = Table(roles, dead=dead, madman_literal=madman_literal)
+    if lovers:
+        link(t.st, -1, *lovers)
+    for s in charmed:
+        charm(t.st, s)
+    return t.victory()
+
+
+def test_victory_rule_1_needs_the_whole_wolf_camp_dead():
+    # Wolves 1 and 7 dead, the madman 4 alive: the humans have not won (4 humans vs 1).
+    roles = (V, W, V, V, R.madman, V, S, W)
+    assert _end(roles, dead=(1, 7)) == -1
+    assert _end(roles, dead=(1, 4, 7)) == END.wolves_dead
+    # Knob rules.madman_literal: the madman counts as a human and need not die.
+    assert _end(roles, dead=(1, 7), madman_literal=True) == END.wolves_dead
+    # A paranoid who became a werewolf is of the wolf camp (role code werewolf after night 2).
+    assert _end((V, W, V, W, V, V, S, W), dead=(1, 7)) == -1
+
+
+def test_victory_rule_2_humans_down_to_one():
+    # One human (seat 0) and one wolf left: rule 2 (rule 3 also holds; rule 2 comes first).
+    assert _end((V, W, V, V, V, V, S, W), dead=(2, 3, 4, 5, 6, 7)) == END.humans_gone
+    # The madman is not a human for rule 2: seat 0, the madman 4 and a wolf.
+    assert _end((V, W, V, V, R.madman, V, S, W), dead=(2, 3, 5, 6, 7)) == END.humans_gone
+
+
+def test_victory_rule_3_at_least_as_many():
+    # 2 wolves vs 2 humans: parity; 2 vs 3: the game goes on.
+    roles = (V, W, V, V, V, V, S, W)
+    assert _end(roles, dead=(0, 2, 3, 4)) == END.parity
+    assert _end(roles, dead=(0, 2, 3)) == -1
+    # Several deaths at once skip over equality: 3 of the wolf camp vs 2 humans still wins.
+    assert _end((V, W, V, V, R.madman, V, S, W), dead=(2, 3, 5)) == END.parity
+    # The madman counts for the wolves: 2 wolves + madman vs 3 humans.
+    assert _end((V, W, V, V, R.madman, V, S, W), dead=(2, 3)) == END.parity
+    # ... unless rules.madman_literal: 2 vs 4.
+    assert _end((V, W, V, V, R.madman, V, S, W), dead=(2, 3), madman_literal=True) == -1
+    # The paranoid (before night 2) counts for neither camp: 2 wolves vs 2 humans + him.
+    assert _end((V, W, V, V, R.paranoid, V, S, W), dead=(0, 2, 3)) == END.parity
+    # The seer and the hamster count as humans: 2 wolves vs villager, seer, hamster.
+    assert _end((V, W, V, V, R.hamster, V, S, W), dead=(2, 3, 5)) == -1
+
+
+def test_victory_rule_4_lovers_across_the_camps_the_last_two():
+    # A werewolf (1) and a human (3) in love, the last two alive: they win, before rules 2 and 3.
+    roles = (V, W, V, V, V, V, S, W)
+    everyone_but = lambda *alive: tuple(s for s in range(8) if s not in alive)  # noqa: E731
+    assert _end(roles, dead=everyone_but(1, 3), lovers=(1, 3)) == END.lovers
+    # The madman and a human are lovers across the camps too.
+    assert _end((V, W, V, V, R.madman, V, S, W), dead=everyone_but(4, 3), lovers=(4, 3)) == \
+        END.lovers
+    # Only as the last two: a third player alive -> the camp rules (1 wolf vs 2 humans: goes on;
+    # 2 wolves vs 1 human: rule 2).
+    assert _end(roles, dead=everyone_but(1, 3, 5), lovers=(1, 3)) == -1
+    assert _end(roles, dead=everyone_but(1, 3, 7), lovers=(1, 3)) == END.humans_gone
+    # Same-camp lovers have no special rule: two human lovers -> rule 1; two wolves -> rule 2.
+    assert _end(roles, dead=everyone_but(2, 3), lovers=(2, 3)) == END.wolves_dead
+    assert _end(roles, dead=everyone_but(1, 7), lovers=(1, 7)) == END.humans_gone
+    # Not lovers: a wolf and a human left -> rule 2.
+    assert _end(roles, dead=everyone_but(1, 3)) == END.humans_gone
+
+
+def test_victory_rule_5_the_piper():
+    # Every living player but the living piper (7) charmed: the piper wins, checked first.
+    roles = (V, W, V, V, V, V, S, R.piper)
+    assert _end(roles, dead=(0, 3), charmed=(1, 2, 4, 5, 6)) == END.piper
+    assert _end(roles, dead=(0, 3), charmed=(1, 2, 4, 5)) == -1
+    # Before rule 1: the wolves dead too.
+    assert _end(roles, dead=(1,), charmed=(0, 2, 3, 4, 5, 6)) == END.piper
+    # Only while alive: a dead piper with everyone charmed wins nothing (2 humans vs 1 wolf).
+    assert _end(roles, dead=(0, 3, 4, 5, 7), charmed=(1, 2, 6)) == -1
+    assert piper_has_won(Table(roles).st, 8) is False
+
+
+def test_winners_of_each_end():
+    # mark_winners: a camp's win goes to its roles (the madman with the wolves, also under the
+    # knob), except lovers across the camps, who win only together, and a paranoid who never
+    # chose; the lovers' and the piper's wins are the living lovers' and the living piper's.
+    roles = (V, W, R.madman, R.paranoid, V, V, S, W)
+    t = Table(roles)
+    link(t.st, -1, 1, 4)  # a werewolf and a human
+    assert lovers_across(t.st, 1) and lovers_across(t.st, 4) and not lovers_across(t.st, 0)
+    assert mark_winners(t.st, 8, END.parity) == WOLF
+    assert list(t.st.won[:8]) == [0, 0, 1, 0, 0, 0, 0, 1]
+    assert mark_winners(t.st, 8, END.wolves_dead) == HUMAN
+    assert list(t.st.won[:8]) == [1, 0, 0, 0, 0, 1, 1, 0]
+    t.alive[:] = 0
+    t.alive[1] = t.alive[4] = 1
+    assert mark_winners(t.st, 8, END.lovers) == -1
+    assert list(t.st.won[:8]) == [0, 1, 0, 0, 1, 0, 0, 0]
+    # Same-camp lovers win with their camp.
+    t = Table(roles, madman_literal=True)
+    link(t.st, -1, 0, 4)
+    assert not lovers_across(t.st, 0)
+    mark_winners(t.st, 8, END.wolves_dead)
+    assert list(t.st.won[:8]) == [1, 0, 0, 0, 1, 1, 1, 0]
+    mark_winners(t.st, 8, END.parity)  # the madman wins with the wolves under the knob too
+    assert list(t.st.won[:8]) == [0, 1, 1, 0, 0, 0, 0, 1]
+    # The piper's win is the living piper's alone.
+    t = Table((V, W, V, V, V, V, S, R.piper))
+    assert mark_winners(t.st, 8, END.piper) == -1
+    assert list(t.st.won[:8]) == [0] * 7 + [1]
+    assert [camp_winner(e) for e in range(5)] == [HUMAN, WOLF, WOLF, -1, -1]
+
+
+def test_lovers_never_kill_each_other_in_the_pack_mask():
+    # A werewolf (1) loves seat 3: the pack may not pick 3; any other living seat (wolves too).
+    t = Table((V, W, V, V, V, V, S, W), dead=(5,))
+    link(t.st, -1, 1, 3)
+    legal_kill(t.st, 8)
+    assert {a for a in range(17) if t.st.legal[a]} == {0, 1, 2, 4, 6, 7}
