@@ -26,13 +26,13 @@ from numba import carray
 
 from simulator import config, runner
 from simulator.games import driver
-from simulator.games.base import StrategyInfo, StrategyParam
+from simulator.games.base import TRACE_WIDTH, StrategyInfo, StrategyParam
 from simulator.games.kernel_support import _address_as_pointer
 from simulator.games.werewolf import GAME
 from simulator.games.werewolf import kernel as K
 from simulator.games.werewolf.declaration import (
     AVAILABLE_FROM, CAUSE, DECISION, DECISIONS, END, EV, HUMAN, HUMAN_SIDE, NO, NOT_WOLF, OBS,
-    ROLE, UNDECIDED, UNKNOWN, WOLF, WOLF_SIDE, YES,
+    ROLE, TR, UNDECIDED, UNKNOWN, WOLF, WOLF_SIDE, YES,
 )
 from simulator.games.werewolf.observation import legal_kill
 from simulator.games.werewolf.rules import (
@@ -203,6 +203,12 @@ class Table:
 
     def ev(self, name):
         return int(self.st.events[getattr(EV, name)])
+
+    def traced(self, rows=2000):
+        """Record the trace from now on; returns a function giving the rows so far."""
+        self.trace = np.zeros((rows, TRACE_WIDTH), np.int64)
+        driver.attach_trace(self.st, self.trace)
+        return lambda: self.trace[:int(self.st.trace_rows)].tolist()
 
 
 def test_scripted_strategy_plays_its_queue_and_logs():
@@ -495,3 +501,424 @@ def test_lovers_never_kill_each_other_in_the_pack_mask():
     link(t.st, -1, 1, 3)
     legal_kill(t.st, 8)
     assert {a for a in range(17) if t.st.legal[a]} == {0, 1, 2, 4, 6, 7}
+
+
+# === the roles in the kernel's night and day (scripted play) =====================================
+D = DECISION
+BG, WITNESS, WITCH, HUNTER, CUPID = R.bodyguard, R.witness, R.witch, R.hunter, R.cupid
+HAMSTER, PIPER, DG, OWL, MED, MAD, PARA = (R.hamster, R.piper, R.death_god, R.owl_man, R.medium,
+                                         R.madman, R.paranoid)
+
+
+def test_bodyguard_protects_from_night_2_and_the_witch_still_poisons():
+    # Night 1: the bodyguard (1) is not called. Night 2: he protects 3, the wolves attack 3: their
+    # attack kills nobody; the witch (7) is shown the attacked player 3 and poisons him: 3 dies.
+    t = Table((V, BG, W, V, V, W, S, WITCH))
+    t.script(D.wolf_kill, 0, 3).script(D.protect, 3).script(D.witch_poison, 16, 3)
+    assert t.night(1) == (0, -1)
+    assert t.asked(D.protect) == [] and t.dead() == [0]
+    assert t.night(2, 0) == (3, -1)  # the reference seat is the attacked one
+    [save] = [a for a in t.asked(D.witch_save) if a.obs[OBS.day] == 2]
+    assert save.seat == 7 and save.obs[OBS.victim] == 3
+    assert t.dead() == [0, 3] and t.st.cause[3] == CAUSE.poison
+    assert t.ev("protections") == 1 and t.ev("protected_saves") == 1 and t.ev("night_kills") == 1
+
+
+def test_bodyguard_not_the_same_player_twice_in_a_row():
+    # Night 2 he protects himself (allowed); night 3 he is shown that and may not name himself;
+    # night 4 he may again.
+    t = Table((V, BG, W, V, V, W, S, V))
+    t.script(D.wolf_kill, 0, 3, 6).script(D.protect, 1, 4, 1)
+    t.night(2)
+    t.night(3)
+    t.night(4)
+    first, second, third = t.asked(D.protect)
+    assert 1 in first.seats() and first.obs[OBS.protected] == -1
+    assert second.obs[OBS.protected] == 1 and second.seats() == {2, 3, 4, 5, 6, 7}
+    assert 1 in third.seats() and 4 not in third.seats()
+
+
+def test_bodyguard_naming_the_witness_chooses_again_knowing_him():
+    t = Table((V, BG, W, WITNESS, V, W, S, V))
+    t.script(D.protect, 3, 4).script(D.wolf_kill, 4)
+    t.night(2)
+    first, second = t.asked(D.protect)
+    assert 3 in first.seats() and first.known(3) == UNKNOWN
+    assert 3 not in second.seats() and second.known(3) == WITNESS
+    assert t.st.shielded[4] == 1 and t.st.shielded[3] == 0 and t.st.last_protected[1] == 4
+    assert t.ev("witness_redirects") == 1 and t.dead() == []  # the attack on 4 was stopped
+
+
+def test_witness_peek_unnoticed_learns_the_wolves():
+    # Knob rules.witness_caught = 0: the peek is never noticed; the witness (3) learns 2 and 5.
+    t = Table((V, V, W, WITNESS, V, W, S, V), caught=0.0)
+    t.script(D.peek, YES).script(D.wolf_kill, 0)
+    assert t.night(1) == (0, -1)
+    assert [int(t.st.known[3, j]) for j in (2, 5)] == [W, W]
+    assert t.dead() == [0] and t.ev("peeks") == 1 and t.ev("witness_caught") == 0
+
+
+def test_witness_caught_is_the_victim_instead():
+    # Knob rules.witness_caught = 1: noticed, the witness dies instead of the pack's victim 0, and
+    # counts as the victim (the day's reference seat). The witch is shown him.
+    t = Table((V, V, W, WITNESS, V, W, S, WITCH), caught=1.0)
+    t.script(D.peek, YES).script(D.wolf_kill, 0)
+    assert t.night(1) == (3, -1)
+    assert t.dead() == [3] and t.st.cause[3] == CAUSE.wolves
+    assert t.asked(D.witch_save)[0].obs[OBS.victim] == 3
+    assert t.ev("witness_caught") == 1
+    # Not peeking: nothing happens to him.
+    t = Table((V, V, W, WITNESS, V, W, S, V), caught=1.0)
+    t.script(D.peek, NO).script(D.wolf_kill, 0)
+    assert t.night(1) == (0, -1) and t.dead() == [0] and t.ev("peeks") == 0
+
+
+def test_witness_caught_probability_is_the_knob():
+    # rules.witness_caught = 0.25: of 4000 peeks, the caught count is Binomial(4000, 0.25), mean
+    # 1000, sd 27.4; +-5 sd is [863, 1137] (a correct kernel is outside with probability < 1e-6).
+    caught = 0
+    t = Table((V, V, W, WITNESS, V, W, S, V), caught=0.25)
+    for night in range(4000):
+        t.st.role[:8] = (V, V, W, WITNESS, V, W, S, V)
+        reset_for_deal(t.st, 8)
+        t.buf[:] = 0
+        t.buf[SCRIPT_AT + D.peek * (SLEN + 1) + 1] = YES
+        t.buf[SCRIPT_AT + D.wolf_kill * (SLEN + 1) + 1] = 0
+        reference, _ = t.night(1)
+        caught += reference == 3
+    assert t.ev("peeks") == 4000 and t.ev("witness_caught") == caught
+    assert 863 <= caught <= 1137
+
+
+def test_hamster_attacked_nobody_dies_but_the_poison_works():
+    # The wolves attack the hamster (3): nobody dies of it; the witch's poison on 0 still works.
+    t = Table((V, V, W, HAMSTER, V, W, S, WITCH))
+    trace = t.traced()
+    t.script(D.wolf_kill, 3).script(D.witch_poison, 0)
+    assert t.night(1) == (3, -1)
+    assert t.dead() == [0] and t.st.cause[0] == CAUSE.poison
+    assert t.ev("hamster_attacked") == 1 and t.ev("night_kills") == 0
+    # A night where the attack kills nobody at all is announced as such.
+    t = Table((V, V, W, HAMSTER, V, W, S, V))
+    trace = t.traced()
+    t.script(D.wolf_kill, 3)
+    assert t.night(1) == (3, -1) and t.dead() == []
+    assert [row[1] for row in trace()].count(TR.nobody_killed) == 1
+
+
+def test_seer_checking_the_hamster_kills_him_at_daybreak():
+    t = Table((V, V, W, HAMSTER, V, W, S, V))
+    t.script(D.seer_check, 3).script(D.wolf_kill, 0)
+    assert t.night(1) == (0, -1)
+    assert t.dead() == [0, 3] and t.st.cause[3] == CAUSE.seer and t.ev("hamster_checked") == 1
+    # Even his lover's check kills him (a check is not a kill); the seer then dies of grief.
+    t = Table((V, V, W, HAMSTER, V, W, S, V))
+    link(t.st, -1, 3, 6)
+    t.script(D.seer_check, 3).script(D.wolf_kill, 0)
+    t.night(1)
+    assert t.dead() == [0, 3, 6] and t.st.cause[6] == CAUSE.grief
+
+
+def test_witch_revives_herself_and_each_potion_is_used_once():
+    # Night 1: the pack attacks the witch (7); shown herself, she revives herself. Her poison's
+    # mask excludes herself (she may not poison herself). Night 2: no revival is offered; she
+    # poisons 4. Night 3: she is not asked at all.
+    t = Table((V, V, W, V, V, W, S, WITCH))
+    t.script(D.wolf_kill, 7, 0, 1).script(D.witch_save, YES).script(D.witch_poison, 16, 4)
+    t.night(1)
+    [save] = t.asked(D.witch_save)
+    assert save.obs[OBS.victim] == 7 and list(save.obs[OBS.potions:OBS.potions + 2]) == [1, 1]
+    assert t.dead() == [] and t.st.save_left[7] == 0 and t.ev("witch_saves") == 1
+    assert 7 not in t.asked(D.witch_poison)[0].seats()
+    t.night(2)
+    assert len(t.asked(D.witch_save)) == 1
+    assert t.dead() == [0, 4] and t.st.cause[4] == CAUSE.poison and t.st.poison_left[7] == 0
+    t.night(3)
+    assert len(t.asked(D.witch_poison)) == 2 and t.dead() == [0, 1, 4]
+
+
+def test_witch_revives_and_poisons_the_same_night():
+    t = Table((V, V, W, V, V, W, S, WITCH))
+    t.script(D.wolf_kill, 0).script(D.witch_save, YES).script(D.witch_poison, 5)
+    t.night(1)
+    assert t.dead() == [5] and t.ev("witch_saves") == 1 and t.ev("witch_poisons") == 1
+
+
+def test_hunter_killed_by_the_wolves_shoots_publicly():
+    t = Table((V, HUNTER, W, V, V, W, S, V))
+    t.script(D.wolf_kill, 1).script(D.shoot, 5)
+    t.night(1)
+    [shot] = t.asked(D.shoot)
+    assert shot.seat == 1 and 16 in shot.legal and 1 not in shot.legal  # pass allowed
+    assert t.dead() == [1, 5] and t.st.cause[5] == CAUSE.shot and t.ev("hunter_shots") == 1
+    assert list(t.revealed) == [-1, HUNTER, -1, -1, -1, -1, -1, -1]  # the announcement is public
+    # Passing: no announcement, nobody shot.
+    t = Table((V, HUNTER, W, V, V, W, S, V))
+    t.script(D.wolf_kill, 1).script(D.shoot, 16)
+    t.night(1)
+    assert t.dead() == [1] and list(t.revealed) == [-1] * 8
+
+
+def test_hunter_killed_by_the_witch_does_not_shoot():
+    t = Table((V, HUNTER, W, V, V, W, S, WITCH))
+    t.script(D.wolf_kill, 0).script(D.witch_poison, 1)
+    t.night(1)
+    assert t.dead() == [0, 1] and t.asked(D.shoot) == [] and t.ev("hunter_shots") == 0
+
+
+def test_hunter_hanged_shoots():
+    # Day 1 after seat 0's death: by the default votes every voter (1..7) names the lowest other
+    # living seat, so seat 1 gets 6 votes and seat 2 one; the sentence ballots all go to 1.
+    t = Table((V, HUNTER, W, V, V, W, S, V), dead=(0,))
+    t.script(D.shoot, 5)
+    assert t.daytime(1, 0) == -1
+    assert t.st.obs[OBS.hanged] == 1 and t.dead() == [0, 1, 5] and t.revealed[1] == HUNTER
+
+
+def test_hunter_dying_of_grief_shoots_but_never_his_lover():
+    # The hunter (1) loves seat 3; the wolves kill 3; the hunter dies of grief (counts as killed)
+    # and may shoot: not his lover.
+    t = Table((V, HUNTER, W, V, V, W, S, V))
+    link(t.st, -1, 1, 3)
+    t.script(D.wolf_kill, 3).script(D.shoot, 2)
+    t.night(1)
+    [shot] = t.asked(D.shoot)
+    assert 3 not in shot.legal and t.st.cause[1] == CAUSE.grief
+    assert t.dead() == [1, 2, 3] and t.ev("lover_grief") == 1
+
+
+def test_hunter_shot_decides_the_game_at_once():
+    # One wolf (2): the pack kills the hunter, who shoots the wolf: the humans win at daybreak.
+    t = Table((V, HUNTER, W, V, V, V, S, V))
+    t.script(D.wolf_kill, 1).script(D.shoot, 2)
+    assert t.night(1) == (1, END.wolves_dead)
+
+
+def test_cupid_links_two_lovers_on_night_1_who_see_each_other():
+    # Cupid (7) names himself and the werewolf 2: lovers across the camps. The second name may not
+    # repeat the first. The pack (its spokesman 2 is a lover) may not attack 7. A lover's
+    # observation shows the lovers; others' do not.
+    t = Table((V, V, W, V, V, W, S, CUPID))
+    t.script(D.link, 7, 2).script(D.wolf_kill, 0)
+    t.night(1)
+    first, second = t.asked(D.link)
+    assert 7 in first.seats() and 7 not in second.seats() and 2 in second.seats()
+    assert t.st.lover[7] == 2 and t.st.lover[2] == 7
+    assert t.ev("lovers_linked") == 1 and t.ev("lovers_across") == 1
+    [pack] = t.asked(D.wolf_kill)
+    assert 7 not in pack.seats() and list(pack.obs[OBS.lovers:OBS.lovers + 2]) == [2, 7]
+    [check] = t.asked(D.seer_check)
+    assert list(check.obs[OBS.lovers:OBS.lovers + 2]) == [-1, -1]
+    t.night(2)  # cupid is called on night 1 only
+    assert len(t.asked(D.link)) == 2
+
+
+def test_lovers_die_together():
+    # Hanged or killed at night, a lover's partner dies of grief at once.
+    t = Table((V, V, W, V, V, W, S, V))
+    link(t.st, -1, 3, 4)
+    t.kill(3, CAUSE.hanged)
+    t.settle()
+    assert t.dead() == [3, 4] and t.st.cause[4] == CAUSE.grief and t.ev("lover_grief") == 1
+    t = Table((V, V, W, V, V, W, S, V))
+    link(t.st, -1, 3, 4)
+    t.script(D.wolf_kill, 4)
+    t.night(1)
+    assert t.dead() == [3, 4] and t.st.cause[3] == CAUSE.grief
+
+
+def test_lovers_across_the_camps_win_as_the_last_two():
+    # Alive: the werewolf 2, his lover 3, and seat 4; the pack kills 4: the lovers win.
+    t = Table((V, V, W, V, V, W, S, V), dead=(0, 1, 5, 6, 7))
+    link(t.st, -1, 2, 3)
+    t.script(D.wolf_kill, 4)
+    assert t.night(3) == (4, END.lovers)
+
+
+def test_voting_for_ones_lover_is_allowed():
+    t = Table((V, V, W, V, V, W, S, V), dead=(0,))
+    link(t.st, -1, 3, 4)
+    t.daytime(1, 0)
+    [vote] = t.asked(D.suspect_vote, seat=3)
+    assert 4 in vote.seats()
+
+
+def test_death_god_kills_during_the_day_after_the_hanging():
+    # Night 1: the death god (7) is attacked by the pack and still marks seat 4 (the night's deaths
+    # happen at daybreak). Day 1 (reference 7: voters 8, 9, 0, ...): by the default votes seat 0
+    # is hanged, then 4 dies of the mark, though the death god is dead.
+    t = Table((V, V, W, V, V, W, S, DG, V, V))
+    trace = t.traced()
+    t.script(D.wolf_kill, 7).script(D.death_mark, 4)
+    t.night(1)
+    [mark] = t.asked(D.death_mark)
+    assert mark.seat == 7 and 7 not in mark.seats() and t.dead() == [7]
+    assert t.daytime(1, 7) == -1
+    deaths = [(row[2], row[5]) for row in trace() if row[1] == TR.death]
+    assert deaths == [(7, CAUSE.wolves), (0, CAUSE.hanged), (4, CAUSE.death_god)]
+    assert t.ev("death_marks") == 1 and t.ev("death_god_kills") == 1
+
+
+def test_death_god_mark_spares_werewolves_and_the_hamster_but_kills_the_madman():
+    # Marks on the madman 3, the hamster 4 and the werewolf 5; seat 1 is hanged first; then only
+    # the madman dies; victory is checked again (2 wolves vs 4 humans: the game goes on).
+    t = Table((V, V, W, MAD, HAMSTER, W, S, DG, V, V), dead=(0,))
+    t.st.marked[3] = t.st.marked[4] = t.st.marked[5] = 1
+    assert t.daytime(1, 0) == -1
+    assert t.dead() == [0, 1, 3] and t.st.cause[3] == CAUSE.death_god
+    assert list(t.st.marked[:10]) == [0] * 10
+
+
+def test_death_god_mark_does_not_kill_once_the_hanging_ended_the_game():
+    # One wolf (2), hanged by the ballots; the marked seat 4 stays alive: the game ended first.
+    t = Table((V, V, W, V, V, V, S, DG), dead=(0,))
+    t.st.marked[4] = 1
+    t.script(D.sentence_vote, *[2] * 7)
+    assert t.daytime(1, 0) == END.wolves_dead
+    assert t.dead() == [0, 2] and t.ev("death_god_kills") == 0
+
+
+def test_paranoid_becomes_a_werewolf_and_meets_the_pack_next_night():
+    # Night 1: the paranoid (3) is not called. Night 2: he names the werewolf 5, is told "a
+    # wolf-camp role" and becomes a werewolf. Night 3: the pack meets; its spokesman 2 knows him.
+    t = Table((V, V, W, PARA, V, W, S, V))
+    t.script(D.wolf_kill, 0, 1, 4).script(D.paranoid_pick, 5)
+    t.night(1)
+    assert t.asked(D.paranoid_pick) == []
+    t.night(2)
+    [pick] = t.asked(D.paranoid_pick)
+    assert pick.seat == 3 and 3 not in pick.seats()
+    assert t.st.role[3] == W and t.st.known[3, 5] == WOLF_SIDE and t.st.known[2, 3] == UNKNOWN
+    assert t.ev("paranoid_wolf") == 1
+    t.night(3)
+    assert len(t.asked(D.paranoid_pick)) == 1
+    pack = t.asked(D.wolf_kill)[-1]
+    assert pack.seat == 2 and pack.known(3) == W and pack.known(5) == W
+    assert t.st.known[3, 2] == W and t.st.known[5, 3] == W
+
+
+def test_paranoid_becoming_the_witch_has_both_potions():
+    t = Table((V, V, W, PARA, V, W, S, WITCH))
+    t.script(D.wolf_kill, 0, 1, 4).script(D.paranoid_pick, 7)
+    t.night(1)
+    t.night(2)
+    assert t.st.role[3] == WITCH and t.ev("paranoid_human") == 1
+    t.night(3)
+    assert {a.seat for a in t.asked(D.witch_save) if a.obs[OBS.day] == 3} == {3, 7}
+
+
+def test_piper_charms_two_a_night_and_wins_at_once():
+    # Night 1: the piper (7) charms 1 and 2 (not himself, not the same twice); night 2: 4 and 5
+    # (the charmed are no longer offered; 3, attacked tonight, still is). Night 3: 6, the last
+    # uncharmed living player (the only legal choice, so taken without asking): he wins at once,
+    # before the night's deaths (the pack attacked 6).
+    t = Table((V, V, W, V, V, W, S, PIPER))
+    t.script(D.wolf_kill, 0, 3, 6).script(D.charm, 1, 2, 4, 5, 6)
+    t.night(1)
+    first, second = t.asked(D.charm)
+    assert first.seats() == {0, 1, 2, 3, 4, 5, 6} and second.seats() == {0, 2, 3, 4, 5, 6}
+    assert t.night(2) == (3, -1)
+    assert t.asked(D.charm)[2].seats() == {3, 4, 5, 6}
+    reference, end = t.night(3)
+    assert (reference, end) == (6, END.piper) and t.ev("charms") == 5
+    assert t.alive[6] == 1  # the piper's win came first
+    assert len(t.asked(D.charm)) == 4 and t.st.charmed[6] == 1  # the last charm was forced
+
+
+def test_charming_one_lover_does_not_charm_the_other_and_the_charmed_see_each_other():
+    from simulator.games.werewolf.observation import observe
+    t = Table((V, V, W, V, V, W, S, PIPER))
+    link(t.st, -1, 1, 2)
+    t.script(D.wolf_kill, 0).script(D.charm, 1, 4)
+    t.night(1)
+    assert list(t.st.charmed[:8]) == [0, 1, 0, 0, 1, 0, 0, 0]
+    bits = (1 << 1) | (1 << 4)
+    for seat, sees in ((1, bits), (4, bits), (7, bits), (2, 0), (3, 0)):
+        observe(t.st, seat, (1, -1, -1, -1))
+        assert t.st.obs[OBS.charmed] == sees, seat
+
+
+def test_owl_mans_suspect_gets_the_footprint_in_the_kernel():
+    # Night 1: the owl man (7) names 3 (not himself). Day 1: default votes give seat 1 six votes
+    # and 2 one; the footprint is the owl man's 3 (no votes), the fur 1.
+    t = Table((V, V, W, V, V, W, S, OWL))
+    t.script(D.wolf_kill, 0).script(D.owl_accuse, 3)
+    t.night(1)
+    assert 7 not in t.asked(D.owl_accuse)[0].seats() and t.st.owl_target == 3
+    t.daytime(1, 0)
+    ballot = t.asked(D.sentence_vote)[0]
+    assert (ballot.obs[OBS.suspect_a], ballot.obs[OBS.suspect_b]) == (3, 1)
+    assert t.ev("owl_suspects") == 1 and t.st.owl_target == -1
+
+
+def test_two_owl_men_the_later_ones_suspect_holds():
+    t = Table((V, OWL, W, V, V, W, S, OWL))
+    t.script(D.wolf_kill, 0).script(D.owl_accuse, 3, 4)
+    t.night(1)
+    assert [a.seat for a in t.asked(D.owl_accuse)] == [1, 7] and t.st.owl_target == 4
+
+
+def test_medium_learns_the_hanged_from_night_2():
+    # The madman (7) was hanged: the medium (3) reads "not a werewolf"; then the werewolf 2.
+    t = Table((V, V, W, MED, V, W, S, MAD))
+    t.script(D.wolf_kill, 0, 1, 4)
+    t.st.obs[OBS.hanged] = 7
+    t.night(1)
+    assert t.st.known[3, 7] == UNKNOWN and t.ev("medium_readings") == 0
+    t.night(2)
+    assert t.st.known[3, 7] == NOT_WOLF
+    t.st.obs[OBS.hanged] = 2
+    t.night(3)
+    assert t.st.known[3, 2] == W and t.ev("medium_readings") == 2
+
+
+def test_mayor_elected_and_his_vote_counts_twice_in_both_votes():
+    # Day 1, seat 0 dead, reference 0: voters 1..7 in order.
+    # Election: 1,2,4,5,6,7 name 3; 3 names 4 -> the mayor is 3.
+    # Suspect vote (1..7): 5,5,4,5,4,7,6 -> 5: 3 votes, 4: 1 + the mayor's 2 = 3, tie -> 4 is
+    # nearer clockwise to 0: footprint 4, fur 5.
+    # Sentence: 5,5,4,4,5,5,4 -> 4: 2 + 1 + 1 = 4, 5: 4; tie -> 4 hanged. Counted once, the
+    # mayor's ballot would have hanged 5 (3 to 4): the double vote decided.
+    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor_rule=1)
+    t.script(D.mayor_vote, 3, 3, 4, 3, 3, 3, 3)
+    t.script(D.suspect_vote, 5, 5, 4, 5, 4, 7, 6)
+    t.script(D.sentence_vote, 5, 5, 4, 4, 5, 5, 4)
+    assert t.daytime(1, 0) == -1
+    assert t.mayor == 3 and t.ev("mayor_elected") == 1
+    assert 3 not in t.asked(D.mayor_vote, seat=3)[0].seats()
+    ballot = t.asked(D.sentence_vote)[0]
+    assert (ballot.obs[OBS.suspect_a], ballot.obs[OBS.suspect_b]) == (4, 5)
+    assert ballot.obs[OBS.votes + 4] == 3 and ballot.obs[OBS.votes + 5] == 3
+    assert t.st.sentence[4] == 4 and t.st.sentence[5] == 4
+    assert t.dead() == [0, 4] and t.ev("mayor_double_votes") == 1
+    # The election happens once: day 2 asks nothing of it.
+    t.daytime(2, 1)
+    assert len(t.asked(D.mayor_vote)) == 7
+
+
+def test_mayor_election_tie_goes_nearer_clockwise_to_the_reference():
+    # Votes 4,5,4,5,6,7,6 -> 4, 5 and 6 two each: 4 is nearest clockwise to the reference 0.
+    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor_rule=1)
+    t.script(D.mayor_vote, 4, 5, 4, 5, 6, 7, 6)
+    t.daytime(1, 0)  # (the default votes then hang seat 1, not the mayor)
+    assert t.ev("mayor_elected") == 1 and t.mayor == 4 and t.st.obs[OBS.hanged] == 1
+
+
+def test_hanged_mayor_names_a_successor():
+    # The mayor is seat 1, hanged by the default votes; dead, he names 6, who may not refuse
+    # (no pass in the mask).
+    t = Table((V, V, W, V, V, W, S, V), dead=(0,))
+    t.st.obs[OBS.mayor] = 1
+    t.script(D.successor, 6)
+    t.daytime(1, 0)
+    [heir] = t.asked(D.successor)
+    assert heir.seat == 1 and 16 not in heir.legal and 1 not in heir.legal
+    assert t.mayor == 6 and t.ev("mayor_successions") == 1
+
+
+def test_mayor_killed_at_night_names_a_successor():
+    t = Table((V, V, W, V, V, W, S, V))
+    t.st.obs[OBS.mayor] = 3
+    t.script(D.wolf_kill, 3).script(D.successor, 4)
+    t.night(2)
+    assert t.mayor == 4 and t.asked(D.successor)[0].seat == 3
