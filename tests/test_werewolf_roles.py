@@ -922,3 +922,81 @@ def test_mayor_killed_at_night_names_a_successor():
     t.script(D.wolf_kill, 3).script(D.successor, 4)
     t.night(2)
     assert t.mayor == 4 and t.asked(D.successor)[0].seat == 3
+
+
+# === config consistency: one clear line, exit 2 =================================================
+
+@pytest.mark.parametrize("players, settings, fragments", [
+    (14, ["roles.mason=1"], ["roles.mason", "always two"]),
+    (14, ["roles.owl-man=2"], ["roles.owl-man", "from 0 to 1"]),
+    (20, ["roles.owl-man=1", "roles.death-god=1", "rules.ignore_availability=true"],
+     ["roles.death-god", "owl man", "not both"]),
+    (8, ["rules.ignore_availability=true", "roles.medium=1", "roles.madman=1",
+         "roles.bodyguard=1", "roles.mason=2", "roles.hamster=1"],
+     ["roles", "9 special roles do not fit 8 players"]),
+    (9, ["roles.witch=1"], ["roles.witch", "available from 17", "rules.ignore_availability"]),
+    (21, ["roles.owl-man=1"], ["roles.owl-man", "not used above 19"]),
+])
+def test_inconsistent_setups_are_refused_in_one_line(players, settings, fragments):
+    args = ["run", "werewolf", "--players", players]
+    for setting in settings:
+        args += ["--set", setting]
+    one_line_error(run_cli(*args), *fragments)
+
+
+def test_ignore_availability_deals_a_role_below_its_head_count(tmp_path):
+    result = run_cli("run", "werewolf", "--players", 9, "--set", "roles.witch=1", "--set",
+                     "rules.ignore_availability=true", "-n", 50, "--workers", 1, "-o",
+                     tmp_path / "r.json")
+    assert result.exit_code == 0, result.output
+
+
+# === each role alone in a base setup ============================================================
+# Every expansion role (and the mayor) added alone to the base setup, `random` play, at the head
+# count from which the role is available and at 8 role players (rules.ignore_availability): the
+# run completes, every game ends by one of the victory rules (each counted, the lovers' and the
+# piper's wins with no winning camp), and the role's power was used (its event counters > 0).
+POWER = {
+    "medium": ("medium_readings",), "bodyguard": ("protections", "protected_saves"),
+    "owl-man": ("owl_suspects",), "hamster": ("hamster_attacked", "hamster_checked"),
+    "witness": ("peeks", "witness_caught"), "paranoid": ("paranoid_wolf", "paranoid_human"),
+    "witch": ("witch_saves", "witch_poisons"), "hunter": ("hunter_shots",),
+    "cupid": ("lovers_linked", "lovers_across", "lover_grief"),
+    "death-god": ("death_marks", "death_god_kills"), "piper": ("charms",),
+    "mayor": ("mayor_elected", "mayor_successions", "mayor_double_votes"),
+    "madman": (), "mason": (),  # no power to use: checked by their wins below
+}
+ALONE = [(role, AVAILABLE_FROM.get(role, 8)) for role in POWER] + [(role, 8) for role in POWER
+                                                                    if role != "mayor"]
+
+
+@pytest.mark.parametrize("role, players", ALONE)
+def test_each_role_alone_completes_and_uses_its_power(role, players):
+    games = 5000
+    if role == "mayor":
+        settings = ["rules.mayor=true"]
+    else:
+        settings = [f"roles.{role}={2 if role == 'mason' else 1}",
+                    "rules.ignore_availability=true"]
+    cfg = config.load("werewolf", settings, players=players)
+    t = runner.run(cfg, games, seed=players, workers=1).tallies
+    ends = t["end_counts"]
+    assert t["games"][0] == games == ends.sum()
+    human, wolf = t["team_wins"]
+    assert human == ends[END.wolves_dead] and wolf == ends[END.humans_gone] + ends[END.parity]
+    assert human + wolf + ends[END.lovers] + ends[END.piper] == games
+    assert t["draws"][0] == ends[END.lovers] + ends[END.piper]
+    assert ends[END.wolves_dead] > 0 and ends[END.parity] > 0
+    # The special wins happen only with their role, and do happen with it.
+    assert (ends[END.lovers] > 0) == (role == "cupid")
+    assert (ends[END.piper] > 0) == (role == "piper")
+    for name in POWER[role]:
+        assert t["events"][getattr(EV, name)] > 0, name
+    if role == "cupid":
+        assert t["events"][EV.lovers_linked] == games
+    if role == "mayor":
+        assert t["events"][EV.mayor_elected] == games
+    if role == "madman":  # he wins exactly when the wolves do
+        assert t["role_wins"][R.madman] == wolf and t["role_games"][R.madman] == games
+    if role == "mason":  # two masons every game, winning with the humans
+        assert t["role_games"][R.mason] == 2 * games and t["role_wins"][R.mason] == 2 * human
