@@ -1088,3 +1088,19 @@ def test_mayor_election_is_open_later_voters_see_earlier_ballots():
     assert (first.seat, second.seat) == (1, 2)
     public = np.r_[OBS.votes:OBS.votes + 8, OBS.voted:OBS.voted + 8]
     assert not np.array_equal(first.obs[public], second.obs[public])
+
+
+def test_hunter_attacked_and_poisoned_the_same_night_dies_of_the_wolves_and_shoots():
+    # The wolves' attack is recorded first; the poison does not replace the cause.
+    t = Table((V, HUNTER, W, V, V, W, S, WITCH))
+    t.script(D.wolf_kill, 1).script(D.witch_poison, 1).script(D.shoot, 5)
+    t.night(1)
+    assert t.st.cause[1] == CAUSE.wolves and t.dead() == [1, 5]
+    assert t.ev("witch_poisons") == 1 and t.ev("hunter_shots") == 1
+
+
+def test_no_werewolf_alive_no_attack_and_the_reference_stays():
+    # The madman alone keeps the wolf camp alive: nobody is attacked, the reference seat stays 5.
+    t = Table((V, W, MAD, V, V, V, S, V), dead=(1,))
+    assert t.night(2, 5) == (5, -1)
+    assert t.asked(D.wolf_kill) == [] and t.dead() == [1]
