@@ -1104,3 +1104,180 @@ def test_no_werewolf_alive_no_attack_and_the_reference_stays():
     t = Table((V, W, MAD, V, V, V, S, V), dead=(1,))
     assert t.night(2, 5) == (5, -1)
     assert t.asked(D.wolf_kill) == [] and t.dead() == [1]
+
+
+# === whole games replayed against the rules =====================================================
+# The trace of real games with every role, replayed row by row against the rules written again
+# here: each power's legality, each death's cause, and the victory rules (an independent
+# implementation, rules 5, 4, 1, 2, 3) at every moment the game checks them: at daybreak (the
+# next row is the day, else the game ended), after the hanging (before the death god's kill),
+# after the death god's kill (the next night), and at the end (the winner row's end condition).
+ROLE_TEAM_PY = [0 if r.team == "human" else 1 for r in GAME.roles]
+
+
+def _camp(role, madman_literal):
+    if role == PARA:
+        return None
+    if role == MAD and madman_literal:
+        return HUMAN
+    return ROLE_TEAM_PY[role]
+
+
+def _end_now(role, alive, lover, charmed, madman_literal):
+    living = [s for s in range(len(role)) if alive[s]]
+    for p in living:
+        if role[p] == PIPER and all(charmed[j] for j in living if j != p):
+            return END.piper
+    camps = {s: _camp(role[s], madman_literal) for s in living}
+    if len(living) == 2:
+        a, b = living
+        if lover[a] == b and {camps[a], camps[b]} == {HUMAN, WOLF}:
+            return END.lovers
+    wolves = sum(1 for s in living if camps[s] == WOLF)
+    humans = sum(1 for s in living if camps[s] == HUMAN)
+    if wolves == 0:
+        return END.wolves_dead
+    if humans <= 1:
+        return END.humans_gone
+    if wolves >= humans:
+        return END.parity
+    return -1
+
+
+def _replay_full(rows, n, madman_literal):
+    """Check whole games' trace rows against the rules; returns (games, end conditions seen)."""
+    games, ends = 0, []
+    i = 0
+    while i < len(rows):
+        role, alive, lover, charmed = [0] * n, [1] * n, [-1] * n, [0] * n
+        cause = [-1] * n
+        saves, poisons, last_protected = {}, {}, {}
+        mayor, day, hanged_seen, dg_checked = -1, 0, False, False
+        first_row = i
+
+        def end_now():
+            return _end_now(role, alive, lover, charmed, madman_literal)
+
+        while True:
+            step, code, actor, target, value, extra = rows[i]
+            i += 1
+            if code == TR.deal:
+                role[actor] = value
+            elif code == TR.night:
+                day = value
+                assert day == 1 or end_now() == -1
+                hanged_seen = dg_checked = False
+                attacked = {}  # seat -> its role when the wolves attacked it tonight
+            elif code == TR.link:
+                assert day == 1 and actor != target and role[value] == CUPID
+                lover[actor], lover[target] = target, actor
+            elif code == TR.medium:
+                assert day >= 2 and role[actor] == MED and alive[actor]
+                assert value == (role[target] == W)
+            elif code == TR.seer_check:
+                assert role[actor] == S and alive[actor] and alive[target] and target != actor
+                assert value == (WOLF if role[target] == W else HUMAN)
+            elif code == TR.protect:
+                assert day >= 2 and role[actor] == BG and alive[actor] and alive[target]
+                if value == 0:
+                    assert role[target] == WITNESS
+                else:
+                    others = [s for s in range(n) if alive[s] and s != last_protected.get(actor)]
+                    assert target != last_protected.get(actor) or not others
+                    last_protected[actor] = target
+            elif code == TR.wolf_kill:
+                assert actor == min(s for s in range(n) if alive[s] and role[s] == W)
+                assert alive[target]
+                attacked[target] = role[target]
+                wolf_lovers = {lover[s] for s in range(n)
+                               if alive[s] and role[s] == W and lover[s] >= 0}
+                if any(alive[s] and s not in wolf_lovers for s in range(n)):
+                    assert target not in wolf_lovers
+            elif code == TR.peek:
+                assert role[actor] == WITNESS and alive[actor]
+                if value:  # noticed: the witness is the victim instead
+                    attacked = {actor: role[actor]}
+            elif code == TR.witch_save:
+                assert role[actor] == WITCH and alive[actor] and actor not in saves
+                saves[actor] = target
+            elif code == TR.witch_poison:
+                assert role[actor] == WITCH and alive[actor] and actor not in poisons
+                assert alive[target] and target != actor and target != lover[actor]
+                poisons[actor] = target
+            elif code == TR.owl:
+                assert role[actor] == OWL and alive[actor] and alive[target] and target != actor
+            elif code == TR.mark:
+                assert role[actor] == DG and alive[actor] and alive[target]
+                assert target != actor and target != lover[actor]
+            elif code == TR.paranoid:
+                assert day == 2 and role[actor] == PARA and alive[actor] and target != actor
+                assert extra == role[target]
+                expected = S if role[target] == S else (
+                    WOLF_SIDE if ROLE_TEAM_PY[role[target]] == WOLF else HUMAN_SIDE)
+                assert value == expected
+                role[actor] = extra
+            elif code == TR.charm:
+                assert role[actor] == PIPER and alive[actor] and alive[target]
+                assert target != actor and not charmed[target]
+                charmed[target] = 1
+            elif code == TR.death:
+                assert alive[actor] and value == role[actor]
+                if extra == CAUSE.wolves:  # (a paranoid may become the hamster after the attack)
+                    assert actor in attacked and attacked[actor] != HAMSTER
+                elif extra == CAUSE.seer:
+                    assert role[actor] == HAMSTER
+                elif extra == CAUSE.grief:
+                    assert lover[actor] >= 0 and not alive[lover[actor]]
+                elif extra == CAUSE.death_god:
+                    assert role[actor] not in (W, HAMSTER) and hanged_seen
+                    if not dg_checked:  # the game went on after the hanging
+                        assert end_now() == -1
+                        dg_checked = True
+                elif extra == CAUSE.poison:
+                    assert actor in poisons.values()
+                alive[actor] = 0
+                cause[actor] = extra
+            elif code == TR.shoot:
+                assert role[actor] == HUNTER and not alive[actor]
+                assert cause[actor] != CAUSE.poison
+                assert alive[target] and target != lover[actor]
+            elif code == TR.day:
+                assert value == day and end_now() == -1  # daybreak did not end the game
+            elif code == TR.mayor:
+                if value == 0:
+                    assert day == 1 and mayor == -1 and alive[actor]
+                else:
+                    assert target == mayor and not alive[target] and alive[actor]
+                mayor = actor
+            elif code == TR.hanged:
+                hanged_seen = True
+            elif code == TR.winner:
+                assert extra == end_now(), (rows[first_row:i], extra, end_now())
+                assert value == {END.wolves_dead: HUMAN, END.humans_gone: WOLF,
+                                 END.parity: WOLF}.get(extra, -1)
+                ends.append(extra)
+                break
+        games += 1
+    return games, ends
+
+
+@pytest.mark.parametrize("setup, overrides", [
+    ("werewolf/mayor-23.toml", ["strategies.all=random"]),
+    ("werewolf/mayor-23.toml", ["strategies.all=seer-led"]),
+    ("werewolf/standard-23.toml", ["rules.madman_literal=true", "rules.witness_caught=0.6"]),
+    ("werewolf/standard-16.toml", []),
+    ("werewolf/rich-16.toml", ["rules.mayor=true"]),
+    ("werewolf/standard-12.toml", ["players=13", "roles.mason=2"]),
+    ("werewolf/base.toml", ["players=10", "rules.ignore_availability=true", "roles.cupid=1",
+                            "roles.piper=1", "roles.hunter=1", "roles.witch=1"]),
+])
+def test_whole_games_replay_against_the_rules(setup, overrides):
+    cfg = config.load(setup, overrides)
+    n = cfg.params.players
+    games = 1000
+    tallies, rows = driver.play(cfg.game, cfg.params, cfg.lineup, games,
+                                np.random.default_rng(n), trace_rows=3000 * games, trace_game=-1)
+    assert len(rows) < 3000 * games
+    seen, ends = _replay_full(rows.tolist(), n, cfg.params.madman_literal)
+    assert seen == games == tallies["games"][0]
+    assert np.array_equal(np.bincount(ends, minlength=5), tallies["end_counts"])
