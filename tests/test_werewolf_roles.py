@@ -1281,3 +1281,13 @@ def test_whole_games_replay_against_the_rules(setup, overrides):
     seen, ends = _replay_full(rows.tolist(), n, cfg.params.madman_literal)
     assert seen == games == tallies["games"][0]
     assert np.array_equal(np.bincount(ends, minlength=5), tallies["end_counts"])
+
+
+@pytest.mark.xfail(strict=True, reason="the role tallies count a seat under its role at the end of "
+                   "the game: a paranoid who chose is tallied as the role he became")
+def test_role_tallies_count_the_paranoid_as_dealt():
+    # 16 players with the paranoid, 2,000 games: a paranoid is dealt every game, one seer every
+    # game; the per-role tallies (role_games, the reports' role win rates) should say so.
+    cfg = config.load("werewolf", ["roles.paranoid=1"], players=16)
+    t = runner.run(cfg, 2000, seed=1, workers=1).tallies
+    assert t["role_games"][PARA] == 2000 and t["role_games"][S] == 2000
