@@ -1291,3 +1291,26 @@ def test_role_tallies_count_the_paranoid_as_dealt():
     cfg = config.load("werewolf", ["roles.paranoid=1"], players=16)
     t = runner.run(cfg, 2000, seed=1, workers=1).tallies
     assert t["role_games"][PARA] == 2000 and t["role_games"][S] == 2000
+
+
+def test_madman_literal_only_moves_games_to_the_humans():
+    # The knob changes nothing but the victory rules' counting (the madman a human, his death not
+    # required), and `random` play never looks at camps. So one game played from the same seed with
+    # and without the knob is the same game up to the first victory check the two readings answer
+    # differently. Without the knob the humans win when the whole wolf camp is dead, i.e. the
+    # werewolves are dead (which ends the game with the knob too, if not earlier), and before it
+    # the wolf camp was outnumbered (W + M < H, so W < H + M: no wolf win with the knob either).
+    # Hence, game by game: a human win without the knob is a human win with it, and a wolf win
+    # with the knob is a wolf win without it. The madman wins exactly the wolves' games, both ways.
+    plain = config.load("werewolf", ["roles.madman=1"], players=10)
+    literal = config.load("werewolf", ["roles.madman=1", "rules.madman_literal=true"], players=10)
+    moved = 0
+    for seed in range(1000):
+        a, _ = driver.play(plain.game, plain.params, plain.lineup, 1, np.random.default_rng(seed))
+        b, _ = driver.play(literal.game, literal.params, literal.lineup, 1,
+                           np.random.default_rng(seed))
+        for t in (a, b):
+            assert t["role_wins"][MAD] == t["team_wins"][WOLF]
+        assert a["team_wins"][HUMAN] <= b["team_wins"][HUMAN]
+        moved += int(b["team_wins"][HUMAN] - a["team_wins"][HUMAN])
+    assert moved > 0  # and the knob does move some games
