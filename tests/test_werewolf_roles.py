@@ -32,9 +32,9 @@ from simulator.games.werewolf import GAME
 from simulator.games.werewolf import kernel as K
 from simulator.games.werewolf.declaration import (
     AVAILABLE_FROM, CAUSE, DECISION, DECISIONS, END, EV, HUMAN, HUMAN_SIDE, NO, NOT_WOLF, OBS,
-    ROLE, TR, UNDECIDED, UNKNOWN, WOLF, WOLF_SIDE, YES,
+    ROLE, ROLE_TEAM, TR, UNDECIDED, UNKNOWN, WOLF, WOLF_SIDE, YES,
 )
-from simulator.games.werewolf.observation import legal_kill
+from simulator.games.werewolf.observation import legal_kill, observe
 from simulator.games.werewolf.rules import (
     attack, bodyguard_finds_witness, camp_winner, charm, choose_suspects, death_mark_kills,
     hunter_may_shoot, kill, link, living_counts, lovers_across, mark_winners, medium_learns,
@@ -46,6 +46,10 @@ from tests.cli_checks import one_line_error, run_cli
 
 R = ROLE
 V, W, S = R.villager, R.werewolf, R.seer
+D = DECISION
+BG, WITNESS, WITCH, HUNTER, CUPID = R.bodyguard, R.witness, R.witch, R.hunter, R.cupid
+HAMSTER, PIPER, DG, OWL, MED, MAD, PARA = (R.hamster, R.piper, R.death_god, R.owl_man, R.medium,
+                                         R.madman, R.paranoid)
 
 # === the scripted strategy ======================================================================
 # One int64 buffer, its address handed to the strategy as its first parameter:
@@ -243,7 +247,6 @@ def test_seer_and_medium_read_werewolf_or_not_and_a_madman_reads_not():
     assert not seer_learns(st, 2, 5) and st.known[2, 5] == NOT_WOLF
     assert medium_learns(st, 3, 7) and st.known[3, 7] == W
     assert not medium_learns(st, 3, 4) and st.known[3, 4] == NOT_WOLF
-    from simulator.games.werewolf.observation import observe
     observe(st, 2, (1, -1, -1, -1))
     assert list(st.obs[OBS.lovers:OBS.lovers + 2]) == [-1, -1]
     observe(st, 4, (1, -1, -1, -1))
@@ -441,7 +444,10 @@ def test_victory_rule_3_at_least_as_many():
 def test_victory_rule_4_lovers_across_the_camps_the_last_two():
     # A werewolf (1) and a human (3) in love, the last two alive: they win, before rules 2 and 3.
     roles = (V, W, V, V, V, V, S, W)
-    everyone_but = lambda *alive: tuple(s for s in range(8) if s not in alive)  # noqa: E731
+
+    def everyone_but(*alive):
+        return tuple(s for s in range(8) if s not in alive)
+
     assert _end(roles, dead=everyone_but(1, 3), lovers=(1, 3)) == END.lovers
     # The madman and a human are lovers across the camps too.
     assert _end((V, W, V, V, R.madman, V, S, W), dead=everyone_but(4, 3), lovers=(4, 3)) == \
@@ -509,11 +515,6 @@ def test_lovers_never_kill_each_other_in_the_pack_mask():
 
 
 # === the roles in the kernel's night and day (scripted play) =====================================
-D = DECISION
-BG, WITNESS, WITCH, HUNTER, CUPID = R.bodyguard, R.witness, R.witch, R.hunter, R.cupid
-HAMSTER, PIPER, DG, OWL, MED, MAD, PARA = (R.hamster, R.piper, R.death_god, R.owl_man, R.medium,
-                                         R.madman, R.paranoid)
-
 
 def test_bodyguard_protects_from_night_2_and_the_witch_still_poisons():
     # Night 1: the bodyguard (1) is not called. Night 2: he protects 3, the wolves attack 3: their
@@ -829,7 +830,6 @@ def test_piper_charms_two_a_night_and_wins_at_once():
 
 
 def test_charming_one_lover_does_not_charm_the_other_and_the_charmed_see_each_other():
-    from simulator.games.werewolf.observation import observe
     t = Table((V, V, W, V, V, W, S, PIPER))
     link(t.st, -1, 1, 2)
     t.script(D.wolf_kill, 0).script(D.charm, 1, 4)
@@ -1112,7 +1112,6 @@ def test_no_werewolf_alive_no_attack_and_the_reference_stays():
 # implementation, rules 5, 4, 1, 2, 3) at every moment the game checks them: at daybreak (the
 # next row is the day, else the game ended), after the hanging (before the death god's kill),
 # after the death god's kill (the next night), and at the end (the winner row's end condition).
-ROLE_TEAM_PY = [0 if r.team == "human" else 1 for r in GAME.roles]
 
 
 def _camp(role, madman_literal):
@@ -1120,7 +1119,7 @@ def _camp(role, madman_literal):
         return None
     if role == MAD and madman_literal:
         return HUMAN
-    return ROLE_TEAM_PY[role]
+    return ROLE_TEAM[role]
 
 
 def _end_now(role, alive, lover, charmed, madman_literal):
@@ -1213,7 +1212,7 @@ def _replay_full(rows, n, madman_literal):
                 assert day == 2 and role[actor] == PARA and alive[actor] and target != actor
                 assert extra == role[target]
                 expected = S if role[target] == S else (
-                    WOLF_SIDE if ROLE_TEAM_PY[role[target]] == WOLF else HUMAN_SIDE)
+                    WOLF_SIDE if ROLE_TEAM[role[target]] == WOLF else HUMAN_SIDE)
                 assert value == expected
                 role[actor] = extra
             elif code == TR.charm:
