@@ -178,8 +178,8 @@ def wolves_attack(st, day, rng):
 
 @compiled
 def witches(st, day, attacked, rng):
-    """Each witch is shown the attacked player and may revive them (herself included), then may
-    poison one player; each potion once a game."""
+    """Each witch is shown the attacked player (at each of her decisions) and may revive them
+    (herself included), then may poison one player; each potion once a game."""
     n = st.players
     for seat in range(n):
         if not (alive(st)[seat] and st.role[seat] == ROLE.witch):
@@ -193,7 +193,8 @@ def witches(st, day, attacked, rng):
                 event(st, TR.witch_save, seat, attacked, 0, 0)
         if st.poison_left[seat]:
             legal_pass_or_living(st, n, seat, st.lover[seat])
-            target = ask(st, seat, DECISION.witch_poison, rng, observe, (day, NIGHT, -1, -1))
+            # (shown the attacked player here too: with her revival spent, this is where she is)
+            target = ask(st, seat, DECISION.witch_poison, rng, observe, (day, attacked, -1, -1))
             if target != 2 * n:
                 st.poison_left[seat] = 0
                 poison(st, target)
