@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from reports.guidance import round_games
-from simulator import stats
+from simulator import results, stats
 from simulator import verdict as verdicts
 from simulator.config import COMMON_KEYS
 from simulator.games.base import MAX_STRATEGY_SLOTS
@@ -365,7 +365,7 @@ def setup(result: Result) -> dict:
         "strategy_slots": [label for s, label in enumerate(data.get("strategies", []))],
         "balance_target": raw.get("balance_target"),
         "notes": [{"key": str(k), "value": value_text(v)} for k, v in notes.items()],
-        "provisional": list(game.provisional),
+        "provisional": list(results.provisional_of(result)),
     }
 
 

@@ -89,6 +89,7 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
         "base_dir": str(Path(cfg.source).parent.resolve()) if Path(cfg.source).exists() else
         os.getcwd(),
         "setup_notes": cfg.notes,
+        "provisional": list(game.rulings_for(cfg.params)),
         "strategies": [slot.label() for slot in cfg.slots],
         "slot_table": cfg.slot_table.tolist(),
         "seed": int(seed),
@@ -117,6 +118,7 @@ _FIELDS = {
     "command": ((str,), ""), "strategies": ((list,), []), "slot_table": ((list,), []),
     "setup_notes": ((dict,), {}), "versions": ((dict,), {}), "created": ((str,), ""),
     "fingerprint": ((dict,), {}),
+    "provisional": ((list, type(None)), None),  # absent in older files: every ruling of the game
 }
 
 
@@ -439,5 +441,12 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
     events = {name: float(t["events"][i]) / games for i, name in enumerate(game.event_names)} if games else {}
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
                    game.length_unit, events, stats.games_needed(headline, 0.01, 0.95), judged,
-                   dict(result.data.get("setup_notes") or {}), tuple(game.provisional),
+                   dict(result.data.get("setup_notes") or {}), provisional_of(result),
                    adaptive.sentence(result.data))
+
+
+def provisional_of(result: "Result") -> tuple[str, ...]:
+    """The provisional rulings a result depends on (a file from before they were recorded: every
+    ruling of its game)."""
+    recorded = result.data.get("provisional")
+    return tuple(result.game.provisional) if recorded is None else tuple(recorded)

@@ -1077,12 +1077,10 @@ def test_madman_and_wolves_do_not_know_each_other():
     assert k[2, 2] == MAD and k[1, 5] == W
 
 
-@pytest.mark.xfail(strict=True, reason="the mayor's election is open by the rulings, but a voter's "
-                   "observation shows no earlier election ballot (no observation piece holds them)")
 def test_mayor_election_is_open_later_voters_see_earlier_ballots():
     # Voters 1..7 in order; 1 names 3. Seat 2, voting second, should be able to see that ballot.
     t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor_rule=1)
-    t.script(D.mayor_vote, 3, 3, 3, 3, 3, 3, 3)
+    t.script(D.mayor_vote, 3, 3, 4, 3, 3, 3, 3)  # seat 3, voting third, names 4
     t.daytime(1, 0)
     first, second = t.asked(D.mayor_vote)[:2]
     assert (first.seat, second.seat) == (1, 2)
@@ -1282,8 +1280,6 @@ def test_whole_games_replay_against_the_rules(setup, overrides):
     assert np.array_equal(np.bincount(ends, minlength=5), tallies["end_counts"])
 
 
-@pytest.mark.xfail(strict=True, reason="the role tallies count a seat under its role at the end of "
-                   "the game: a paranoid who chose is tallied as the role he became")
 def test_role_tallies_count_the_paranoid_as_dealt():
     # 16 players with the paranoid, 2,000 games: a paranoid is dealt every game, one seer every
     # game; the per-role tallies (role_games, the reports' role win rates) should say so.

@@ -384,6 +384,8 @@ class GameSpec:
     # the role that fills a setup's remaining seats (werewolf: "villager"), or "": `fairplay
     # roles` measures a role's value by putting it in place of one filler
     filler_role: str = ""
+    # params -> the provisional rulings a setup depends on (default: all of them)
+    provisional_for: Callable[[Any], tuple[str, ...]] | None = None
 
     def __post_init__(self):
         self.validate()
@@ -391,6 +393,10 @@ class GameSpec:
     @property
     def team_game(self) -> bool:
         return self.scoring == "team"
+
+    def rulings_for(self, params) -> tuple[str, ...]:
+        """The provisional rulings a setup (its params) depends on."""
+        return tuple(self.provisional_for(params)) if self.provisional_for else self.provisional
 
     def role_names(self) -> list[str]:
         return [role.name for role in self.roles]
@@ -512,7 +518,8 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
                     optional)
     state.py        FIELDS
     metrics.py      TALLIES
-    params.py       KEYS, load_params, setup, actions, describe_setup
+    params.py       KEYS, load_params, setup, actions, describe_setup (and provisional_for,
+                    optional: the rulings a setup depends on)
     observation.py  scramble_hidden
     kernel.py       play
     trace.py        decode_trace
@@ -554,5 +561,6 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         decode_trace=need(trace, "decode_trace"),
         symmetric_seats=getattr(d, "SYMMETRIC_SEATS", ""),
         filler_role=getattr(d, "FILLER_ROLE", ""),
+        provisional_for=getattr(params, "provisional_for", None),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

@@ -19,20 +19,38 @@ SCORING = "team"
 LENGTH_UNIT = "days"
 DEFAULT_CONFIG = "werewolf/base.toml"
 FILLER_ROLE = "villager"  # villagers fill the seats the config's roles leave (fairplay roles)
-# Rulings where the note and the text are silent (docs/rules/werewolf.md, "Provisional rulings").
-PROVISIONAL = (
-    "the night's deaths happen at daybreak: a player attacked tonight still acts later tonight",
-    "the mayor is elected on day 1, after the night's deaths, by an open vote in the suspect-vote "
-    "order; a tie goes to the seat nearer clockwise to the night's reference seat",
-    "a death god's mark still kills the next day if the death god has died meanwhile",
-    "a paranoid who became a werewolf wakes with the pack from night 3: they know each other",
-    "a paranoid who becomes the witch has both potions; one who dies before night 2 wins with "
-    "nobody",
-    "lovers across camps means one lover in the wolf camp and one in the human camp",
-    "a seer who checks the hamster kills him even if they are lovers (a check is not a kill)",
-    "the witch may not poison herself; voting for one's lover is allowed",
-    "with two owl men (a paranoid became one), the later one's suspect holds",
+# Rulings where the note and the text are silent (docs/rules/werewolf.md, "Provisional rulings"),
+# each with what makes it matter: a result names a ruling when its setup deals one of these roles
+# ("mayor": the mayor knob is on).
+PROVISIONAL_RULINGS = (
+    ("the night's deaths happen at daybreak: a player attacked tonight still acts later tonight",
+     ("witch", "owl-man", "death-god", "paranoid", "piper", "hamster")),
+    ("the mayor is elected on day 1, after the night's deaths, by an open vote in the suspect-vote "
+     "order; a tie goes to the seat nearer clockwise to the night's reference seat", ("mayor",)),
+    ("a death god's mark still kills the next day if the death god has died meanwhile",
+     ("death-god",)),
+    ("a paranoid who became a werewolf wakes with the pack from night 3: they know each other",
+     ("paranoid",)),
+    ("a paranoid who becomes the witch has both potions; one who dies before night 2 wins with "
+     "nobody", ("paranoid",)),
+    ("lovers across camps means one lover in the wolf camp and one in the human camp",
+     ("cupid",)),
+    ("a seer who checks the hamster kills him even if they are lovers (a check is not a kill)",
+     ("cupid",)),
+    ("the witch may not poison herself; voting for one's lover is allowed", ("witch", "cupid")),
+    ("with two owl men (a paranoid became one), the later one's suspect holds", ("paranoid",)),
+    ("with no werewolf alive (the madman keeps the wolf camp alive) nobody is attacked and the "
+     "day's reference seat stays the last one", ("madman", "paranoid")),
+    ("a hunter attacked and poisoned the same night dies of the wolves, so he may shoot",
+     ("hunter",)),
+    ("the piper's win is checked first, before the lovers' and the camps'", ("piper",)),
+    ("nobody may vote for himself in the mayor's election, as in the suspect vote", ("mayor",)),
+    ("the paranoid is shown the role he became at once (he would learn it at its first night "
+     "call)", ("paranoid",)),
+    ("the pack decides together: its spokesman's mask leaves out every living werewolf's lover",
+     ("cupid",)),
 )
+PROVISIONAL = tuple(text for text, _ in PROVISIONAL_RULINGS)
 
 # --- teams (camps) ------------------------------------------------------------------------------
 # A lovers' or a piper's win is won by neither camp: the platform counts it as a game without a
@@ -125,8 +143,8 @@ WOLF_SIDE = 102    # the paranoid's signal: a wolf-camp role (werewolf or madman
 # --- observation: what one seat knows when it decides -------------------------------------------
 OBSERVATION = ObservationLayout((
     ("day", 1, "current day/night number, from 1"),
-    ("victim", 1, "by day: the night's reference seat (the attacked one; -1 if none); to the witch "
-                  "at witch_save: the attacked seat"),
+    ("victim", 1, "by day: the night's reference seat (the attacked one); to the witch at night: "
+                  "the attacked seat; else -1"),
     ("suspect_a", 1, "first suspect (footprint) during the sentence vote, else -1"),
     ("suspect_b", 1, "second suspect (fur) during the sentence vote, else -1"),
     ("wolves", 1, "werewolves dealt (the setup is public)"),
@@ -141,8 +159,9 @@ OBSERVATION = ObservationLayout((
     ("named_clear", MAX_PLAYERS, "claims that the seat is not a werewolf (public)"),
     ("said", MAX_PLAYERS * MAX_PLAYERS, "claims by claimant: said[c * 23 + s] is 1 if c said s is "
                                         "a werewolf, 0 if not, -1 if c said nothing of s"),
-    ("votes", MAX_PLAYERS, "suspect votes the seat has received so far today (open vote)"),
-    ("voted", MAX_PLAYERS, "whom the seat gave its suspect vote today, or -1 (open vote)"),
+    ("votes", MAX_PLAYERS, "open votes the seat has received so far today (the suspect vote; "
+                           "on day 1 first the mayor's election)"),
+    ("voted", MAX_PLAYERS, "whom the seat gave its open vote today, or -1"),
     ("ballot", MAX_PLAYERS, "whom the seat chose at the last sentence vote, or -1 (public once "
                             "opened)"),
     ("known", MAX_PLAYERS, "what I know of the seat: a role code, NOT_WOLF, HUMAN_SIDE, WOLF_SIDE "

@@ -293,25 +293,27 @@ def night(st, day, reference, rng):
 # --- day ------------------------------------------------------------------------------------------
 @compiled
 def elect_mayor(st, day, reference, voters, rng):
-    """Day 1: the living elect a mayor by an open vote in the suspect-vote order; the most votes
-    wins, a tie goes to the seat nearer clockwise to the reference seat."""
+    """Day 1: the living elect a mayor by an open vote in the suspect-vote order (the `votes` and
+    `voted` pieces show the ballots so far); the most votes wins, a tie goes to the seat nearer
+    clockwise to the reference seat. The pieces are cleared again for the suspect vote."""
     n = st.players
     order = st.order
-    counts = st.scratch
-    for j in range(n):
-        counts[j] = 0
     legal_living(st, n, -1)
     for i in range(voters):
         seat = order[i]
         forbid(st, seat)
         choice = ask(st, seat, DECISION.mayor_vote, rng, observe, (day, reference, -1, -1))
         allow(st, seat)
-        counts[choice] += 1
+        votes(st)[choice] += 1
+        voted(st)[seat] = choice
         event(st, TR.mayor_vote, seat, choice, 0, 0)
-    best, _ = top_living(st, n, reference, counts, -1)
+    best, _ = top_living(st, n, reference, votes(st), -1)
     set_mayor(st, best)
     st.events[EV.mayor_elected] += 1
-    event(st, TR.mayor, best, -1, 0, counts[best])
+    event(st, TR.mayor, best, -1, 0, votes(st)[best])
+    for j in range(n):
+        votes(st)[j] = 0
+        voted(st)[j] = -1
 
 
 @compiled
@@ -470,6 +472,8 @@ def play_game(st, rng):
     """One game: the deal, then nights and days until a victory rule ends it."""
     n = st.players
     shuffle_into(st.role, st.deck, n, rng)
+    for seat in range(n):
+        st.deck_dealt[seat] = st.role[seat]
     reset_for_deal(st, n)
     for seat in range(n):
         event(st, TR.deal, seat, -1, st.role[seat], 0)
@@ -485,6 +489,8 @@ def play_game(st, rng):
     winner = mark_winners(st, n, end)
     humans, wolves = living_counts(st, n)
     st.margin = humans if winner == HUMAN else (wolves if winner == WOLF else -1)
+    for seat in range(n):  # the role tallies count the role dealt (a paranoid as the paranoid)
+        st.role[seat] = st.deck_dealt[seat]
     finish_game(st, winner, end, day)
     event(st, TR.winner, -1, -1, winner, end)
 

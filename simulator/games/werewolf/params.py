@@ -13,8 +13,8 @@ import numpy as np
 from simulator.schema import AnyOf, Boolean, Choice, Integer, Key, Number, Table
 
 from .declaration import (
-    AVAILABLE_FROM, AVAILABLE_UNTIL, HUMAN, MAX_ACTIONS, MAX_PLAYERS, OBS, ROLE, ROLE_CAMP,
-    ROLE_TEAM, ROLES, UNKNOWN, WOLF,
+    AVAILABLE_FROM, AVAILABLE_UNTIL, HUMAN, MAX_ACTIONS, MAX_PLAYERS, OBS, PROVISIONAL_RULINGS, ROLE,
+    ROLE_CAMP, ROLE_TEAM, ROLES, UNKNOWN, WOLF,
 )
 from .rules import wolves_for_players
 
@@ -28,7 +28,7 @@ def _role_key(name):
     copies = COPIES.get(name, 1)
     counts = "0 or 2 (the masons are always two)" if copies == 2 else "0 or 1"
     return Key(f"roles.{name}", Integer(0, copies), 0,
-               f"{name}s dealt: {counts}; available from {AVAILABLE_FROM[name]} role players"
+               f"{name} cards dealt: {counts}; available from {AVAILABLE_FROM[name]} role players"
                + (f" up to {AVAILABLE_UNTIL[name]}" if name in AVAILABLE_UNTIL else ""),
                balance_knob=True)
 
@@ -168,3 +168,11 @@ def describe_setup(params: WerewolfParams) -> dict:
     if rules:
         described["rules"] = ", ".join(rules)
     return described
+
+
+def provisional_for(params: WerewolfParams) -> tuple[str, ...]:
+    """The provisional rulings a setup depends on: those about a role it deals (or the mayor)."""
+    present = {ROLES[r].name for r, c in enumerate(params.role_counts) if c}
+    if params.mayor:
+        present.add("mayor")
+    return tuple(text for text, about in PROVISIONAL_RULINGS if present.intersection(about))

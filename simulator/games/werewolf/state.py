@@ -21,6 +21,8 @@ FIELDS = (
     # the setup and the knobs
     Field("deck", np.int64, (MAX_PLAYERS,), "the roles dealt each game (the setup)"),
     Field("wolves", np.int64, (), "werewolves dealt (the setup is public)"),
+    Field("deck_dealt", np.int64, (MAX_PLAYERS,), "each seat's role as dealt (a paranoid's "
+                                                  "changes): the role tallies count it"),
     Field("role_camp", np.int64, (N_ROLES,), "the camp each role counts for in the victory rules"),
     Field("caught_chance", np.float64, (), "the chance the wolves notice a peeking witness"),
     Field("mayor_rule", np.int64, (), "1 if a mayor is elected"),

@@ -107,7 +107,7 @@ def decode_trace(rows, params) -> list[str]:
             lines.append(f"  {who(actor)} is hanged ({value} to {extra})")
         elif code == TR.winner:
             if value >= 0:
-                lines.append(f"The {TEAMS[value]} camp wins on day {step}: "
+                lines.append(f"The {TEAMS[value]} team wins on day {step}: "
                              f"{END_CONDITIONS[extra].meaning}.")
             else:
                 lines.append(f"Day {step}: {END_CONDITIONS[extra].meaning}.")
