@@ -507,8 +507,9 @@ def test_winners_of_each_end():
 
 
 def test_lovers_never_kill_each_other_in_the_pack_mask():
-    # A werewolf (1) loves seat 3: the pack may not pick 3; any other living seat (wolves too).
-    t = Table((V, W, V, V, V, V, S, W), dead=(5,))
+    # A werewolf (1) loves seat 3 (cupid, seat 5, linked them and has died since): the pack may not
+    # pick 3; any other living seat (wolves too).
+    t = Table((V, W, V, V, V, CUPID, S, W), dead=(5,))
     link(t.st, -1, 1, 3)
     legal_kill(t.st, 8)
     assert {a for a in range(17) if t.st.legal[a]} == {0, 1, 2, 4, 6, 7}

@@ -78,6 +78,8 @@ def first_night(st, rng):
     """Night 1 only: cupid links two lovers, who wake and see each other (the masons met at the
     deal)."""
     n = st.players
+    if st.in_play[ROLE.cupid] == 0:
+        return
     for cupid in range(n):
         if alive(st)[cupid] and st.role[cupid] == ROLE.cupid:
             legal_living(st, n, -1)
@@ -97,6 +99,8 @@ def information_roles(st, day, rng):
     """The medium (from night 2) learns about the last hanged player; the seer checks one."""
     n = st.players
     hanged = st.obs[OBS.hanged]
+    if st.in_play[ROLE.seer] + st.in_play[ROLE.medium] == 0:
+        return
     for seat in range(n):
         if not alive(st)[seat]:
             continue
@@ -122,7 +126,7 @@ def bodyguards(st, day, rng):
     """From night 2 each bodyguard protects a player (himself allowed), not the one he protected
     the night before; naming the witness is refused and he chooses again, knowing the witness."""
     n = st.players
-    if day < 2:
+    if day < 2 or st.in_play[ROLE.bodyguard] == 0:
         return
     for seat in range(n):
         if alive(st)[seat] and st.role[seat] == ROLE.bodyguard:
@@ -153,7 +157,7 @@ def wolves_attack(st, day, rng):
     legal_kill(st, n)
     target = ask(st, leader, DECISION.wolf_kill, rng, observe, (day, NIGHT, -1, -1))
     event(st, TR.wolf_kill, leader, target, 0, 0)
-    for seat in range(n):
+    for seat in range(n if st.in_play[ROLE.witness] else 0):
         if alive(st)[seat] and st.role[seat] == ROLE.witness:
             legal_yes_no(st)
             if ask(st, seat, DECISION.peek, rng, observe, (day, NIGHT, -1, -1)) == YES:
@@ -181,6 +185,8 @@ def witches(st, day, attacked, rng):
     """Each witch is shown the attacked player (at each of her decisions) and may revive them
     (herself included), then may poison one player; each potion once a game."""
     n = st.players
+    if st.in_play[ROLE.witch] == 0:
+        return
     for seat in range(n):
         if not (alive(st)[seat] and st.role[seat] == ROLE.witch):
             continue
@@ -207,12 +213,12 @@ def late_night(st, day, rng):
     """The owl man names tomorrow's suspect, the death god marks a player, the paranoid (night 2)
     becomes a role, the piper charms two players."""
     n = st.players
-    for seat in range(n):
+    for seat in range(n if st.in_play[ROLE.owl_man] else 0):
         if alive(st)[seat] and st.role[seat] == ROLE.owl_man:
             legal_living(st, n, seat)
             st.owl_target = ask(st, seat, DECISION.owl_accuse, rng, observe, (day, NIGHT, -1, -1))
             event(st, TR.owl, seat, st.owl_target, 0, 0)
-    for seat in range(n):
+    for seat in range(n if st.in_play[ROLE.death_god] else 0):
         if alive(st)[seat] and st.role[seat] == ROLE.death_god:
             legal_living(st, n, seat)
             if st.lover[seat] >= 0 and st.legal_count > 1:
@@ -221,7 +227,7 @@ def late_night(st, day, rng):
             st.marked[target] = 1
             st.events[EV.death_marks] += 1
             event(st, TR.mark, seat, target, 0, 0)
-    if day == 2:
+    if day == 2 and st.in_play[ROLE.paranoid]:
         for seat in range(n):
             if alive(st)[seat] and st.role[seat] == ROLE.paranoid:
                 legal_living(st, n, seat)
@@ -233,7 +239,7 @@ def late_night(st, day, rng):
                     st.events[EV.paranoid_human] += 1
                 event(st, TR.paranoid, seat, target, signal, st.role[seat])
                 break  # the one paranoid (a seat becomes no paranoid again)
-    for seat in range(n):
+    for seat in range(n if st.in_play[ROLE.piper] else 0):
         if alive(st)[seat] and st.role[seat] == ROLE.piper:
             legal_living(st, n, seat)
             for j in range(n):
@@ -454,7 +460,7 @@ def daytime(st, day, reference, rng):
         return end
     # The death god's marks kill during the day, after the hanging.
     killed = 0
-    for seat in range(n):
+    for seat in range(n if st.in_play[ROLE.death_god] else 0):
         if st.marked[seat]:
             st.marked[seat] = 0
             if alive(st)[seat] and death_mark_kills(st, seat):

@@ -74,7 +74,7 @@ def legal_kill(st, n):
     """The pack's victim: any living player (a werewolf too), never a living werewolf's lover
     (lovers never kill each other)."""
     legal_living(st, n, -1)
-    for j in range(n):
+    for j in range(n if st.in_play[ROLE.cupid] else 0):  # lovers only where cupid is dealt
         if alive(st)[j] and st.role[j] == ROLE.werewolf and st.lover[j] >= 0:
             forbid(st, st.lover[j])
     if st.legal_count == 0:  # every living player is a wolf's lover: the pack must still choose

@@ -82,8 +82,11 @@ def reset_for_deal(st, n):
     st.joins_pack = -1
     st.queued = 0
     st.settled = 0
+    for r in range(st.in_play.size):
+        st.in_play[r] = 0
     for i in range(n):
         role = st.role[i]
+        st.in_play[role] += 1
         st.known[i, i] = role
         if role == ROLE.werewolf or role == ROLE.mason:
             for j in range(n):
@@ -128,6 +131,8 @@ def lovers_across(st, a):
 @inlined
 def piper_has_won(st, n):
     """A living piper with every other living player charmed."""
+    if st.in_play[ROLE.piper] == 0:
+        return False
     for p in range(n):
         if alive(st)[p] and st.role[p] == ROLE.piper:
             everyone = True
@@ -313,6 +318,8 @@ def paranoid_becomes(st, paranoid, target):
     else:
         signal = HUMAN_SIDE
     st.known[paranoid, target] = signal
+    st.in_play[ROLE.paranoid] -= 1
+    st.in_play[role] += 1
     st.role[paranoid] = role
     st.known[paranoid, paranoid] = role
     if role == ROLE.witch:
@@ -430,15 +437,32 @@ def choose_suspects(st, n, reference):
     The owl man's living suspect gets the footprint unconditionally and the most-voted other
     player the fur; with no owl man's suspect (none named, or dead) the two most-voted get them.
     Ties go to the seat nearer clockwise to the reference seat. `tied` says whether a tie decided
-    a card."""
+    a card. (One pass ranks the top two, one more looks for ties.)"""
     counts = votes(st)
+    living = alive(st)
     owl = st.owl_target
-    if owl >= 0 and alive(st)[owl]:
-        fur, tied = top_living(st, n, reference, counts, owl)
-        return owl, fur, tied
-    footprint, tied_first = top_living(st, n, reference, counts, -1)
-    fur, tied_second = top_living(st, n, reference, counts, footprint)
-    return footprint, fur, tied_first or tied_second
+    fixed = owl if owl >= 0 and living[owl] else -1
+    first = -1
+    second = -1
+    for seat in range(n):
+        if not living[seat] or seat == fixed:
+            continue
+        if first < 0 or beats(counts[seat], seat, counts[first], first, reference, n):
+            second = first
+            first = seat
+        elif second < 0 or beats(counts[seat], seat, counts[second], second, reference, n):
+            second = seat
+    if fixed >= 0:  # the footprint is the owl man's; the ranking gives the fur only
+        footprint, fur, last = fixed, first, first
+        tied = False
+    else:
+        footprint, fur, last = first, second, second
+        tied = counts[first] == counts[second]
+    for seat in range(n):
+        if living[seat] and seat != fixed and seat != first and seat != last \
+                and counts[seat] == counts[last]:
+            tied = True
+    return footprint, fur, tied
 
 
 @inlined

@@ -27,6 +27,8 @@ FIELDS = (
     Field("caught_chance", np.float64, (), "the chance the wolves notice a peeking witness"),
     Field("mayor_rule", np.int64, (), "1 if a mayor is elected"),
     Field("reveal_dead", np.int64, (), "1 if a dead player's card is shown"),
+    Field("in_play", np.int64, (N_ROLES,), "seats holding each role this game, living or dead "
+                                           "(a phase whose role is not in play is skipped)"),
     # what each seat knows
     Field("known", np.int64, (MAX_PLAYERS, MAX_PLAYERS),
           "what seat i knows of seat j: a role code, NOT_WOLF, HUMAN_SIDE, WOLF_SIDE or UNKNOWN"),
