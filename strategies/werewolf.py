@@ -96,7 +96,7 @@ DOOMED = 1.0     # suspicion lead at which a suspect is taken to be lost
 NEG = -1e18      # not a candidate
 
 
-@compiled
+@inlined
 def knowledge(obs, s, private):
     """What a seat's own knowledge says of seat s: +SURE a werewolf or the madman, -SURE a human,
     half that for the weaker readings (a check's "not a werewolf", the paranoid's signal). A
@@ -118,12 +118,12 @@ def knowledge(obs, s, private):
     return -SURE  # a human role it knows (its own, a fellow mason, the witness)
 
 
-@compiled
+@inlined
 def suspicion(obs, memory, s, private):
     return memory[M_SUS + s] + knowledge(obs, s, private)
 
 
-@compiled
+@inlined
 def evidence(obs, memory, s, private):
     """Suspicion of s scaled to [-1, 1]: one believed accusation makes a wolf."""
     e = suspicion(obs, memory, s, private) / ACCUSE
@@ -136,23 +136,35 @@ def pick_best(memory, legal, n, rng):
     (never by seat number); -1 if no seat is a candidate."""
     best = NEG
     count = 0
+    first = -1
     for s in range(n):
         if legal[s]:
             v = memory[M_SCORE + s]
             if v > best:
                 best = v
                 count = 1
+                first = s
             elif v == best and v > NEG:
                 count += 1
-    if count == 0:
-        return -1
-    pick = uniform_index(count, rng) if count > 1 else 0
+    if count <= 1:
+        return first
+    pick = uniform_index(count, rng)
     for s in range(n):
         if legal[s] and memory[M_SCORE + s] == best:
             if pick == 0:
                 return s
             pick -= 1
     return -1
+
+
+@inlined
+def higher(a, va, b, vb, rng):
+    """Of two seats, the one with the higher value; a tie at random."""
+    if va > vb:
+        return a
+    if vb > va:
+        return b
+    return a if random_double(rng) < 0.5 else b
 
 
 @compiled
@@ -189,8 +201,6 @@ def derive(obs, memory, params, private):
     if victim >= 0 and obs[OBS.alive + victim] == 0:
         memory[M_ATT + victim] = 1.0  # the wolves do not kill their own
     read_mark(obs, memory)
-    for s in range(n):
-        memory[M_SUS + s] = memory[M_ACC + s]
     # claims: the claimants are listed in the scratch row
     claimants = 0
     seers = 0
@@ -198,6 +208,7 @@ def derive(obs, memory, params, private):
     seers_hit = 0
     mediums_hit = 0
     for c in range(n):
+        memory[M_SUS + c] = memory[M_ACC + c]
         r = obs[OBS.claimed + c]
         if r >= 0:
             memory[M_SCORE + claimants] = c
@@ -368,8 +379,9 @@ def town_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.sentence_vote:
         derive(obs, memory, params, True)
         read_votes(obs, memory, params, True)
-        score_suspicion(obs, memory, legal, 1.0, True)
-        return pick_best(memory, legal, n, rng)
+        a = obs[OBS.suspect_a]
+        b = obs[OBS.suspect_b]
+        return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
     if kind == DECISION.claim:
         return town_claim(obs, legal, params, memory, rng)
     if kind == DECISION.medium_claim:
@@ -442,12 +454,12 @@ def town_move(kind, obs, legal, params, memory, rng):
     return uniform_legal(legal, rng)  # link (night 1: nothing to go on) and anything new
 
 
-@compiled
+@inlined
 def pack_mate(obs, s):
     return obs[OBS.known + s] == ROLE.werewolf
 
 
-@compiled
+@inlined
 def public_of(obs, memory, s):
     return suspicion(obs, memory, s, False)
 
@@ -501,11 +513,25 @@ def wolf_move(kind, obs, legal, params, memory, rng):
     n = obs[OBS.players]
     me = obs[OBS.me]
     madman = obs[OBS.my_role] == ROLE.madman
-    if kind == DECISION.suspect_vote or kind == DECISION.sentence_vote:
+    if kind == DECISION.sentence_vote:
         derive(obs, memory, params, False)
-        if kind == DECISION.sentence_vote:
-            read_votes(obs, memory, params, False)
-        follow = params[P_FOLLOW] if kind == DECISION.suspect_vote else 0.0
+        read_votes(obs, memory, params, False)
+        a = obs[OBS.suspect_a]
+        b = obs[OBS.suspect_b]
+        va = public_of(obs, memory, a)
+        vb = public_of(obs, memory, b)
+        if madman:  # he cannot tell the wolves: he saves the likelier wolf
+            return higher(a, -va, b, -vb, rng)
+        mate_a = pack_mate(obs, a)
+        if mate_a == pack_mate(obs, b):  # two humans, or two wolves: with the town
+            return higher(a, va, b, vb, rng)
+        wolf, human, lead = (a, b, va - vb) if mate_a else (b, a, vb - va)
+        if lead >= DOOMED and random_double(rng) < params[P_COVER]:
+            return wolf  # a lost fellow wolf: vote with the town, as cover
+        return human
+    if kind == DECISION.suspect_vote:
+        derive(obs, memory, params, False)
+        follow = params[P_FOLLOW]
         top = -1
         top_score = NEG
         for s in range(n):
