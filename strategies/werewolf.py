@@ -586,6 +586,10 @@ def wolf_move(kind, obs, legal, params, memory, rng):
 def people(kind, obs, legal, params, memory, rng):
     """The town and the wolves as people play them (see `town_move` and `wolf_move`)."""
     role = obs[OBS.my_role]
+    if kind == DECISION.claim or kind == DECISION.medium_claim:  # (asked of everyone, daily)
+        if role != ROLE.seer and role != ROLE.medium and role != ROLE.werewolf \
+                and role != ROLE.madman:
+            return legal.size - 1
     if role == ROLE.werewolf or role == ROLE.madman:
         return wolf_move(kind, obs, legal, params, memory, rng)
     return town_move(kind, obs, legal, params, memory, rng)
