@@ -126,8 +126,17 @@ def suspicion(obs, memory, s, private):
 @inlined
 def evidence(obs, memory, s, private):
     """Suspicion of s scaled to [-1, 1]: one believed accusation makes a wolf."""
-    e = suspicion(obs, memory, s, private) / ACCUSE
+    e = suspicion(obs, memory, s, private) * (1.0 / ACCUSE)
     return 1.0 if e > 1.0 else (-1.0 if e < -1.0 else e)
+
+
+@inlined
+def lover_of(obs):
+    """My lover, or -1 (cupid sees the lovers but is not one)."""
+    me = obs[OBS.me]
+    a = obs[OBS.lovers]
+    b = obs[OBS.lovers + 1]
+    return b if a == me else (a if b == me else -1)
 
 
 @compiled
@@ -375,12 +384,18 @@ def town_move(kind, obs, legal, params, memory, rng):
         for s in range(n):
             memory[M_SCORE + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
                 if legal[s] else NEG
+        lover = lover_of(obs)
+        if lover >= 0 and legal[lover]:
+            memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
         return pick_best(memory, legal, n, rng)
     if kind == DECISION.sentence_vote:
         derive(obs, memory, params, True)
         read_votes(obs, memory, params, True)
         a = obs[OBS.suspect_a]
         b = obs[OBS.suspect_b]
+        lover = lover_of(obs)
+        if a == lover or b == lover:
+            return b if a == lover else a
         return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
     if kind == DECISION.claim:
         return town_claim(obs, legal, params, memory, rng)
@@ -518,6 +533,9 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         read_votes(obs, memory, params, False)
         a = obs[OBS.suspect_a]
         b = obs[OBS.suspect_b]
+        lover = lover_of(obs)
+        if a == lover or b == lover:
+            return b if a == lover else a
         va = public_of(obs, memory, a)
         vb = public_of(obs, memory, b)
         if madman:  # he cannot tell the wolves: he saves the likelier wolf
@@ -545,6 +563,9 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             if madman:  # he cannot tell the wolves: he backs the players the town doubts least
                 v = -public_of(obs, memory, s) + follow * obs[OBS.votes + s]
             memory[M_SCORE + s] = NEG if pack_mate(obs, s) else v
+        lover = lover_of(obs)
+        if lover >= 0 and legal[lover] and memory[M_SCORE + lover] > NEG:
+            memory[M_SCORE + lover] -= SURE
         target = pick_best(memory, legal, n, rng)
         if target < 0:
             return uniform_legal(legal, rng)

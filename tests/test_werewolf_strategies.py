@@ -271,6 +271,15 @@ def test_ties_are_broken_at_random_not_by_seat(kind):
     assert (np.abs(picks[1:] - 100) < 45).all(), picks
 
 
+def test_a_lover_never_votes_against_his_lover():
+    obs = blank(1, ROLE.villager)
+    obs[OBS.lovers], obs[OBS.lovers + 1] = 1, 7
+    claim(obs, 3, 7, True)
+    assert ask(DECISION.suspect_vote, obs, living_but(obs, 1)) != 7
+    obs[OBS.suspect_a], obs[OBS.suspect_b] = 2, 7
+    assert ask(DECISION.sentence_vote, obs, mask((2, 7))) == 2
+
+
 # === at the table ==============================================================================
 
 def human_wins(path, overrides, games, seed):
@@ -349,3 +358,4 @@ def test_every_decision_kind_is_answered_legally_on_every_setup():
         cfg = config.load("werewolf", ["strategies.all=people"], players=players)
         t = runner.run(cfg, 300, seed=15, workers=1).tallies
         assert t["games"][0] == 300
+
