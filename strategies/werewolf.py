@@ -326,28 +326,26 @@ def town_claim(obs, legal, params, memory, rng):
     if obs[OBS.my_role] != ROLE.seer:
         return passing
     row = OBS.said + me * MAX_PLAYERS
-    found = -1
-    for s in range(n):
-        if legal[s] and obs[OBS.known + s] == ROLE.werewolf and obs[row + s] < 0:
-            found = s
-            break
-    if memory[M_REVEAL] == 0.0 and (found >= 0 or obs[OBS.named_wolf + me] > 0):
+    found = False
+    news = False
+    for s in range(n):  # scores: a living wolf not named yet, then the cleared, most suspected
+        k = obs[OBS.known + s]
+        memory[M_SCORE + s] = NEG
+        if legal[s] and obs[row + s] < 0:
+            if k == ROLE.werewolf:
+                memory[M_SCORE + s] = SURE
+                found = True
+            elif k == NOT_WOLF and legal[n + s]:
+                memory[M_SCORE + s] = memory[M_SUS + s]
+                news = True
+    if memory[M_REVEAL] == 0.0 and (found or obs[OBS.named_wolf + me] > 0):
         memory[M_REVEAL] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
-    if memory[M_REVEAL] <= 0.0:
-        return passing
-    if found >= 0:
-        return found
-    any_clear = False
-    for s in range(n):
-        if legal[n + s] and obs[OBS.known + s] == NOT_WOLF and obs[row + s] < 0:
-            memory[M_SCORE + s] = memory[M_SUS + s]
-            any_clear = True
-        else:
-            memory[M_SCORE + s] = NEG
-    if not any_clear:
+    if memory[M_REVEAL] <= 0.0 or not (found or news):
         return passing
     s = pick_best(memory, legal, n, rng)
-    return n + s if s >= 0 else passing
+    if s < 0:
+        return passing
+    return s if obs[OBS.known + s] == ROLE.werewolf else n + s
 
 
 @compiled
@@ -480,24 +478,37 @@ def public_of(obs, memory, s):
 
 
 @compiled
+def pack_speaker(obs, n, exclude):
+    """The pack's voice: its first living werewolf clockwise from the day's reference seat (seat
+    0 at night), `exclude` left out; -1 if none. Every wolf finds the same one, and no seat is
+    favoured, the reference being the night's victim."""
+    start = obs[OBS.victim]
+    start = 0 if start < 0 else start
+    for step in range(1, n + 1):
+        s = start + step
+        s = s - n if s >= n else s
+        if s != exclude and obs[OBS.alive + s] and pack_mate(obs, s):
+            return s
+    return -1
+
+
+@compiled
 def wolf_claim(obs, legal, params, memory, rng):
     """The wolf camp may counter-claim the seer (probability `counter`, decided once by the pack's
-    lowest living wolf, or the madman alone, when someone else has claimed the seer): it names
-    the seer claimant a werewolf, then on later days clears a fellow wolf under suspicion, else
-    accuses the most trusted player it has not spoken of."""
+    speaker, or the madman alone, when someone else has claimed the seer): it names the seer
+    claimant a werewolf, then on later days clears a fellow wolf under suspicion, else accuses the
+    most trusted player it has not spoken of."""
     n = obs[OBS.players]
     me = obs[OBS.me]
     passing = legal.size - 1
     wolf = obs[OBS.my_role] == ROLE.werewolf
     if memory[M_FAKE] == 0.0:
-        decides = True
+        decides = not wolf or pack_speaker(obs, n, -1) == me
         rival = False
         for s in range(n):
             if wolf and s != me and pack_mate(obs, s):
                 if obs[OBS.claimed + s] == ROLE.seer:
                     decides = False  # a fellow wolf already plays the seer
-                if obs[OBS.alive + s] and s < me:
-                    decides = False  # the pack's lowest living wolf decides
             elif s != me and obs[OBS.claimed + s] == ROLE.seer:
                 rival = True
         if decides and rival:
@@ -505,19 +516,20 @@ def wolf_claim(obs, legal, params, memory, rng):
     if memory[M_FAKE] <= 0.0:
         return passing
     row = OBS.said + me * MAX_PLAYERS
-    for s in range(n):  # the seer claimants
-        if legal[s] and obs[row + s] < 0 and obs[OBS.claimed + s] == ROLE.seer \
-                and not pack_mate(obs, s):
-            return s
-    for s in range(n):  # a fellow wolf under suspicion
-        if legal[n + s] and obs[row + s] < 0 and pack_mate(obs, s) \
-                and obs[OBS.named_wolf + s] > 0:
-            return n + s
-    for s in range(n):  # the most trusted player
-        memory[M_SCORE + s] = -public_of(obs, memory, s) \
-            if (legal[s] and obs[row + s] < 0 and not pack_mate(obs, s)) else NEG
+    for s in range(n):  # scores: the seer claimants, a fellow wolf under suspicion, the trusted
+        memory[M_SCORE + s] = NEG
+        if legal[s] and obs[row + s] < 0:
+            if pack_mate(obs, s):
+                if obs[OBS.named_wolf + s] > 0 and legal[n + s]:
+                    memory[M_SCORE + s] = SURE
+            elif obs[OBS.claimed + s] == ROLE.seer:
+                memory[M_SCORE + s] = 2 * SURE
+            else:
+                memory[M_SCORE + s] = -public_of(obs, memory, s)
     target = pick_best(memory, legal, n, rng)
-    return target if target >= 0 else passing
+    if target < 0:
+        return passing
+    return n + target if pack_mate(obs, target) else target  # a fellow wolf: "not a werewolf"
 
 
 @compiled
@@ -595,9 +607,10 @@ def wolf_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.medium_claim:
         return legal.size - 1
     if kind == DECISION.mayor_vote or kind == DECISION.successor:
-        for s in range(n):  # a fellow wolf (the lowest), else the player the town trusts most
-            if legal[s] and s != me and pack_mate(obs, s):
-                return s
+        # the pack's candidate (all wolves agree on him), else the player the town trusts most
+        mate = pack_speaker(obs, n, me)
+        if mate >= 0 and legal[mate]:
+            return mate
         score_suspicion(obs, memory, legal, -1.0, False)
         return pick_best(memory, legal, n, rng)
     return town_move(kind, obs, legal, params, memory, rng)  # a power of a role it became

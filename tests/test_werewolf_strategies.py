@@ -176,19 +176,32 @@ def test_wolves_vote_for_a_human_not_a_fellow_wolf_unless_as_cover():
 
 
 def test_a_wolf_may_counter_claim_the_seer():
-    obs = blank(2, ROLE.werewolf)
-    obs[OBS.known + 6] = ROLE.werewolf
-    claim(obs, 4, 6, True)
-    legal = living_but(obs, 2)
+    # Seats 2 and 6 are the pack; seat 4 claimed the seer and named seat 6. The pack's speaker is
+    # its first living wolf clockwise from the day's reference seat (3): seat 6.
+    def wolf(me, mate):
+        obs = blank(me, ROLE.werewolf)
+        obs[OBS.victim] = 3
+        obs[OBS.known + mate] = ROLE.werewolf
+        claim(obs, 4, 6, True)
+        return obs
+
+    legal = living_but(wolf(6, 2), 6)
     legal[N:2 * N] = legal[:N]
     legal[PASS] = True
-    assert ask(DECISION.claim, obs, legal, with_param(counter=1.0)) == 4  # "seat 4 is a wolf"
-    assert ask(DECISION.claim, obs, legal, with_param(counter=0.0)) == PASS
-    # Only the pack's lowest living wolf decides: seat 6 leaves it to seat 2.
-    other = blank(6, ROLE.werewolf)
-    other[OBS.known + 2] = ROLE.werewolf
-    claim(other, 4, 6, True)
-    assert ask(DECISION.claim, other, legal, with_param(counter=1.0)) == PASS
+    assert ask(DECISION.claim, wolf(6, 2), legal, with_param(counter=1.0)) == 4  # "4 is a wolf"
+    assert ask(DECISION.claim, wolf(6, 2), legal, with_param(counter=0.0)) == PASS
+    legal[6], legal[N + 6], legal[2], legal[N + 2] = True, True, False, False
+    assert ask(DECISION.claim, wolf(2, 6), legal, with_param(counter=1.0)) == PASS
+    # Once it plays the seer, it clears its fellow wolf on the next day.
+    obs = wolf(6, 2)
+    obs[OBS.named_wolf + 2] = 1
+    memory = np.zeros(PEOPLE_MEMORY)
+    legal = living_but(obs, 6)
+    legal[N:2 * N] = legal[:N]
+    legal[PASS] = True
+    assert ask(DECISION.claim, obs, legal, with_param(counter=1.0), memory=memory) == 4
+    claim(obs, 6, 4, True)
+    assert ask(DECISION.claim, obs, legal, with_param(counter=1.0), memory=memory) == N + 2
 
 
 def test_night_powers_follow_the_suspicion():
