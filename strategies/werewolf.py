@@ -3,6 +3,29 @@
 Each strategy is compiled by `strategies.common.strategy` with the platform's one signature
 (kind, obs, legal, params, memory, rng) -> action; it reads the observation through the named
 offsets in `OBS`, never the game state.
+
+* ``random``   - uniform over the legal actions; the pack kills non-wolves; never claims.
+* ``seer-led`` - the seer names the wolves it finds and the town follows (the exact-model tests).
+* ``people``   - every role as people play it. Each seat keeps in its memory a suspicion score per
+  player, built from the public record only (seer and medium claims weighed by the claimants'
+  credibility: a claimant the wolves killed is believed, one who contradicts what the seat knows
+  or another believed claimant is a liar; the open suspect votes; the last sentence ballots, i.e.
+  who voted to hang whom, judged by what is now believed of the two suspects; deaths; revealed
+  cards) and its own row of `known`. The town derives it once a day, at its suspect vote (after
+  the day's claims), and reads that day's suspect votes at its sentence vote, so a decision costs
+  O(players) and allocates nothing. The seer and the medium reveal what they learn or stay hidden
+  (`reveal`); the town votes on its suspicion (`trust` weighs claims, `follow` the votes already
+  cast, `grudge` how players voted); the bodyguard protects the claimed seer, then the medium,
+  else the least suspected; the witch revives on night 1 (`save`) and later a claimed information
+  role or herself, and poisons a player once a believed claim names him; the hunter shoots, the
+  owl man and the death god name, the most suspected; the piper charms the least suspected; the
+  paranoid becomes the believed seer if there is one; cupid links at random (night 1 tells him
+  nothing); the mayor's voters and successor are the least suspected. The wolf camp derives the
+  same score from the public record alone (what the town is likely to think): the pack kills the
+  claimed seer, then the medium, then the players the town trusts; wolves vote with the town's
+  suspicion on a non-wolf and against a fellow wolf only as cover when he is lost anyway
+  (`cover`); the pack's speaker, or the madman, may counter-claim the seer (`counter`). Every
+  choice among equals is drawn at random, never by seat number.
 """
 
 from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
