@@ -396,28 +396,9 @@ def town_medium_claim(obs, legal, params, memory, rng):
 @compiled
 def town_move(kind, obs, legal, params, memory, rng):
     """A human-camp seat: votes and night powers on its suspicion (public record + its own
-    knowledge)."""
+    knowledge). (Its votes are in `people`.)"""
     n = obs[OBS.players]
     me = obs[OBS.me]
-    if kind == DECISION.suspect_vote:
-        derive(obs, memory, params, True)
-        follow = params[P_FOLLOW]
-        for s in range(n):
-            memory[M_SCORE + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
-                if legal[s] else NEG
-        lover = lover_of(obs)
-        if lover >= 0 and legal[lover]:
-            memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
-        return pick_best(memory, legal, n, rng)
-    if kind == DECISION.sentence_vote:
-        derive(obs, memory, params, True)
-        read_votes(obs, memory, params, True)
-        a = obs[OBS.suspect_a]
-        b = obs[OBS.suspect_b]
-        lover = lover_of(obs)
-        if a == lover or b == lover:
-            return b if a == lover else a
-        return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
     if kind == DECISION.claim:
         return town_claim(obs, legal, params, memory, rng)
     if kind == DECISION.medium_claim:
@@ -564,8 +545,10 @@ def wolf_move(kind, obs, legal, params, memory, rng):
     me = obs[OBS.me]
     madman = obs[OBS.my_role] == ROLE.madman
     if kind == DECISION.sentence_vote:
-        derive(obs, memory, params, False)
-        read_votes(obs, memory, params, False)
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, False)
+        if memory[M_VOTES] != obs[OBS.day]:
+            read_votes(obs, memory, params, False)
         a = obs[OBS.suspect_a]
         b = obs[OBS.suspect_b]
         lover = lover_of(obs)
@@ -583,7 +566,8 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             return wolf  # a lost fellow wolf: vote with the town, as cover
         return human
     if kind == DECISION.suspect_vote:
-        derive(obs, memory, params, False)
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, False)
         follow = params[P_FOLLOW]
         top = -1
         top_score = NEG
@@ -649,6 +633,29 @@ def people(kind, obs, legal, params, memory, rng):
             return legal.size - 1
     if role == ROLE.werewolf or role == ROLE.madman:
         return wolf_move(kind, obs, legal, params, memory, rng)
+    if kind == DECISION.suspect_vote:  # (the votes are here, not in town_move: a call less)
+        n = obs[OBS.players]
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, True)
+        follow = params[P_FOLLOW]
+        for s in range(n):
+            memory[M_SCORE + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
+                if legal[s] else NEG
+        lover = lover_of(obs)
+        if lover >= 0 and legal[lover]:
+            memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
+        return pick_best(memory, legal, n, rng)
+    if kind == DECISION.sentence_vote:
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, True)
+        if memory[M_VOTES] != obs[OBS.day]:
+            read_votes(obs, memory, params, True)
+        a = obs[OBS.suspect_a]
+        b = obs[OBS.suspect_b]
+        lover = lover_of(obs)
+        if a == lover or b == lover:
+            return b if a == lover else a
+        return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
     return town_move(kind, obs, legal, params, memory, rng)
 
 
