@@ -105,7 +105,8 @@ M_MARK_DAY = 6   # the night of that mark
 M_ACC = 8                        # per seat: evidence from votes and ballots, kept all game
 M_SUS = M_ACC + MAX_PLAYERS      # per seat: suspicion from the public record (derived daily)
 M_ATT = M_SUS + MAX_PLAYERS      # per seat: 1 if it died of the wolves' attack (so: not a wolf)
-M_SCORE = M_ATT + MAX_PLAYERS    # per seat: the current decision's scores (scratch)
+M_FIRST = M_ATT + MAX_PLAYERS    # per seat: when it first claimed (day, then discussion order)
+M_SCORE = M_FIRST + MAX_PLAYERS  # per seat: the current decision's scores (scratch)
 PEOPLE_MEMORY = M_SCORE + MAX_PLAYERS
 
 P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE = range(7)
@@ -233,24 +234,34 @@ def derive(obs, memory, params, private):
     if victim >= 0 and obs[OBS.alive + victim] == 0:
         memory[M_ATT + victim] = 1.0  # the wolves do not kill their own
     read_mark(obs, memory)
-    # claims: the claimants are listed in the scratch row
+    # claims: the claimants are listed in the scratch row, each stamped when first seen (the day,
+    # then its place in the day's discussion, which starts right of the reference seat)
     claimants = 0
     seers = 0
     mediums = 0
     seers_hit = 0
     mediums_hit = 0
+    seers_alive = 0
+    mediums_alive = 0
+    start = victim if victim >= 0 else 0
     for c in range(n):
         memory[M_SUS + c] = memory[M_ACC + c]
         r = obs[OBS.claimed + c]
         if r >= 0:
             memory[M_SCORE + claimants] = c
             claimants += 1
+            if memory[M_FIRST + c] == 0.0:
+                place = c - start - 1
+                memory[M_FIRST + c] = day * 32.0 + (place + n if place < 0 else place) + 1.0
+            hit = 1 if memory[M_ATT + c] > 0 else 0
             if r == ROLE.seer:
                 seers += 1
-                seers_hit += memory[M_ATT + c] > 0
+                seers_hit += hit
+                seers_alive += obs[OBS.alive + c]
             else:
                 mediums += 1
-                mediums_hit += memory[M_ATT + c] > 0
+                mediums_hit += hit
+                mediums_alive += obs[OBS.alive + c]
     trust = params[P_TRUST]
     for i in range(claimants):
         c = int(memory[M_SCORE + i])
@@ -259,8 +270,24 @@ def derive(obs, memory, params, private):
         r = obs[OBS.claimed + c]
         same = seers if r == ROLE.seer else mediums
         same_hit = seers_hit if r == ROLE.seer else mediums_hit
+        same_alive = seers_alive if r == ROLE.seer else mediums_alive
         attacked = memory[M_ATT + c] > 0
-        liar = (not attacked) and same_hit > 0  # another claimant was proven by the wolves
+        living = obs[OBS.alive + c] == 1
+        # Rivals for one role: one the wolves killed is believed, the others are liars; one the
+        # town put to death (hanged, poisoned, shot) while a rival lives is taken for the liar
+        # and the rival left alone is believed; otherwise the earlier claimant is believed more
+        # (a counter-claim answers a claim).
+        liar = (not attacked) and same_hit > 0
+        sole = attacked or same == 1 or (living and same_alive == 1 and same_hit == 0)
+        if same > 1 and not attacked and not living and same_alive > 0:
+            liar = True
+        rank = 0
+        if not sole:
+            for j in range(claimants):
+                other = int(memory[M_SCORE + j])
+                if obs[OBS.claimed + other] == r \
+                        and memory[M_FIRST + other] < memory[M_FIRST + c]:
+                    rank += 1
         if private and (knowledge(obs, c, True) >= SURE / 2 or r == obs[OBS.my_role]):
             liar = True  # a known wolf, or it claims my own role
         contested = 0
@@ -282,11 +309,10 @@ def derive(obs, memory, params, private):
             weight = -0.5 * trust
             memory[M_SUS + c] += LIAR * trust
         else:
-            credit = 1.0 if attacked else 1.0 / same
+            credit = 1.0 if sole else (same - rank) / (0.5 * same * (same + 1.0))
             credit /= 1.0 + contested
             weight = trust * credit
-            if not attacked:
-                memory[M_SUS + c] += trust * CONFLICT * ((same - 1.0) / same + 0.5 * contested)
+            memory[M_SUS + c] += trust * CONFLICT * (1.0 - credit)  # it may be the liar
         if weight != 0.0:
             for s in range(n):
                 x = obs[row + s]
@@ -329,10 +355,12 @@ def read_votes(obs, memory, params, private):
     g = 0.5 * params[P_GRUDGE]
     if g == 0.0:
         return
+    for s in range(n):  # judged on the suspicion before this reading (in no seat order)
+        memory[M_SCORE + s] = -g * evidence(obs, memory, s, private)
     for s in range(n):
         t = obs[OBS.voted + s]
         if t >= 0 and s != me:
-            d = -g * evidence(obs, memory, t, private)
+            d = memory[M_SCORE + t]
             memory[M_ACC + s] += d
             memory[M_SUS + s] += d
 
@@ -655,6 +683,8 @@ def people(kind, obs, legal, params, memory, rng):
         lover = lover_of(obs)
         if a == lover or b == lover:
             return b if a == lover else a
+        # its own judgment only (following the suspect votes here too measured worse: the wolves
+        # steer those)
         return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
     return town_move(kind, obs, legal, params, memory, rng)
 
