@@ -326,8 +326,8 @@ def test_a_dumber_town_does_not_beat_people(variant):
     # (reveal = 0), or how players voted ignored (grudge = 0). Measured (4000 games): people
     # about 0.73; the variants 0.38, 0.42 and 0.37. Each rate's sd over 2000 games is at most
     # 0.0112, the difference's at most 0.016: "people - variant > 0.1" leaves each measured gap
-    # (0.31 or more) more than 13 sd of room, and a variant at least as good as people would pass it only 6 sd
-    # out (probability below 1e-9).
+    # (0.31 or more) more than 13 sd of room, and a variant at least as good as people would pass
+    # it only 6 sd out (probability below 1e-9).
     games = 2000
     people_town = human_wins(RICH, PEOPLE_WOLVES, games, seed=12)
     dumber = human_wins(RICH, ("strategies.all=people",
