@@ -599,6 +599,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         follow = params[P_FOLLOW]
         top = -1
         top_score = NEG
+        tops = 0
         for s in range(n):
             if not legal[s]:
                 memory[M_SCORE + s] = NEG
@@ -607,6 +608,11 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             if v > top_score:
                 top = s
                 top_score = v
+                tops = 1
+            elif v == top_score:  # a tie for the top: each of them equally likely
+                tops += 1
+                if uniform_index(tops, rng) == 0:
+                    top = s
             if madman:  # he cannot tell the wolves: he backs the players the town doubts least
                 v = -public_of(obs, memory, s) + follow * obs[OBS.votes + s]
             memory[M_SCORE + s] = NEG if pack_mate(obs, s) else v
@@ -642,11 +648,16 @@ def wolf_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.medium_claim:
         return legal.size - 1
     if kind == DECISION.mayor_vote or kind == DECISION.successor:
-        # the pack's candidate (all wolves agree on him), else the player the town trusts most
-        mate = pack_speaker(obs, n, me)
-        if mate >= 0 and legal[mate]:
-            return mate
+        # the pack's candidate (all wolves agree on him; a successor: any fellow wolf), else the
+        # player the town trusts most
+        if kind == DECISION.mayor_vote:
+            mate = pack_speaker(obs, n, me)
+            if mate >= 0 and legal[mate]:
+                return mate
         score_suspicion(obs, memory, legal, -1.0, False)
+        for s in range(n):
+            if legal[s] and pack_mate(obs, s):
+                memory[M_SCORE + s] = SURE
         return pick_best(memory, legal, n, rng)
     return town_move(kind, obs, legal, params, memory, rng)  # a power of a role it became
 
