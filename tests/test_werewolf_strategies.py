@@ -376,9 +376,15 @@ def test_every_decision_kind_is_answered_legally_on_every_setup():
         asked += t["decisions"]
     never = [d.name for d, k in zip(DECISIONS, asked) if k == 0]
     assert not never, never
-    # With a mayor the successor is also named; the whole range of seats 8..23 plays too.
+    # The base game at both ends of the head count, and every parameter at its low and at its
+    # high end on the richest setup.
     for players in (8, 23):
         cfg = config.load("werewolf", ["strategies.all=people"], players=players)
         t = runner.run(cfg, 300, seed=15, workers=1).tallies
         assert t["games"][0] == 300
+    for end in ("low", "high"):
+        values = ", ".join(f"{p.name} = {getattr(p, end)}" for p in INFO.params)
+        t = human_wins(CONFIGS[0].parent / "mayor-23.toml",
+                       (f'strategies.all={{ name = "people", {values} }}',), 300, seed=16)
+        assert t["games"][0] == 300 and t["end_counts"].sum() == 300
 
