@@ -447,7 +447,7 @@ def town_move(kind, obs, legal, params, memory, rng):
                 continue
             sus = 0.0 if s == me else suspicion(obs, memory, s, True)
             sus = 5.0 if sus > 5.0 else (-5.0 if sus < -5.0 else sus)
-            r = obs[OBS.claimed + s]
+            r = obs[OBS.claimed + s] if memory[M_SUS + s] < LIAR / 2 else -1  # (not a liar)
             memory[M_SCORE + s] = -sus + (30.0 if r == ROLE.seer else
                                           (20.0 if r == ROLE.medium else 0.0))
         return pick_best(memory, legal, n, rng)
