@@ -3,12 +3,40 @@
 Each strategy is compiled by `strategies.common.strategy` with the platform's one signature
 (kind, obs, legal, params, memory, rng) -> action; it reads the observation through the named
 offsets in `OBS`, never the game state.
+
+* ``random``   - uniform over the legal actions; the pack kills non-wolves; never claims.
+* ``seer-led`` - the seer names the wolves it finds and the town follows (the exact-model tests).
+* ``people``   - every role as people play it. Each seat keeps in its memory a suspicion score per
+  player, built from the public record only (seer and medium claims weighed by the claimants'
+  credibility: a claimant the wolves killed is believed, one who contradicts what the seat knows
+  or another believed claimant is a liar; the open suspect votes; the last sentence ballots, i.e.
+  who voted to hang whom, judged by what is now believed of the two suspects; deaths; revealed
+  cards) and its own row of `known`. The town derives it once a day, at its suspect vote (after
+  the day's claims), and reads that day's suspect votes at its sentence vote, so a decision costs
+  O(players) and allocates nothing. The seer and the medium reveal what they learn or stay hidden
+  (`reveal`); the town votes on its suspicion (`trust` weighs claims, `follow` the votes already
+  cast, `grudge` how players voted); the bodyguard protects the claimed seer, then the medium,
+  else the least suspected; the witch revives on night 1 (`save`) and later a claimed information
+  role or herself, and poisons a player once a believed claim names him; the hunter shoots, the
+  owl man and the death god name, the most suspected; the piper charms the least suspected; the
+  paranoid becomes the believed seer if there is one; cupid links at random (night 1 tells him
+  nothing); the mayor's voters and successor are the least suspected. The wolf camp derives the
+  same score from the public record alone (what the town is likely to think): the pack kills the
+  claimed seer, then the medium, then the players the town trusts; wolves vote with the town's
+  suspicion on a non-wolf and against a fellow wolf only as cover when he is lost anyway
+  (`cover`); the pack's speaker, or the madman, may counter-claim the seer (`counter`). Every
+  choice among equals is drawn at random, never by seat number.
 """
 
 from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
-from simulator.games.werewolf.declaration import DECISION, OBS, ROLE, UNKNOWN
+from simulator.games.werewolf.declaration import (
+    DECISION, HUMAN_SIDE, MAX_PLAYERS, NO, NOT_WOLF, OBS, ROLE, UNKNOWN, WOLF_SIDE, YES,
+)
 
-from .common import inlined, random_double, strategy, uniform_legal, uniform_where, uniform_where_not
+from .common import (
+    compiled, inlined, random_double, strategy, uniform_index, uniform_legal, uniform_where,
+    uniform_where_not,
+)
 
 
 @inlined
@@ -58,6 +86,620 @@ def seer_led(kind, obs, legal, params, memory, rng):
     return uniform_legal(legal, rng)
 
 
+
+# === people: the table as people play it ========================================================
+# Every seat keeps, in its memory, a suspicion score per player built from what it may know: the
+# public record (claims, open suspect votes, the last sentence ballots, deaths, revealed cards) and
+# its own row of `known`. The town derives it once a day (at its suspect vote, after the day's
+# claims), so a decision costs O(players). The wolf camp derives the same score from the public
+# record only: what the town is likely to think, which it uses to blend in.
+
+# memory layout (float64 words)
+M_DAY = 0        # the day whose suspicion was last derived
+M_BALLOTS = 1    # the day on which the last sentence ballots were read
+M_VOTES = 2      # the day whose suspect votes were read
+M_FAKE = 3       # wolf camp: 1 once it chose to counter-claim the seer, -1 not to, 0 undecided
+M_REVEAL = 4     # seer / medium: 1 once it chose to reveal what it learns, -1 to hide, 0 undecided
+M_MARK = 5       # death god: the seat it marked + 1 (0: none)
+M_MARK_DAY = 6   # the night of that mark
+M_ACC = 8                        # per seat: evidence from votes and ballots, kept all game
+M_SUS = M_ACC + MAX_PLAYERS      # per seat: suspicion from the public record (derived daily)
+M_ATT = M_SUS + MAX_PLAYERS      # per seat: 1 if it died of the wolves' attack (so: not a wolf)
+M_FIRST = M_ATT + MAX_PLAYERS    # per seat: when it first claimed (day, then discussion order)
+M_SCORE = M_FIRST + MAX_PLAYERS  # per seat: the current decision's scores (scratch)
+PEOPLE_MEMORY = M_SCORE + MAX_PLAYERS
+
+P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE = range(7)
+
+SURE = 100.0     # a seat's own knowledge: a certainty
+ACCUSE = 3.0     # one believed claim "s is a werewolf"
+CLEAR = 2.0      # one believed claim "s is not a werewolf"
+CONFLICT = 1.5   # a claimant contested by another claimant of the same role
+LIAR = 10.0      # a claimant caught lying
+DOOMED = 1.0     # suspicion lead at which a suspect is taken to be lost
+NEG = -1e18      # not a candidate
+
+
+@inlined
+def knowledge(obs, s, private):
+    """What a seat's own knowledge says of seat s: +SURE a werewolf or the madman, -SURE a human,
+    half that for the weaker readings (a check's "not a werewolf", the paranoid's signal). A
+    revealed card is public; `private` adds the seat's own row of `known`."""
+    shown = obs[OBS.revealed + s]
+    if shown >= 0:
+        return SURE if (shown == ROLE.werewolf or shown == ROLE.madman) else -SURE
+    if not private:
+        return 0.0
+    k = obs[OBS.known + s]
+    if k == UNKNOWN:
+        return 0.0
+    if k == ROLE.werewolf or k == ROLE.madman:
+        return SURE
+    if k == WOLF_SIDE:
+        return SURE / 2
+    if k == NOT_WOLF or k == HUMAN_SIDE:
+        return -SURE / 2
+    return -SURE  # a human role it knows (its own, a fellow mason, the witness)
+
+
+@inlined
+def suspicion(obs, memory, s, private):
+    return memory[M_SUS + s] + knowledge(obs, s, private)
+
+
+@inlined
+def evidence(obs, memory, s, private):
+    """Suspicion of s scaled to [-1, 1]: one believed accusation makes a wolf."""
+    e = suspicion(obs, memory, s, private) * (1.0 / ACCUSE)
+    return 1.0 if e > 1.0 else (-1.0 if e < -1.0 else e)
+
+
+@inlined
+def lover_of(obs):
+    """My lover, or -1 (cupid sees the lovers but is not one)."""
+    me = obs[OBS.me]
+    a = obs[OBS.lovers]
+    b = obs[OBS.lovers + 1]
+    return b if a == me else (a if b == me else -1)
+
+
+@compiled
+def pick_best(memory, legal, n, rng):
+    """The seat with the highest score in memory[M_SCORE:], among legal seats, ties at random
+    (never by seat number); -1 if no seat is a candidate."""
+    best = NEG
+    count = 0
+    first = -1
+    for s in range(n):
+        if legal[s]:
+            v = memory[M_SCORE + s]
+            if v > best:
+                best = v
+                count = 1
+                first = s
+            elif v == best and v > NEG:
+                count += 1
+    if count <= 1:
+        return first
+    pick = uniform_index(count, rng)
+    for s in range(n):
+        if legal[s] and memory[M_SCORE + s] == best:
+            if pick == 0:
+                return s
+            pick -= 1
+    return -1
+
+
+@inlined
+def higher(a, va, b, vb, rng):
+    """Of two seats, the one with the higher value; a tie at random."""
+    if va > vb:
+        return a
+    if vb > va:
+        return b
+    return a if random_double(rng) < 0.5 else b
+
+
+@compiled
+def score_suspicion(obs, memory, legal, sign, private):
+    """Scores: sign * suspicion of every legal seat."""
+    for s in range(obs[OBS.players]):
+        memory[M_SCORE + s] = sign * suspicion(obs, memory, s, private) if legal[s] else NEG
+
+
+@compiled
+def read_mark(obs, memory):
+    """The death god's mark of an earlier night that the seat survived: a werewolf or the
+    hamster."""
+    mark = int(memory[M_MARK]) - 1
+    if mark >= 0 and obs[OBS.day] > memory[M_MARK_DAY]:
+        memory[M_MARK] = 0.0
+        if obs[OBS.alive + mark]:
+            memory[M_ACC + mark] += SURE / 2
+            memory[M_SUS + mark] += SURE / 2
+
+
+@compiled
+def derive(obs, memory, params, private):
+    """Suspicion from the public record, once a day: the evidence kept so far, the claims
+    (weighed by the claimants' credibility), and yesterday's sentence ballots (who voted to hang
+    whom, judged by what is now believed of the two suspects)."""
+    day = obs[OBS.day]
+    if memory[M_DAY] == day:
+        return
+    memory[M_DAY] = day
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    victim = obs[OBS.victim]
+    if victim >= 0 and obs[OBS.alive + victim] == 0:
+        memory[M_ATT + victim] = 1.0  # the wolves do not kill their own
+    read_mark(obs, memory)
+    # claims: the claimants are listed in the scratch row, each stamped when first seen (the day,
+    # then its place in the day's discussion, which starts right of the reference seat)
+    claimants = 0
+    seers = 0
+    mediums = 0
+    seers_hit = 0
+    mediums_hit = 0
+    seers_alive = 0
+    mediums_alive = 0
+    start = victim if victim >= 0 else 0
+    for c in range(n):
+        memory[M_SUS + c] = memory[M_ACC + c]
+        r = obs[OBS.claimed + c]
+        if r >= 0:
+            memory[M_SCORE + claimants] = c
+            claimants += 1
+            if memory[M_FIRST + c] == 0.0:
+                place = c - start - 1
+                memory[M_FIRST + c] = day * 32.0 + (place + n if place < 0 else place) + 1.0
+            hit = 1 if memory[M_ATT + c] > 0 else 0
+            if r == ROLE.seer:
+                seers += 1
+                seers_hit += hit
+                seers_alive += obs[OBS.alive + c]
+            else:
+                mediums += 1
+                mediums_hit += hit
+                mediums_alive += obs[OBS.alive + c]
+    trust = params[P_TRUST]
+    for i in range(claimants):
+        c = int(memory[M_SCORE + i])
+        if c == me and private:
+            continue  # its own claims: it knows better
+        r = obs[OBS.claimed + c]
+        same = seers if r == ROLE.seer else mediums
+        same_hit = seers_hit if r == ROLE.seer else mediums_hit
+        same_alive = seers_alive if r == ROLE.seer else mediums_alive
+        attacked = memory[M_ATT + c] > 0
+        living = obs[OBS.alive + c] == 1
+        # Rivals for one role: one the wolves killed is believed, the others are liars; one the
+        # town put to death (hanged, poisoned, shot) while a rival lives is taken for the liar
+        # and the rival left alone is believed; otherwise the earlier claimant is believed more
+        # (a counter-claim answers a claim).
+        liar = (not attacked) and same_hit > 0
+        sole = attacked or same == 1 or (living and same_alive == 1 and same_hit == 0)
+        if same > 1 and not attacked and not living and same_alive > 0:
+            liar = True
+        rank = 0
+        if not sole:
+            for j in range(claimants):
+                other = int(memory[M_SCORE + j])
+                if obs[OBS.claimed + other] == r \
+                        and memory[M_FIRST + other] < memory[M_FIRST + c]:
+                    rank += 1
+        if private and (knowledge(obs, c, True) >= SURE / 2 or r == obs[OBS.my_role]):
+            liar = True  # a known wolf, or it claims my own role
+        contested = 0
+        row = OBS.said + c * MAX_PLAYERS
+        for s in range(n):
+            x = obs[row + s]
+            if x < 0:
+                continue
+            if private:
+                k = knowledge(obs, s, True)
+                if (x == 1 and k < 0) or (x == 0 and k >= SURE):
+                    liar = True
+            for j in range(claimants):
+                other = int(memory[M_SCORE + j])
+                y = obs[OBS.said + other * MAX_PLAYERS + s]
+                if other != c and y >= 0 and y != x:
+                    contested += 1
+        if liar:
+            weight = -0.5 * trust
+            memory[M_SUS + c] += LIAR * trust
+        else:
+            credit = 1.0 if sole else (same - rank) / (0.5 * same * (same + 1.0))
+            credit /= 1.0 + contested
+            weight = trust * credit
+            memory[M_SUS + c] += trust * CONFLICT * (1.0 - credit)  # it may be the liar
+        if weight != 0.0:
+            for s in range(n):
+                x = obs[row + s]
+                if x == 1:
+                    memory[M_SUS + s] += ACCUSE * weight
+                elif x == 0:
+                    memory[M_SUS + s] -= CLEAR * weight
+    # yesterday's sentence ballots: who voted to hang the likelier wolf
+    if memory[M_BALLOTS] < day:
+        memory[M_BALLOTS] = day
+        hanged = obs[OBS.hanged]
+        if hanged >= 0:
+            other = -1
+            for s in range(n):
+                b = obs[OBS.ballot + s]
+                if b >= 0 and b != hanged:
+                    other = b
+                    break
+            if other >= 0:
+                gap = params[P_GRUDGE] * (evidence(obs, memory, other, private)
+                                          - evidence(obs, memory, hanged, private))
+                for s in range(n):
+                    b = obs[OBS.ballot + s]
+                    if b >= 0 and s != me:
+                        d = gap if b == hanged else -gap
+                        memory[M_ACC + s] += d
+                        memory[M_SUS + s] += d
+
+
+@compiled
+def read_votes(obs, memory, params, private):
+    """Today's open suspect votes, once: a vote for a likely wolf speaks for the voter, a vote
+    for a likely human against him."""
+    day = obs[OBS.day]
+    if memory[M_VOTES] == day:
+        return
+    memory[M_VOTES] = day
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    g = 0.5 * params[P_GRUDGE]
+    if g == 0.0:
+        return
+    for s in range(n):  # judged on the suspicion before this reading (in no seat order)
+        memory[M_SCORE + s] = -g * evidence(obs, memory, s, private)
+    for s in range(n):
+        t = obs[OBS.voted + s]
+        if t >= 0 and s != me:
+            d = memory[M_SCORE + t]
+            memory[M_ACC + s] += d
+            memory[M_SUS + s] += d
+
+
+@compiled
+def town_claim(obs, legal, params, memory, rng):
+    """The seer (or a paranoid who became one) claims what it found, once it chose to reveal
+    (probability `reveal`, decided the first time it has found a living wolf or is accused): each
+    day a living wolf it has not named yet, else a cleared player it has not spoken of, the most
+    suspected first. Nobody else claims."""
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    passing = legal.size - 1
+    if obs[OBS.my_role] != ROLE.seer:
+        return passing
+    row = OBS.said + me * MAX_PLAYERS
+    found = False
+    news = False
+    for s in range(n):  # scores: a living wolf not named yet, then the cleared, most suspected
+        k = obs[OBS.known + s]
+        memory[M_SCORE + s] = NEG
+        if legal[s] and obs[row + s] < 0:
+            if k == ROLE.werewolf:
+                memory[M_SCORE + s] = SURE
+                found = True
+            elif k == NOT_WOLF and legal[n + s]:
+                memory[M_SCORE + s] = memory[M_SUS + s]
+                news = True
+    if memory[M_REVEAL] == 0.0 and (found or obs[OBS.named_wolf + me] > 0):
+        memory[M_REVEAL] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
+    if memory[M_REVEAL] <= 0.0 or not (found or news):
+        return passing
+    s = pick_best(memory, legal, n, rng)
+    if s < 0:
+        return passing
+    return s if obs[OBS.known + s] == ROLE.werewolf else n + s
+
+
+@compiled
+def town_medium_claim(obs, legal, params, memory, rng):
+    """The medium announces its reading of the last hanged player once it chose to reveal
+    (probability `reveal`, decided at its first reading)."""
+    n = obs[OBS.players]
+    passing = legal.size - 1
+    if obs[OBS.my_role] != ROLE.medium:
+        return passing
+    hanged = obs[OBS.hanged]
+    k = obs[OBS.known + hanged]
+    if k != ROLE.werewolf and k != NOT_WOLF:
+        return passing
+    if obs[OBS.said + obs[OBS.me] * MAX_PLAYERS + hanged] >= 0:
+        return passing  # said already
+    if memory[M_REVEAL] == 0.0:
+        memory[M_REVEAL] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
+    if memory[M_REVEAL] <= 0.0:
+        return passing
+    action = hanged if k == ROLE.werewolf else n + hanged
+    return action if legal[action] else passing
+
+
+@compiled
+def town_move(kind, obs, legal, params, memory, rng):
+    """A human-camp seat: votes and night powers on its suspicion (public record + its own
+    knowledge). (Its votes are in `people`.)"""
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    if kind == DECISION.claim:
+        return town_claim(obs, legal, params, memory, rng)
+    if kind == DECISION.medium_claim:
+        return town_medium_claim(obs, legal, params, memory, rng)
+    if kind == DECISION.seer_check:  # an unchecked player, the most suspected (claimants first)
+        for s in range(n):
+            if legal[s] and obs[OBS.known + s] == UNKNOWN:
+                memory[M_SCORE + s] = memory[M_SUS + s] + (1.0 if obs[OBS.claimed + s] >= 0
+                                                           else 0.0)
+            else:
+                memory[M_SCORE + s] = NEG
+        target = pick_best(memory, legal, n, rng)
+        return target if target >= 0 else uniform_legal(legal, rng)
+    if kind == DECISION.protect:  # the claimed seer, then the medium, else the least suspected
+        for s in range(n):
+            if not legal[s]:
+                memory[M_SCORE + s] = NEG
+                continue
+            sus = 0.0 if s == me else suspicion(obs, memory, s, True)
+            sus = 5.0 if sus > 5.0 else (-5.0 if sus < -5.0 else sus)
+            r = obs[OBS.claimed + s] if memory[M_SUS + s] < LIAR / 2 else -1  # (not a liar)
+            memory[M_SCORE + s] = -sus + (30.0 if r == ROLE.seer else
+                                          (20.0 if r == ROLE.medium else 0.0))
+        return pick_best(memory, legal, n, rng)
+    if kind == DECISION.witch_save:
+        victim = obs[OBS.victim]
+        if victim == me:
+            return YES
+        if obs[OBS.day] == 1:
+            return YES if random_double(rng) < params[P_SAVE] else NO
+        if knowledge(obs, victim, True) >= SURE / 2:
+            return NO
+        if obs[OBS.claimed + victim] >= 0 and memory[M_SUS + victim] < LIAR / 2:
+            return YES
+        return YES if knowledge(obs, victim, True) < 0 else NO
+    if kind == DECISION.witch_poison or kind == DECISION.shoot:
+        # the most suspected, if the suspicion is strong enough (poison: one believed claim)
+        score_suspicion(obs, memory, legal, 1.0, True)
+        target = pick_best(memory, legal, n, rng)
+        need = ACCUSE if kind == DECISION.witch_poison else 0.0
+        if target >= 0 and memory[M_SCORE + target] > need * 0.999:
+            return target
+        return legal.size - 1
+    if kind == DECISION.owl_accuse or kind == DECISION.death_mark:
+        if kind == DECISION.death_mark:
+            read_mark(obs, memory)
+        score_suspicion(obs, memory, legal, 1.0, True)
+        target = pick_best(memory, legal, n, rng)
+        if kind == DECISION.death_mark:
+            memory[M_MARK] = target + 1.0
+            memory[M_MARK_DAY] = obs[OBS.day]
+        return target
+    if kind == DECISION.peek:  # peek until it has seen the wolves
+        for s in range(n):
+            if s != me and obs[OBS.known + s] == ROLE.werewolf:
+                return NO
+        return YES
+    if kind == DECISION.paranoid_pick:  # become the claimed seer if believed, else a trusted one
+        for s in range(n):
+            if legal[s]:
+                bonus = 30.0 if (obs[OBS.claimed + s] == ROLE.seer
+                                 and memory[M_SUS + s] < LIAR / 2) else 0.0
+                memory[M_SCORE + s] = bonus - suspicion(obs, memory, s, True)
+            else:
+                memory[M_SCORE + s] = NEG
+        return pick_best(memory, legal, n, rng)
+    if kind == DECISION.charm or kind == DECISION.mayor_vote or kind == DECISION.successor:
+        score_suspicion(obs, memory, legal, -1.0, True)  # the least suspected
+        return pick_best(memory, legal, n, rng)
+    return uniform_legal(legal, rng)  # link (night 1: nothing to go on) and anything new
+
+
+@inlined
+def pack_mate(obs, s):
+    return obs[OBS.known + s] == ROLE.werewolf
+
+
+@inlined
+def public_of(obs, memory, s):
+    return suspicion(obs, memory, s, False)
+
+
+@compiled
+def pack_speaker(obs, n, exclude):
+    """The pack's voice: its first living werewolf clockwise from the day's reference seat (seat
+    0 at night), `exclude` left out; -1 if none. Every wolf finds the same one, and no seat is
+    favoured, the reference being the night's victim."""
+    start = obs[OBS.victim]
+    start = 0 if start < 0 else start
+    for step in range(1, n + 1):
+        s = start + step
+        s = s - n if s >= n else s
+        if s != exclude and obs[OBS.alive + s] and pack_mate(obs, s):
+            return s
+    return -1
+
+
+@compiled
+def wolf_claim(obs, legal, params, memory, rng):
+    """The wolf camp may counter-claim the seer (probability `counter`, decided once by the pack's
+    speaker, or the madman alone, when someone else has claimed the seer): it names the seer
+    claimant a werewolf, then on later days clears a fellow wolf under suspicion, else accuses the
+    most trusted player it has not spoken of."""
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    passing = legal.size - 1
+    wolf = obs[OBS.my_role] == ROLE.werewolf
+    if memory[M_FAKE] == 0.0:
+        decides = not wolf or pack_speaker(obs, n, -1) == me
+        rival = False
+        for s in range(n):
+            if wolf and s != me and pack_mate(obs, s):
+                if obs[OBS.claimed + s] == ROLE.seer:
+                    decides = False  # a fellow wolf already plays the seer
+            elif s != me and obs[OBS.claimed + s] == ROLE.seer:
+                rival = True
+        if decides and rival:
+            memory[M_FAKE] = 1.0 if random_double(rng) < params[P_COUNTER] else -1.0
+    if memory[M_FAKE] <= 0.0:
+        return passing
+    row = OBS.said + me * MAX_PLAYERS
+    for s in range(n):  # scores: the seer claimants, a fellow wolf under suspicion, the trusted
+        memory[M_SCORE + s] = NEG
+        if legal[s] and obs[row + s] < 0:
+            if pack_mate(obs, s):
+                if obs[OBS.named_wolf + s] > 0 and legal[n + s]:
+                    memory[M_SCORE + s] = SURE
+            elif obs[OBS.claimed + s] == ROLE.seer:
+                memory[M_SCORE + s] = 2 * SURE
+            else:
+                memory[M_SCORE + s] = -public_of(obs, memory, s)
+    target = pick_best(memory, legal, n, rng)
+    if target < 0:
+        return passing
+    return n + target if pack_mate(obs, target) else target  # a fellow wolf: "not a werewolf"
+
+
+@compiled
+def wolf_move(kind, obs, legal, params, memory, rng):
+    """A werewolf (or the madman, who knows no wolf): the pack kills the claimed information
+    roles first, then the players the town trusts; it votes with the town's suspicion on a
+    non-wolf, and against a fellow wolf only as cover when he is lost anyway."""
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    madman = obs[OBS.my_role] == ROLE.madman
+    if kind == DECISION.sentence_vote:
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, False)
+        if memory[M_VOTES] != obs[OBS.day]:
+            read_votes(obs, memory, params, False)
+        a = obs[OBS.suspect_a]
+        b = obs[OBS.suspect_b]
+        lover = lover_of(obs)
+        if a == lover or b == lover:
+            return b if a == lover else a
+        va = public_of(obs, memory, a)
+        vb = public_of(obs, memory, b)
+        if madman:  # he cannot tell the wolves: he saves the likelier wolf
+            return higher(a, -va, b, -vb, rng)
+        mate_a = pack_mate(obs, a)
+        if mate_a == pack_mate(obs, b):  # two humans, or two wolves: with the town
+            return higher(a, va, b, vb, rng)
+        wolf, human, lead = (a, b, va - vb) if mate_a else (b, a, vb - va)
+        if lead >= DOOMED and random_double(rng) < params[P_COVER]:
+            return wolf  # a lost fellow wolf: vote with the town, as cover
+        return human
+    if kind == DECISION.suspect_vote:
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, False)
+        follow = params[P_FOLLOW]
+        top = -1
+        top_score = NEG
+        tops = 0
+        for s in range(n):
+            if not legal[s]:
+                memory[M_SCORE + s] = NEG
+                continue
+            v = public_of(obs, memory, s) + follow * obs[OBS.votes + s]
+            if v > top_score:
+                top = s
+                top_score = v
+                tops = 1
+            elif v == top_score:  # a tie for the top: each of them equally likely
+                tops += 1
+                if uniform_index(tops, rng) == 0:
+                    top = s
+            if madman:  # he cannot tell the wolves: he backs the players the town doubts least
+                v = -public_of(obs, memory, s) + follow * obs[OBS.votes + s]
+            memory[M_SCORE + s] = NEG if pack_mate(obs, s) else v
+        lover = lover_of(obs)
+        if lover >= 0 and legal[lover] and memory[M_SCORE + lover] > NEG:
+            memory[M_SCORE + lover] -= SURE
+        target = pick_best(memory, legal, n, rng)
+        if target < 0:
+            return uniform_legal(legal, rng)
+        if top >= 0 and pack_mate(obs, top) and top_score - memory[M_SCORE + target] >= DOOMED \
+                and random_double(rng) < params[P_COVER]:
+            return top  # a lost fellow wolf: vote with the town, as cover
+        return target
+    if kind == DECISION.wolf_kill:
+        fake = False
+        for s in range(n):
+            if pack_mate(obs, s) and obs[OBS.claimed + s] == ROLE.seer:
+                fake = True
+        for s in range(n):
+            if not legal[s] or pack_mate(obs, s):
+                memory[M_SCORE + s] = NEG
+                continue
+            sus = public_of(obs, memory, s)
+            sus = 5.0 if sus > 5.0 else (-5.0 if sus < -5.0 else sus)
+            r = obs[OBS.claimed + s]
+            bonus = (0.0 if fake else 100.0) if r == ROLE.seer else \
+                (50.0 if r == ROLE.medium else 0.0)
+            memory[M_SCORE + s] = bonus - sus
+        target = pick_best(memory, legal, n, rng)
+        return target if target >= 0 else uniform_legal(legal, rng)
+    if kind == DECISION.claim:
+        return wolf_claim(obs, legal, params, memory, rng)
+    if kind == DECISION.medium_claim:
+        return legal.size - 1
+    if kind == DECISION.mayor_vote or kind == DECISION.successor:
+        # the pack's candidate (all wolves agree on him; a successor: any fellow wolf), else the
+        # player the town trusts most
+        if kind == DECISION.mayor_vote:
+            mate = pack_speaker(obs, n, me)
+            if mate >= 0 and legal[mate]:
+                return mate
+        score_suspicion(obs, memory, legal, -1.0, False)
+        for s in range(n):
+            if legal[s] and pack_mate(obs, s):
+                memory[M_SCORE + s] = SURE
+        return pick_best(memory, legal, n, rng)
+    return town_move(kind, obs, legal, params, memory, rng)  # a power of a role it became
+
+
+@strategy
+def people(kind, obs, legal, params, memory, rng):
+    """The town and the wolves as people play them (see `town_move` and `wolf_move`)."""
+    role = obs[OBS.my_role]
+    if kind == DECISION.claim or kind == DECISION.medium_claim:  # (asked of everyone, daily)
+        if role != ROLE.seer and role != ROLE.medium and role != ROLE.werewolf \
+                and role != ROLE.madman:
+            return legal.size - 1
+    if role == ROLE.werewolf or role == ROLE.madman:
+        return wolf_move(kind, obs, legal, params, memory, rng)
+    if kind == DECISION.suspect_vote:  # (the votes are here, not in town_move: a call less)
+        n = obs[OBS.players]
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, True)
+        follow = params[P_FOLLOW]
+        for s in range(n):
+            memory[M_SCORE + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
+                if legal[s] else NEG
+        lover = lover_of(obs)
+        if lover >= 0 and legal[lover]:
+            memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
+        return pick_best(memory, legal, n, rng)
+    if kind == DECISION.sentence_vote:
+        if memory[M_DAY] != obs[OBS.day]:
+            derive(obs, memory, params, True)
+        if memory[M_VOTES] != obs[OBS.day]:
+            read_votes(obs, memory, params, True)
+        a = obs[OBS.suspect_a]
+        b = obs[OBS.suspect_b]
+        lover = lover_of(obs)
+        if a == lover or b == lover:
+            return b if a == lover else a
+        # its own judgment only (following the suspect votes here too measured worse: the wolves
+        # steer those)
+        return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
+    return town_move(kind, obs, legal, params, memory, rng)
+
+
 def builtin():
     return {
         "random": StrategyInfo(
@@ -70,4 +712,31 @@ def builtin():
             params=(StrategyParam("trust", 1.0, 0.0, 1.0,
                                   "probability of following a public claim when voting"),),
             flags=FLAG_TALKS),
+        "people": StrategyInfo(
+            "people", people,
+            "people-like play: the seer and the medium reveal what they learn (or hide); the town "
+            "keeps a suspicion score per player from claims, open votes, the sentence ballots, "
+            "deaths and its own knowledge, and votes and uses its powers on it; the pack kills "
+            "the claimed seer and medium first, votes with the town on a non-wolf, covers a lost "
+            "fellow wolf, and may counter-claim the seer",
+            params=(
+                StrategyParam("reveal", 1.0, 0.0, 1.0,
+                              "chance the seer (once it found a wolf or is accused) and the "
+                              "medium reveal what they learn in a game; else they stay hidden"),
+                StrategyParam("trust", 1.0, 0.0, 1.0,
+                              "weight the town gives to public claims (0: ignores them)"),
+                StrategyParam("follow", 0.5, 0.0, 2.0,
+                              "weight of the suspect votes already cast today (bandwagon)"),
+                StrategyParam("grudge", 1.0, 0.0, 2.0,
+                              "weight of how a player voted (suspect votes, sentence ballots) "
+                              "in the suspicion of him"),
+                StrategyParam("counter", 0.5, 0.0, 1.0,
+                              "chance the wolf camp counter-claims the seer once someone claimed "
+                              "it"),
+                StrategyParam("cover", 0.5, 0.0, 1.0,
+                              "chance a wolf votes against a fellow wolf the town has doomed"),
+                StrategyParam("save", 1.0, 0.0, 1.0,
+                              "chance the witch revives the wolves' victim on night 1"),
+            ),
+            flags=FLAG_TALKS, memory=PEOPLE_MEMORY),
     }
