@@ -7,6 +7,8 @@ fairplay baseline \
     configs/werewolf/base.toml \
     baselines/setups/werewolf-seer-led-12.toml \
     configs/werewolf/three-wolves.toml \
+    configs/werewolf/rich-16.toml \
+    configs/werewolf/mayor-23.toml \
     -n 200000 --seed 0 -o baselines/werewolf.json "$@"
 fairplay baseline \
     configs/chenghuang/default.toml \
