@@ -145,6 +145,43 @@ def test_trace_of_one_game_reads_like_the_rulebook():
     assert "the seer, seat" in text
 
 
+FULL_GAME_STORY = (
+    # every night action by role
+    "cupid, seat", "the seer, seat", "the medium, seat", "the bodyguard, seat",
+    "the werewolves (", "the witness, seat", "the witch, seat", "the death god, seat",
+    "the paranoid, seat", "the piper, seat",
+    # each claim, every vote by voter, the mayor
+    "claims to be the seer", "claims to be the medium", "mayor vote: seat", "is elected mayor",
+    "suspect vote: seat", "suspects: footprint", "sentence vote: seat", "is hanged",
+    "names seat", "his successor",
+    # each death with its cause
+    "dies, killed by the werewolves", "dies, hanged", "dies, poisoned by the witch",
+    "dies of grief", "dies, shot by the hunter", "dies, taken by the death god",
+    "dies, checked by the seer",
+)
+
+
+def test_trace_of_the_full_game_at_23_players_tells_everything():
+    # `fairplay trace werewolf/mayor-23.toml --seed S`: every role the text allows at 23 players
+    # and the mayor, people-like play. Each game's story starts with the secret deal and ends with
+    # the victory rule that ended it; over a dozen games every kind of line appears (a role's
+    # power is used in most games, a poison or a grief in some).
+    cfg = config.load("werewolf/mayor-23.toml")
+    seen = set()
+    ends = set()
+    for seed in range(12):
+        lines = runner.trace_game(cfg, seed=seed)
+        assert lines[0] == "Deal (secret):"
+        assert sum(1 for line in lines if re.match(r"  seat \d+: ", line)) == 23
+        last = lines[-1].rstrip(".")
+        assert re.match(r"The (human team|wolf team|piper|lovers) wins? on day \d+: ", last), last
+        ends.add(last.split(": ")[1])
+        text = "\n".join(lines)
+        seen |= {needle for needle in FULL_GAME_STORY if needle in text}
+    assert seen == set(FULL_GAME_STORY), set(FULL_GAME_STORY) - seen
+    assert ends <= {end.meaning for end in END_CONDITIONS} and len(ends) >= 2
+
+
 def kernel_trace(players, strategy, seed, games):
     cfg = config.load("werewolf", [f"strategies.all={strategy}"], players=players)
     capacity = 200 * games * players

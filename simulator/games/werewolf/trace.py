@@ -1,7 +1,7 @@
 """Turn the kernel's trace rows into the story of one game, step by step."""
 
 from .declaration import (
-    CAUSE, END_CONDITIONS, HUMAN_SIDE, ROLE, ROLES, TEAMS, TR, WOLF_SIDE,
+    CAUSE, END, END_CONDITIONS, HUMAN_SIDE, ROLE, ROLES, TEAMS, TR, WOLF_SIDE,
 )
 
 DEATHS = {
@@ -110,5 +110,6 @@ def decode_trace(rows, params) -> list[str]:
                 lines.append(f"The {TEAMS[value]} team wins on day {step}: "
                              f"{END_CONDITIONS[extra].meaning}.")
             else:
-                lines.append(f"Day {step}: {END_CONDITIONS[extra].meaning}.")
+                who_won = "The piper wins" if extra == END.piper else "The lovers win"
+                lines.append(f"{who_won} on day {step}: {END_CONDITIONS[extra].meaning}.")
     return lines
