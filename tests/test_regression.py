@@ -412,8 +412,9 @@ def test_false_alarm_rate_is_at_most_alpha(tmp_path):
     """An unchanged setup fails a check with probability at most alpha.
 
     M independent checks, each a fresh baseline (seed 2i) of two unchanged setups (the 9-player
-    base game and the seer-led one: 40 measures) checked against a run with another seed
-    (2i + 1). Holm across the 40 measures bounds the chance that a check fails at alpha (the
+    base game and the seer-led one: 44 measures, 22 each: 3 team rates, 9 seats, 3 roles, 1
+    strategy, 5 end conditions, the mean length) checked against a run with another seed
+    (2i + 1). Holm across the 44 measures bounds the chance that a check fails at alpha (the
     family-wise error rate), so the number of failing checks F is Binomial(M, q) with q <= alpha.
     If q <= alpha, P(F > binom.ppf(1 - 1e-6, M, alpha)) <= 1e-6: we assert F is at most that
     quantile, a bound a correct check crosses once in a million fixed seeds. The measures are
@@ -434,7 +435,7 @@ def test_false_alarm_rate_is_at_most_alpha(tmp_path):
         regression.make_baseline(specs, out, games=games, seed=2 * i, workers=1)
         report = regression.check(regression.load_baseline(out), seed=2 * i + 1,
                                   tolerance=0.0, mean_tolerance=0.0, alpha=alpha, workers=1)
-        assert len(report.comparisons) == 40
+        assert len(report.comparisons) == 44
         failures += not report.passed
         town = report.comparisons[0]
         assert town.name == "team human"

@@ -169,17 +169,18 @@ def standard_tallies(game, players, games):
     humans, wolves = games // 4, games - games // 4
     tallies = {
         "games": [games], "team_wins": [humans, wolves], "draws": [0],
-        "seat_wins": [games // 2] * players, "role_games": [6 * games, 2 * games, games],
-        "role_wins": [6 * humans, 2 * wolves, humans],
+        "seat_wins": [games // 2] * players, "role_games": [6 * games, 2 * games, games] + [0] * 13,
+        "role_wins": [6 * humans, 2 * wolves, humans] + [0] * 13,
         "slot_games": [players * games] + [0] * 15,
         "slot_wins": [7 * humans + 2 * wolves] + [0] * 15,
-        "length_hist": [0] * 25, "end_counts": [humans, games // 2, games - 3 * (games // 4)],
+        "length_hist": [0] * 25, "end_counts": [humans, games // 2, games - 3 * (games // 4), 0, 0],
         "events": [0] * len(game.events),
         "decisions": [0] * len(game.decisions), "forced": [0] * len(game.decisions),
         # per game, y_g and x_g: villagers (6 or 0, 6), werewolves (2 or 0, 2), the seer (1 or 0,
         # 1); the one slot: 7 when the humans win, 2 when the wolves do, of 9 seat-games
         "role_wins_by_game": [[36 * humans, 36 * humans, 36 * games],
-                              [4 * wolves, 4 * wolves, 4 * games], [humans, humans, games]],
+                              [4 * wolves, 4 * wolves, 4 * games], [humans, humans, games]]
+        + [[0, 0, 0]] * 13,  # the expansion roles, not dealt
         "slot_wins_by_game": [[49 * humans + 4 * wolves, 9 * (7 * humans + 2 * wolves),
                                81 * games]] + [[0, 0, 0]] * 15,
     }
@@ -202,7 +203,7 @@ def test_measures_of_a_werewolf_result():
     assert by_name["seat 3"].moments is None and by_name["team wolf"].moments is None
     # all games last 3 days: sum 3000, sum of squares 9000
     assert by_name["game length (days)"].counts == (3000, 9000, 1000)
-    assert len(measures) == 2 + 1 + 9 + 3 + 1 + 3 + 1
+    assert len(measures) == 2 + 1 + 9 + 3 + 1 + 5 + 1  # roles not dealt are left out
 
 
 def test_score_tallies_by_their_declaration():
@@ -226,10 +227,12 @@ def test_score_tallies_by_their_declaration():
     tallies = standard_tallies(game, players, games)
     tallies.update({
         "seat_score_sum": list(range(players)), "seat_score_sq": list(range(players)),
-        "role_score_sum": [60, 20, 10], "role_score_squares": [600, 200, 100],
-        "role_round_sum": [5, 6, 7], "role_round_sq": [50, 60, 70], "role_rounds": [30, 0, 10],
+        "role_score_sum": [60, 20, 10] + [0] * 13, "role_score_squares": [600, 200, 100] + [0] * 13,
+        "role_round_sum": [5, 6, 7] + [0] * 13, "role_round_sq": [50, 60, 70] + [0] * 13,
+        "role_rounds": [30, 0, 10] + [0] * 13,
         "bonus_sum": [12], "bonus_sq": [40],
-        "role_score_sum_by_game": [[7, 8, 9]] * 3, "role_round_sum_by_game": [[1, 2, 3]] * 3,
+        "role_score_sum_by_game": [[7, 8, 9]] * 3 + [[0, 0, 0]] * 13,
+        "role_round_sum_by_game": [[1, 2, 3]] * 3 + [[0, 0, 0]] * 13,
     })
     cfg = config.load("werewolf")
     measures = {m.name: m for m in regression.measures_of(game, tallies, ["random"], cfg)}

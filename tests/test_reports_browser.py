@@ -163,12 +163,12 @@ def synthetic(overrides=(), games=4000, seed=0):
     t["seat_wins"][:] = rng.binomial(games, (h * humans + (games - h) * wolves) / games / players,
                                      size=players)
     t["role_games"][:] = counts * games
-    t["role_wins"][:] = [h * counts[0], (games - h) * wolves, h * counts[2]]
+    t["role_wins"][:3] = [h * counts[0], (games - h) * wolves, h * counts[2]]  # base roles
     t["slot_games"][0] = players * games
     t["slot_wins"][0] = h * humans + (games - h) * wolves
     t["length_hist"][2:6] = rng.multinomial(games, [0.1, 0.5, 0.3, 0.1])
     parity = int(rng.binomial(games - h, 0.6))
-    t["end_counts"][:] = [h, games - h - parity, parity]
+    t["end_counts"][:3] = [h, games - h - parity, parity]  # no lovers, no piper
     t["events"][:] = rng.integers(0, 3 * games, size=len(t["events"]))
     result.data["chunks_done"] = [0]
     result.data["complete"] = True

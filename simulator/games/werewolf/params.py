@@ -29,8 +29,10 @@ def _role_key(name):
     counts = "0 or 2 (the masons are always two)" if copies == 2 else "0 or 1"
     return Key(f"roles.{name}", Integer(0, copies), 0,
                f"{name} cards dealt: {counts}; available from {AVAILABLE_FROM[name]} role players"
-               + (f" up to {AVAILABLE_UNTIL[name]}" if name in AVAILABLE_UNTIL else ""),
-               balance_knob=True)
+               + (f" up to {AVAILABLE_UNTIL[name]}" if name in AVAILABLE_UNTIL else ""))
+    # Not listed as a balance knob: thirteen role counts, most unavailable at a given head
+    # count, would drown a report's knobs; `fairplay roles` (or `run --role-values`) measures
+    # what each one is worth.
 
 
 KEYS = (
@@ -128,8 +130,11 @@ def load_params(values: dict, ctx) -> WerewolfParams:
         wolf_camp -= counts[ROLE.madman]
         humans += counts[ROLE.madman]
     if humans <= wolf_camp:
+        others = wolf_camp - counts[ROLE.werewolf]  # a madman counted with the wolves
+        most = (players - 2 * others - counts[ROLE.paranoid] - 1) // 2
         ctx.error("roles.werewolf", f"{wolf_camp} players of the wolf camp need more humans than "
-                                    f"that; here {humans}")
+                                    f"that (here {humans}); with {players} players and these "
+                                    f"roles at most {most} wolves")
     return WerewolfParams(players, tuple(counts), thresholds, values["rules.madman_literal"],
                           float(values["rules.witness_caught"]), values["rules.mayor"],
                           values["rules.reveal_dead"])
