@@ -24,6 +24,7 @@ import numpy as np
 import pytest
 from numba import carray
 
+from cli_checks import one_line_error, run_cli
 from simulator import config, runner
 from simulator.games import driver
 from simulator.games.base import TRACE_WIDTH, StrategyInfo, StrategyParam
@@ -42,7 +43,6 @@ from simulator.games.werewolf.rules import (
     victory, vote_weight, witness_sees,
 )
 from strategies.common import strategy
-from tests.cli_checks import one_line_error, run_cli
 
 R = ROLE
 V, W, S = R.villager, R.werewolf, R.seer

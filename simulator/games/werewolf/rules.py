@@ -12,8 +12,8 @@ hunter's shot, the mayor's successor) is settled by the kernel, which asks those
 from simulator.games.engine import inlined, uniform_index
 
 from .declaration import (
-    CAUSE, END, HUMAN, HUMAN_SIDE, MAX_PLAYERS, NOT_WOLF, OBS, ROLE, ROLE_TEAM, UNDECIDED, UNKNOWN,
-    WOLF, WOLF_SIDE,
+    CAUSE, END, HUMAN, HUMAN_SIDE, MAX_PLAYERS, NOT_WOLF, OBS, ROLE, ROLE_TEAM, UNKNOWN, WOLF,
+    WOLF_SIDE,
 )
 from .state import (
     alive, ballot, claimed, mayor, named_clear, named_wolf, revealed, said, set_mayor, voted, votes,
