@@ -14,7 +14,7 @@ from simulator.schema import AnyOf, Boolean, Choice, Integer, Key, Number, Table
 
 from .declaration import (
     AVAILABLE_FROM, AVAILABLE_UNTIL, HUMAN, MAX_ACTIONS, MAX_PLAYERS, OBS, PROVISIONAL_RULINGS, ROLE,
-    ROLE_CAMP, ROLE_TEAM, ROLES, UNKNOWN, WOLF,
+    ROLE_CAMP, ROLES, UNKNOWN, WOLF,
 )
 from .rules import wolves_for_players
 
@@ -77,10 +77,6 @@ class WerewolfParams:
     @property
     def wolves(self) -> int:
         return self.role_counts[ROLE.werewolf]
-
-    @property
-    def wolf_camp(self) -> int:
-        return sum(c for r, c in enumerate(self.role_counts) if ROLE_TEAM[r] == WOLF)
 
 
 def load_params(values: dict, ctx) -> WerewolfParams:

@@ -14,6 +14,20 @@ DEATHS = {
     CAUSE.death_god: "dies, taken by the death god",
 }
 
+# Rows that read "<actor> does it to <target>", by trace code ({a}: the actor, {t}: the target).
+PLAIN = {
+    TR.wolf_kill: "the werewolves ({a} for the pack) attack {t}",
+    TR.witch_save: "the witch, {a}, revives {t}",
+    TR.witch_poison: "the witch, {a}, poisons {t}",
+    TR.owl: "the owl man, {a}, names {t} for tomorrow's footprint",
+    TR.mark: "the death god, {a}, marks {t}",
+    TR.charm: "the piper, {a}, charms {t}",
+    TR.shoot: "the hunter, {a}, announces himself and shoots {t}",
+    TR.mayor_vote: "mayor vote: {a} -> {t}",
+    TR.suspect_vote: "suspect vote: {a} -> {t}",
+    TR.sentence_vote: "sentence vote: {a} -> {t}",
+}
+
 
 def _signal(code):
     if code == ROLE.seer:
@@ -33,7 +47,9 @@ def decode_trace(rows, params) -> list[str]:
         return f"seat {seat} ({roles.get(seat, '?')})"
 
     for step, code, actor, target, value, extra in rows.tolist():
-        if code == TR.deal:
+        if code in PLAIN:
+            lines.append("  " + PLAIN[code].format(a=who(actor), t=who(target)))
+        elif code == TR.deal:
             roles[actor] = ROLES[value].name
             if actor == 0:
                 lines.append("Deal (secret):")
@@ -54,37 +70,20 @@ def decode_trace(rows, params) -> list[str]:
             else:
                 lines.append(f"  the bodyguard, {who(actor)}, names the witness {who(target)} "
                              f"and must choose again")
-        elif code == TR.wolf_kill:
-            lines.append(f"  the werewolves ({who(actor)} for the pack) attack {who(target)}")
         elif code == TR.peek:
             caught = ", is noticed and becomes the victim" if value else " unnoticed"
             lines.append(f"  the witness, {who(actor)}, peeks at the werewolves{caught}")
-        elif code == TR.witch_save:
-            lines.append(f"  the witch, {who(actor)}, revives {who(target)}")
-        elif code == TR.witch_poison:
-            lines.append(f"  the witch, {who(actor)}, poisons {who(target)}")
-        elif code == TR.owl:
-            lines.append(f"  the owl man, {who(actor)}, names {who(target)} for tomorrow's "
-                         f"footprint")
-        elif code == TR.mark:
-            lines.append(f"  the death god, {who(actor)}, marks {who(target)}")
         elif code == TR.paranoid:
             old = who(actor)
             roles[actor] = f"{ROLES[extra].name}, was paranoid"
             lines.append(f"  the paranoid, {old}, names {who(target)}, is told "
                          f"\"{_signal(value)}\" and becomes the {ROLES[extra].name}")
-        elif code == TR.charm:
-            lines.append(f"  the piper, {who(actor)}, charms {who(target)}")
         elif code == TR.nobody_killed:
             lines.append(f"  nobody dies tonight (the attack on {who(target)} killed nobody)")
         elif code == TR.death:
             lines.append(f"  † {who(actor)} {DEATHS.get(extra, 'dies')}")
-        elif code == TR.shoot:
-            lines.append(f"  the hunter, {who(actor)}, announces himself and shoots {who(target)}")
         elif code == TR.day:
             lines.append(f"Day {value}")
-        elif code == TR.mayor_vote:
-            lines.append(f"  mayor vote: {who(actor)} -> {who(target)}")
         elif code == TR.mayor:
             if value:
                 lines.append(f"  the dying mayor, {who(target)}, names {who(actor)} his successor")
@@ -96,13 +95,9 @@ def decode_trace(rows, params) -> list[str]:
         elif code == TR.medium_claim:
             said = "was a werewolf" if value else "was not a werewolf"
             lines.append(f"  {who(actor)} claims to be the medium: the hanged {who(target)} {said}")
-        elif code == TR.suspect_vote:
-            lines.append(f"  suspect vote: {who(actor)} -> {who(target)}")
         elif code == TR.suspects:
             lines.append(f"  suspects: footprint {who(actor)} ({value} votes), "
                          f"fur {who(target)} ({extra} votes)")
-        elif code == TR.sentence_vote:
-            lines.append(f"  sentence vote: {who(actor)} -> {who(target)}")
         elif code == TR.hanged:
             lines.append(f"  {who(actor)} is hanged ({value} to {extra})")
         elif code == TR.winner:
