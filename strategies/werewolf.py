@@ -365,6 +365,22 @@ def read_votes(obs, memory, params, private):
             memory[M_SUS + s] += d
 
 
+@inlined
+def sentence_prologue(obs, memory, params, private):
+    """The start of every sentence vote: today's suspicion and votes read (once a day), and the
+    vote forced when my lover is a suspect (the other suspect, never him); -1 otherwise."""
+    if memory[M_DAY] != obs[OBS.day]:
+        derive(obs, memory, params, private)
+    if memory[M_VOTES] != obs[OBS.day]:
+        read_votes(obs, memory, params, private)
+    a = obs[OBS.suspect_a]
+    b = obs[OBS.suspect_b]
+    lover = lover_of(obs)
+    if a == lover or b == lover:
+        return b if a == lover else a
+    return -1
+
+
 @compiled
 def town_claim(obs, legal, params, memory, rng):
     """The seer (or a paranoid who became one) claims what it found, once it chose to reveal
@@ -573,15 +589,11 @@ def wolf_move(kind, obs, legal, params, memory, rng):
     me = obs[OBS.me]
     madman = obs[OBS.my_role] == ROLE.madman
     if kind == DECISION.sentence_vote:
-        if memory[M_DAY] != obs[OBS.day]:
-            derive(obs, memory, params, False)
-        if memory[M_VOTES] != obs[OBS.day]:
-            read_votes(obs, memory, params, False)
+        spared = sentence_prologue(obs, memory, params, False)
+        if spared >= 0:
+            return spared
         a = obs[OBS.suspect_a]
         b = obs[OBS.suspect_b]
-        lover = lover_of(obs)
-        if a == lover or b == lover:
-            return b if a == lover else a
         va = public_of(obs, memory, a)
         vb = public_of(obs, memory, b)
         if madman:  # he cannot tell the wolves: he saves the likelier wolf
@@ -685,15 +697,11 @@ def people(kind, obs, legal, params, memory, rng):
             memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
         return pick_best(memory, legal, n, rng)
     if kind == DECISION.sentence_vote:
-        if memory[M_DAY] != obs[OBS.day]:
-            derive(obs, memory, params, True)
-        if memory[M_VOTES] != obs[OBS.day]:
-            read_votes(obs, memory, params, True)
+        spared = sentence_prologue(obs, memory, params, True)
+        if spared >= 0:
+            return spared
         a = obs[OBS.suspect_a]
         b = obs[OBS.suspect_b]
-        lover = lover_of(obs)
-        if a == lover or b == lover:
-            return b if a == lover else a
         # its own judgment only (following the suspect votes here too measured worse: the wolves
         # steer those)
         return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
