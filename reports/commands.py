@@ -17,7 +17,7 @@ import click
 from reports import guidance
 from simulator import runner
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import check_scheduler, progress_bar, scheduler_option
+from simulator.cli_support import check_scheduler, progress_bar, scheduler_option, write_report
 
 
 
@@ -234,11 +234,7 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
         click.echo("\n" + insights)
     click.echo(f"\nSweep saved to {path}")
     if report_path is not None:
-        try:
-            render.write_sweep_report(done, report_path)
-        except OSError as exc:
-            _fail(f"{report_path}: cannot write: {exc.strerror}")
-        click.echo(f"Report written to {report_path}")
+        write_report(report_path, render.write_sweep_report, done)
 
 
 # --- export ------------------------------------------------------------------------------------

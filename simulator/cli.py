@@ -19,7 +19,7 @@ from simulator.config import ConfigError
 from simulator.games import driver
 from simulator.cli_support import OneLineErrors, RunFailed, writable_file
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import check_scheduler, progress_bar, scheduler_option
+from simulator.cli_support import check_scheduler, progress_bar, scheduler_option, write_report
 from simulator.results import ResultError
 
 
@@ -270,8 +270,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     if report_path is not None:
         from reports.render import write_run_report
 
-        write_run_report(result, report_path, role_values=values)
-        click.echo(f"Report written to {report_path}", err=to_stdout)
+        write_report(report_path, lambda path: write_run_report(result, path, role_values=values),
+                     err=to_stdout)
 
 
 def _stopping_rule(n_games, precision, until_decided, max_games, resume_path):

@@ -71,6 +71,16 @@ def writable_file(path, what: str) -> None:
         fail(f"{what} {path}: cannot write there ({exc.strerror or exc})")
 
 
+def write_report(path, write, *args, err: bool = False) -> None:
+    """`write(*args, path)`, a report writer of reports.render, then one line saying where it is;
+    a failed write is one line and exit 2."""
+    try:
+        write(*args, path)
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror}")
+    click.echo(f"Report written to {path}", err=err)
+
+
 def progress_bar(quiet: bool, progress_class):
     """A `progress_class(start, advance, close, announce)`: a tqdm bar on a terminal, and lines
     for the user (such as "compiling the ... kernel") on standard error; nothing when quiet.

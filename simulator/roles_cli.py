@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import progress_bar, writable_file
+from simulator.cli_support import progress_bar, writable_file, write_report
 
 
 @click.command()
@@ -59,11 +59,7 @@ def roles(config, players, n_games, seed, workers, chunk_size, overrides, output
     if report_path is not None:
         from reports import render
 
-        try:
-            render.write_roles_report(data, report_path)
-        except OSError as exc:
-            _fail(f"{report_path}: cannot write: {exc.strerror}")
-        click.echo(f"Report written to {report_path}")
+        write_report(report_path, render.write_roles_report, data)
 
 
 def canonical_command(config, players, overrides, n_games, seed, chunk_size) -> str:

@@ -9,7 +9,7 @@ from pathlib import Path
 import click
 
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import writable_file
+from simulator.cli_support import writable_file, write_report
 
 
 def _game_of(config: str) -> str:
@@ -101,8 +101,4 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
     if report_path is not None:
         from reports import render
 
-        try:
-            render.write_sweep_report(tuned, report_path)
-        except OSError as exc:
-            _fail(f"{report_path}: cannot write: {exc.strerror}")
-        click.echo(f"Report written to {report_path}")
+        write_report(report_path, render.write_sweep_report, tuned)
