@@ -941,12 +941,20 @@ def test_mayor_killed_at_night_names_a_successor():
      ["roles", "9 special roles do not fit 8 players"]),
     (9, ["roles.witch=1"], ["roles.witch", "available from 17", "rules.ignore_availability"]),
     (21, ["roles.owl-man=1"], ["roles.owl-man", "not used above 19"]),
+    (9, ["roles.medium=1", "rules.reveal_dead=true"], ["rules.reveal_dead", "medium"]),
 ])
 def test_inconsistent_setups_are_refused_in_one_line(players, settings, fragments):
     args = ["run", "werewolf", "--players", players]
     for setting in settings:
         args += ["--set", setting]
     one_line_error(run_cli(*args), *fragments)
+
+
+def test_dead_cards_may_be_shown_without_a_medium(tmp_path):
+    # The text forbids it only with a medium; without one the knob is the designer's.
+    result = run_cli("run", "werewolf", "--players", 9, "--set", "rules.reveal_dead=true",
+                     "-n", 50, "--workers", 1, "-o", tmp_path / "r.json")
+    assert result.exit_code == 0, result.output
 
 
 def test_ignore_availability_deals_a_role_below_its_head_count(tmp_path):

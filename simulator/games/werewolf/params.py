@@ -60,7 +60,7 @@ KEYS = (
     Key("rules.mayor", Boolean(), False, "elect a mayor on day 1 (his vote counts twice; dying, "
                                           "he names a successor)"),
     Key("rules.reveal_dead", Boolean(), False,
-        "show a dead player's card (the text forbids it with a medium; silent without one)"),
+        "show a dead player's card (refused with a medium: the text forbids it)"),
 )
 
 
@@ -116,6 +116,9 @@ def load_params(values: dict, ctx) -> WerewolfParams:
                 ctx.error(f"roles.{name}", f"the {what} is not used above {until[name]} role "
                                            f"players, here {players} (set "
                                            f"rules.ignore_availability = true to deal it anyway)")
+    if values["rules.reveal_dead"] and counts[ROLE.medium]:
+        ctx.error("rules.reveal_dead", "with a medium in the game the dead never show their "
+                                       "cards (the text); deal no medium or leave it false")
     specials = sum(counts)
     if specials > players:
         ctx.error("roles", f"{specials} special roles do not fit {players} players")
