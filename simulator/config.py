@@ -260,11 +260,25 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
             not 0 <= memory <= MEMORY_PER_SEAT:
         ctx.error(key, f"{path}: MEMORY must be an integer from 0 to {MEMORY_PER_SEAT}, "
                        f"got {memory!r}")
+    talks_as = _user_talks_as(getattr(module, "TALKS_AS", ()), game, ctx, key, path)
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
     info = StrategyInfo(ref, compiled, summary, params=params, flags=flags, memory=memory,
-                        source=f"{path.name}:{function_name}", file=str(path.resolve()))
+                        talks_as=talks_as, source=f"{path.name}:{function_name}", file=str(path.resolve()))
     _USER_STRATEGIES[cache_key] = info
     return info
+
+
+def _user_talks_as(names, game, ctx, key, path) -> tuple[int, ...]:
+    """A user's TALKS_AS: the names of the roles in which the strategy may speak (see
+    StrategyInfo.talks_as), as role codes."""
+    if isinstance(names, str) or not isinstance(names, (tuple, list)):
+        ctx.error(key, f"{path}: TALKS_AS must be a tuple of role names, got {names!r}")
+    roles = [role.name for role in game.roles]
+    for name in names:
+        if name not in roles:
+            ctx.error(key, f"{path}: TALKS_AS names {name!r}, which is not a role of {game.name} "
+                           f"({', '.join(roles)})")
+    return tuple(roles.index(name) for name in names)
 
 
 def _other_game_imported(path: Path, game_name: str) -> str | None:

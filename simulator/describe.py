@@ -7,8 +7,11 @@ from simulator.config import builtin_configs
 from simulator.games.base import FLAG_BLIND, FLAG_TALKS, GameSpec
 
 
-def _flags(flags: int) -> str:
-    names = [name for bit, name in ((FLAG_TALKS, "talks"), (FLAG_BLIND, "blind")) if flags & bit]
+def _flags(spec: GameSpec, info) -> str:
+    names = [name for bit, name in ((FLAG_TALKS, "talks"), (FLAG_BLIND, "blind"))
+             if info.flags & bit]
+    if info.flags & FLAG_TALKS and info.talks_as:
+        names[0] = "talks as " + "/".join(spec.roles[r].name for r in info.talks_as)
     return f" [{', '.join(names)}]" if names else ""
 
 
@@ -39,7 +42,7 @@ def game_lines(spec: GameSpec) -> list[str]:
         params = ", ".join(p.describe() for p in info.params)
         memory = f"; memory {info.memory}" if info.memory else ""
         lines.append(f"    {name}{f' ({params}{memory})' if params or memory else ''}"
-                     f"{_flags(info.flags)}: {info.summary}")
+                     f"{_flags(spec, info)}: {info.summary}")
     lines.append("  config keys (besides game, players, strategies, extends, description, "
                  "balance_target, balance_tolerance):")
     for key in spec.config_keys:

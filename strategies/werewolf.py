@@ -719,7 +719,7 @@ def builtin():
             "named wolf (probability `trust`), otherwise at random; wolves play random",
             params=(StrategyParam("trust", 1.0, 0.0, 1.0,
                                   "probability of following a public claim when voting"),),
-            flags=FLAG_TALKS),
+            flags=FLAG_TALKS, talks_as=(ROLE.seer,)),
         "people": StrategyInfo(
             "people", people,
             "people-like play: the seer and the medium reveal what they learn (or hide); the town "
@@ -746,5 +746,7 @@ def builtin():
                 StrategyParam("save", 1.0, 0.0, 1.0,
                               "chance the witch revives the wolves' victim on night 1"),
             ),
-            flags=FLAG_TALKS, memory=PEOPLE_MEMORY),
+            # (claims come from the seer, the medium and the wolf camp only)
+            flags=FLAG_TALKS, talks_as=(ROLE.seer, ROLE.medium, ROLE.werewolf, ROLE.madman),
+            memory=PEOPLE_MEMORY),
     }

@@ -87,13 +87,21 @@ def test_tallies_are_conserved(players, strategy):
     # Decisions, by kind: while the game goes on at least 3 players live and the two suspects
     # differ, so no decision ever has a single legal action (none is forced), and each is asked:
     # one seer check per check, one pack choice per night kill, one suspect vote and one sentence
-    # vote per voter, and (talking strategies only) one claim decision per voter.
+    # vote per voter, and (talking strategies only, in the roles they speak as) one claim decision
+    # per voter: seer-led speaks only as the seer, who is a voter on each day after a night he
+    # checked, except for at most one such night a game (the one he dies in, or whose daybreak
+    # ends the game).
     asked, forced = t["decisions"], t["forced"]
     assert not forced.any()
     assert asked[DECISION.seer_check] == ev[EV.seer_checks]
     assert asked[DECISION.wolf_kill] == ev[EV.night_kills]
     assert asked[DECISION.sentence_vote] == asked[DECISION.suspect_vote] >= 3 * hangings
-    assert asked[DECISION.claim] == (asked[DECISION.suspect_vote] if strategy == "seer-led" else 0)
+    if strategy == "seer-led":
+        checks = ev[EV.seer_checks]
+        assert checks - games <= asked[DECISION.claim] <= checks
+        assert asked[DECISION.claim] > 0
+    else:
+        assert asked[DECISION.claim] == 0
 
 
 def test_seer_led_claims_are_all_true():

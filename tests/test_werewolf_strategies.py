@@ -7,6 +7,7 @@ decision kind of every built-in setup is answered legally.
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
 import numpy as np
@@ -14,6 +15,8 @@ import pytest
 from scipy.stats import chi2 as chi2_dist
 
 from simulator import config, runner
+from simulator.config import ConfigError
+from simulator.games import driver
 from simulator.games.base import FLAG_TALKS, MAX_STRATEGY_PARAMS, MEMORY_PER_SEAT
 from simulator.games.werewolf.declaration import (
     DECISION, DECISIONS, HUMAN, MAX_PLAYERS, NO, NOT_WOLF, OBS, ROLE, UNKNOWN, YES,
@@ -362,6 +365,59 @@ def test_identical_strategies_favour_no_seat():
     slope = np.arange(len(rates)) - (len(rates) - 1) / 2
     trend = ((rates - p) @ slope) / (sd * np.sqrt(slope @ slope))
     assert abs(trend) < 4.0, trend
+
+
+def test_people_is_asked_to_talk_only_as_the_roles_that_claim_and_plays_the_same():
+    # `people` claims only as the seer, the medium or the wolf camp (talks_as), so the engine
+    # asks no other seat to talk. Asked anyway (talks_as cleared), every other seat passes
+    # without a draw from the rng: the games are identical, only the claim questions differ.
+    cfg = config.load(str(RICH), list(PEOPLE_WOLVES))
+    asked_all = dataclasses.replace(INFO, talks_as=())
+    narrow, _ = driver.play(cfg.game, cfg.params, driver.Lineup.uniform(cfg.game, 16, INFO), 500,
+                            np.random.default_rng(5))
+    everyone, _ = driver.play(cfg.game, cfg.params,
+                              driver.Lineup.uniform(cfg.game, 16, asked_all), 500,
+                              np.random.default_rng(5))
+    for name in narrow:
+        if name not in ("decisions", "forced"):
+            assert np.array_equal(narrow[name], everyone[name]), name
+    talk = [DECISION.claim, DECISION.medium_claim]
+    assert (narrow["decisions"][talk] < everyone["decisions"][talk]).all()
+    assert narrow["decisions"][talk].min() > 0
+    rest = [k for k in range(len(DECISIONS)) if k not in talk]
+    assert np.array_equal(narrow["decisions"][rest], everyone["decisions"][rest])
+
+
+SPEAKS_AS_SEER = '''
+from simulator.games.base import FLAG_TALKS, OBS_ROLE
+from simulator.games.werewolf.declaration import DECISION, ROLE
+from strategies.common import uniform_legal
+
+FLAGS = FLAG_TALKS
+TALKS_AS = ("seer",)
+
+
+def seer_talks(kind, obs, legal, params, memory, rng):
+    """Talks only as the seer: asked to talk in another role, it raises."""
+    if kind == DECISION.claim or kind == DECISION.medium_claim:
+        if obs[OBS_ROLE] != ROLE.seer:
+            raise ValueError("asked to talk as another role")
+        return legal.size - 1
+    return uniform_legal(legal, rng)
+'''
+
+
+def test_a_user_strategy_names_the_roles_it_talks_as(tmp_path):
+    path = tmp_path / "talker.py"
+    path.write_text(SPEAKS_AS_SEER)
+    cfg = config.load(str(RICH), [f'strategies.all="{path}:seer_talks"'])
+    t = runner.run(cfg, 300, seed=3, workers=1).tallies
+    assert t["decisions"][DECISION.claim] > 0  # the seer was asked
+    assert t["decisions"][DECISION.medium_claim] > 0  # the seer, after a hanging
+    path = tmp_path / "misnamed.py"
+    path.write_text(SPEAKS_AS_SEER.replace('("seer",)', '("prophet",)'))
+    with pytest.raises(ConfigError, match="TALKS_AS names 'prophet', which is not a role"):
+        config.load(str(RICH), [f'strategies.all="{path}:seer_talks"'])
 
 
 def test_every_decision_kind_is_answered_legally_on_every_setup():

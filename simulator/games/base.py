@@ -36,6 +36,7 @@ TRACE_WIDTH = 6           # one trace row: (step, event code, actor, target, val
 
 # Strategy capability bits (StrategyInfo.flags).
 FLAG_TALKS = 1  # the strategy wants to be asked a game's optional public decisions (claims)
+# (StrategyInfo.talks_as narrows that to the roles in which it may speak at all.)
 # The strategy decides from the legal mask (and the decision kind) alone: the engine does not
 # build its seat's observation and hands it the blank one (the run's constants and the kind).
 FLAG_BLIND = 2
@@ -328,6 +329,9 @@ class StrategyInfo:
     params: tuple[StrategyParam, ...] = ()
     flags: int = 0
     memory: int = 0  # float64 words of per-seat memory it uses
+    # With FLAG_TALKS: the role codes in which it may ever take an optional public decision; the
+    # engine asks a seat holding another role nothing optional (empty: every role may speak).
+    talks_as: tuple[int, ...] = ()
     source: str = ""  # where it is defined (file:function), for messages
     file: str = ""  # a user's strategy: the file it was loaded from (results fingerprint it)
 
@@ -448,6 +452,8 @@ class GameSpec:
             bad("an individual game declares no teams")
         if not self.roles:
             bad("a game declares at least one role (one 'player' role will do)")
+        if len(self.roles) > 63:
+            bad("at most 63 roles (a strategy's speaking roles are the bits of one integer)")
         for label, items in (("roles", self.roles), ("decisions", self.decisions),
                              ("end conditions", self.end_conditions), ("events", self.events),
                              ("trace events", self.trace_events)):

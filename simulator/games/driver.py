@@ -16,7 +16,7 @@ from numba import typeof
 
 from simulator.games import kernel_support
 from simulator.games.base import (
-    MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND, OBS_ME, OBS_PLAYERS,
+    FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND, OBS_ME, OBS_PLAYERS,
     OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
 )
 from simulator.games.engine import engine_fields
@@ -136,6 +136,20 @@ class Lineup:
         return cls(slots, table)
 
 
+def speaking_roles(info: StrategyInfo, roles: int) -> int:
+    """The roles (bits) in which a strategy is asked the optional public decisions: none without
+    FLAG_TALKS, else those of `talks_as` (every role when it names none)."""
+    if not info.flags & FLAG_TALKS:
+        return 0
+    if not info.talks_as:
+        return (1 << roles) - 1
+    for role in info.talks_as:
+        if not 0 <= role < roles:
+            raise ValueError(f"strategy {info.name!r}: talks_as names role {role}; the game has "
+                             f"roles 0..{roles - 1}")
+    return sum(1 << role for role in set(info.talks_as))
+
+
 def bind_lineup(st, lineup: Lineup) -> None:
     """Put the strategies into the state: each slot's compiled code, parameters, flags and
     memory, and every seat's memory segment per slot it may play."""
@@ -149,6 +163,7 @@ def bind_lineup(st, lineup: Lineup) -> None:
         st.slot_params[index, :len(slot.params)] = [value for _, value in slot.params]
         st.slot_address[index] = kernel_support.native_address(slot.info.function)
         st.slot_flags[index] = slot.info.flags
+        st.slot_speaks[index] = speaking_roles(slot.info, lineup.table.shape[1])
         st.slot_memory[index] = slot.info.memory
     used = 0
     for seat in range(players):

@@ -30,7 +30,7 @@ import numpy as np
 from numba import njit
 
 from simulator.games.base import (
-    FLAG_BLIND, FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND,
+    FLAG_BLIND, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND,
     OBS_ME, OBS_ROLE, IllegalAction, NoLegalAction,
 )
 from simulator.games import kernel_support as _ks
@@ -79,6 +79,8 @@ def engine_fields(max_players, n_roles, observation_size, max_actions, moment_wo
         ("slot_params", f8, (MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), "each slot's parameters"),
         ("slot_address", i8, (MAX_STRATEGY_SLOTS,), "each slot's compiled strategy"),
         ("slot_flags", i8, (MAX_STRATEGY_SLOTS,), "each slot's capability bits (FLAG_*)"),
+        ("slot_speaks", i8, (MAX_STRATEGY_SLOTS,),
+         "bit r set: the slot is asked the optional public decisions while holding role r"),
         ("slot_memory", i8, (MAX_STRATEGY_SLOTS,), "memory words each slot's strategy uses"),
         ("memory_offset", i8, (max_players, MAX_STRATEGY_SLOTS),
          "where a seat's memory for a slot starts"),
@@ -171,8 +173,9 @@ def slot_of(st, seat):
 
 @inlined
 def talks(st, seat):
-    """Does the seat's strategy want the game's optional public decisions (FLAG_TALKS)?"""
-    return (st.slot_flags[slot_of(st, seat)] & FLAG_TALKS) != 0
+    """Does the seat's strategy want the game's optional public decisions (FLAG_TALKS), in the
+    role the seat holds now (StrategyInfo.talks_as)?"""
+    return ((st.slot_speaks[slot_of(st, seat)] >> st.role[seat]) & 1) != 0
 
 
 @inlined
