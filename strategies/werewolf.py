@@ -20,17 +20,18 @@ offsets in `OBS`, never the game state.
   role or herself, and poisons a player once a believed claim names him; the hunter shoots, the
   owl man and the death god name, the most suspected; the piper charms the least suspected; the
   paranoid becomes the believed seer if there is one; cupid links at random (night 1 tells him
-  nothing); the mayor's voters and successor are the least suspected. The wolf camp derives the
-  same score from the public record alone (what the town is likely to think): the pack kills the
-  claimed seer, then the medium, then the players the town trusts; wolves vote with the town's
-  suspicion on a non-wolf and against a fellow wolf only as cover when he is lost anyway
-  (`cover`); the pack's speaker, or the madman, may counter-claim the seer (`counter`). Every
-  choice among equals is drawn at random, never by seat number.
+  nothing); the mayor's voters and successor are the least suspected; a charmed seat suspects the
+  uncharmed of being the piper (`hunt`), strongly when he would win tonight. The wolf camp
+  derives the same score from the public record alone (what the town is likely to think): the
+  pack kills the claimed seer, then the medium, then the players the town trusts; wolves vote
+  with the town's suspicion on a non-wolf and against a fellow wolf only as cover when he is lost
+  anyway (`cover`); the pack's speaker, or the madman, may counter-claim the seer (`counter`).
+  Every choice among equals is drawn at random, never by seat number.
 """
 
 from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
 from simulator.games.werewolf.declaration import (
-    DECISION, HUMAN_SIDE, MAX_PLAYERS, NO, NOT_WOLF, OBS, ROLE, UNKNOWN, WOLF_SIDE, YES,
+    DECISION, HUMAN_SIDE, MAX_PLAYERS, N_ROLES, NO, NOT_WOLF, OBS, ROLE, UNKNOWN, WOLF_SIDE, YES,
 )
 
 from .common import (
@@ -102,14 +103,16 @@ M_FAKE = 3       # wolf camp: 1 once it chose to counter-claim the seer, -1 not 
 M_REVEAL = 4     # seer / medium: 1 once it chose to reveal what it learns, -1 to hide, 0 undecided
 M_MARK = 5       # death god: the seat it marked + 1 (0: none)
 M_MARK_DAY = 6   # the night of that mark
-M_ACC = 8                        # per seat: evidence from votes and ballots, kept all game
+M_CHARMS = 7     # a charmed seat: how many it has seen charmed by day (-1: the piper is dead) ...
+M_CHARMS_DAY = 8  # ... and the day it first saw that many
+M_ACC = 10                       # per seat: evidence from votes and ballots, kept all game
 M_SUS = M_ACC + MAX_PLAYERS      # per seat: suspicion from the public record (derived daily)
 M_ATT = M_SUS + MAX_PLAYERS      # per seat: 1 if it died of the wolves' attack (so: not a wolf)
 M_FIRST = M_ATT + MAX_PLAYERS    # per seat: when it first claimed (day, then discussion order)
 M_SCORE = M_FIRST + MAX_PLAYERS  # per seat: the current decision's scores (scratch)
 PEOPLE_MEMORY = M_SCORE + MAX_PLAYERS
 
-P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE = range(7)
+P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE, P_HUNT = range(8)
 
 SURE = 100.0     # a seat's own knowledge: a certainty
 ACCUSE = 3.0     # one believed claim "s is a werewolf"
@@ -118,6 +121,7 @@ CONFLICT = 1.5   # a claimant contested by another claimant of the same role
 LIAR = 10.0      # a claimant caught lying
 DOOMED = 1.0     # suspicion lead at which a suspect is taken to be lost
 NEG = -1e18      # not a candidate
+ALARM = 1.5 * SURE  # a seat the piper may be, when he would win tonight: above a known wolf
 
 
 @inlined
@@ -152,6 +156,81 @@ def evidence(obs, memory, s, private):
     """Suspicion of s scaled to [-1, 1]: one believed accusation makes a wolf."""
     e = suspicion(obs, memory, s, private) * (1.0 / ACCUSE)
     return 1.0 if e > 1.0 else (-1.0 if e < -1.0 else e)
+
+
+@inlined
+def may_be_piper(obs, s):
+    """Can seat s be the piper, for a charmed seat? Uncharmed, not me, no other role known of it
+    or shown (a check's "not a werewolf" does not tell)."""
+    if s == obs[OBS.me] or (obs[OBS.charmed] >> s) & 1:
+        return False
+    shown = obs[OBS.revealed + s]
+    if shown >= 0:
+        return shown == ROLE.piper
+    k = obs[OBS.known + s]
+    return not (0 <= k < N_ROLES and k != ROLE.piper)
+
+
+@compiled
+def piper_pool(obs, memory, night):
+    """What a charmed seat knows of the piper (the charmed see one another and know he is among
+    the uncharmed; nobody else knows anything of the charms): how many living seats he may be.
+    0 for a seat that is not charmed, and once the charmed stopped growing overnight (the piper
+    charms every night he lives, last in the night: he is dead). By night the count is only read
+    (tonight's charms are still to come)."""
+    bits = obs[OBS.charmed]
+    if not (bits >> obs[OBS.me]) & 1 or memory[M_CHARMS] < 0:
+        return 0
+    charmed = 0
+    pool = 0
+    for s in range(obs[OBS.players]):
+        charmed += (bits >> s) & 1
+        if obs[OBS.alive + s] and may_be_piper(obs, s):
+            pool += 1
+    day = obs[OBS.day]
+    if not night:
+        if charmed != memory[M_CHARMS]:
+            memory[M_CHARMS] = charmed
+            memory[M_CHARMS_DAY] = day
+        elif day > memory[M_CHARMS_DAY]:
+            memory[M_CHARMS] = -1.0
+            return 0
+    return pool
+
+
+@inlined
+def vote_hunt(obs, memory, params):
+    """How much a charmed seat suspects each seat the piper may be, at a vote: ALARM when he wins
+    tonight unless he hangs today (at most two other uncharmed players alive), else one believed
+    accusation shared among four candidates, less among more (`hunt` scales it)."""
+    if params[P_HUNT] == 0.0 or obs[OBS.charmed] == 0:
+        return 0.0
+    pool = piper_pool(obs, memory, False)
+    if pool == 0:
+        return 0.0
+    return params[P_HUNT] * (ALARM if pool <= 3 else ACCUSE * 4.0 / pool)
+
+
+@inlined
+def kill_hunt(obs, memory, params):
+    """The same for the pack's attack: an attack kills at daybreak, after tonight's charms, so
+    the alarm comes a night earlier (he would win within two nights: at most four others
+    uncharmed)."""
+    if params[P_HUNT] == 0.0 or obs[OBS.charmed] == 0:
+        return 0.0
+    pool = piper_pool(obs, memory, True)
+    if pool == 0:
+        return 0.0
+    return params[P_HUNT] * (ALARM if pool <= 5 else ACCUSE * 4.0 / pool)
+
+
+@inlined
+def add_hunt(obs, memory, legal, hunt):
+    """Add `hunt` to the scores of the legal candidates (scores of NEG stay out)."""
+    if hunt > 0.0:
+        for s in range(obs[OBS.players]):
+            if legal[s] and memory[M_SCORE + s] > NEG and may_be_piper(obs, s):
+                memory[M_SCORE + s] += hunt
 
 
 @inlined
@@ -596,11 +675,16 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         b = obs[OBS.suspect_b]
         va = public_of(obs, memory, a)
         vb = public_of(obs, memory, b)
-        if madman:  # he cannot tell the wolves: he saves the likelier wolf
-            return higher(a, -va, b, -vb, rng)
+        hunt = vote_hunt(obs, memory, params)  # (a fellow wolf is never a candidate)
+        ha = hunt if hunt > 0.0 and may_be_piper(obs, a) else 0.0
+        hb = hunt if hunt > 0.0 and may_be_piper(obs, b) else 0.0
+        if madman:  # he cannot tell the wolves: he saves the likelier wolf (hangs the piper)
+            return higher(a, ha - va, b, hb - vb, rng) if hunt > 0.0 else \
+                higher(a, -va, b, -vb, rng)
         mate_a = pack_mate(obs, a)
         if mate_a == pack_mate(obs, b):  # two humans, or two wolves: with the town
-            return higher(a, va, b, vb, rng)
+            return higher(a, va + ha, b, vb + hb, rng) if hunt > 0.0 else \
+                higher(a, va, b, vb, rng)
         wolf, human, lead = (a, b, va - vb) if mate_a else (b, a, vb - va)
         if lead >= DOOMED and random_double(rng) < params[P_COVER]:
             return wolf  # a lost fellow wolf: vote with the town, as cover
@@ -628,6 +712,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             if madman:  # he cannot tell the wolves: he backs the players the town doubts least
                 v = -public_of(obs, memory, s) + follow * obs[OBS.votes + s]
             memory[M_SCORE + s] = NEG if pack_mate(obs, s) else v
+        add_hunt(obs, memory, legal, vote_hunt(obs, memory, params))
         lover = lover_of(obs)
         if lover >= 0 and legal[lover] and memory[M_SCORE + lover] > NEG:
             memory[M_SCORE + lover] -= SURE
@@ -653,6 +738,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             bonus = (0.0 if fake else 100.0) if r == ROLE.seer else \
                 (50.0 if r == ROLE.medium else 0.0)
             memory[M_SCORE + s] = bonus - sus
+        add_hunt(obs, memory, legal, kill_hunt(obs, memory, params))
         target = pick_best(memory, legal, n, rng)
         return target if target >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.claim:
@@ -692,6 +778,7 @@ def people(kind, obs, legal, params, memory, rng):
         for s in range(n):
             memory[M_SCORE + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
                 if legal[s] else NEG
+        add_hunt(obs, memory, legal, vote_hunt(obs, memory, params))
         lover = lover_of(obs)
         if lover >= 0 and legal[lover]:
             memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
@@ -704,7 +791,13 @@ def people(kind, obs, legal, params, memory, rng):
         b = obs[OBS.suspect_b]
         # its own judgment only (following the suspect votes here too measured worse: the wolves
         # steer those)
-        return higher(a, suspicion(obs, memory, a, True), b, suspicion(obs, memory, b, True), rng)
+        va = suspicion(obs, memory, a, True)
+        vb = suspicion(obs, memory, b, True)
+        hunt = vote_hunt(obs, memory, params)
+        if hunt > 0.0:
+            va += hunt if may_be_piper(obs, a) else 0.0
+            vb += hunt if may_be_piper(obs, b) else 0.0
+        return higher(a, va, b, vb, rng)
     return town_move(kind, obs, legal, params, memory, rng)
 
 
@@ -726,7 +819,8 @@ def builtin():
             "keeps a suspicion score per player from claims, open votes, the sentence ballots, "
             "deaths and its own knowledge, and votes and uses its powers on it; the pack kills "
             "the claimed seer and medium first, votes with the town on a non-wolf, covers a lost "
-            "fellow wolf, and may counter-claim the seer",
+            "fellow wolf, and may counter-claim the seer; the charmed hunt the piper among the "
+            "uncharmed",
             params=(
                 StrategyParam("reveal", 1.0, 0.0, 1.0,
                               "chance the seer (once it found a wolf or is accused) and the "
@@ -745,6 +839,9 @@ def builtin():
                               "chance a wolf votes against a fellow wolf the town has doomed"),
                 StrategyParam("save", 1.0, 0.0, 1.0,
                               "chance the witch revives the wolves' victim on night 1"),
+                StrategyParam("hunt", 1.0, 0.0, 2.0,
+                              "weight a charmed player gives to the piper being among the "
+                              "uncharmed, at its votes and the pack's attack (0: ignores it)"),
             ),
             # (claims come from the seer, the medium and the wolf camp only)
             flags=FLAG_TALKS, talks_as=(ROLE.seer, ROLE.medium, ROLE.werewolf, ROLE.madman),
