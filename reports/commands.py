@@ -17,7 +17,9 @@ import click
 from reports import guidance
 from simulator import runner
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import check_scheduler, progress_bar, scheduler_option, write_report
+from simulator.cli_support import (
+    RunFailed, check_scheduler, progress_bar, scheduler_option, trace_command, write_report,
+)
 
 
 
@@ -220,6 +222,17 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
                                     scheduler=scheduler)
     except runner.SchedulerError as exc:
         _fail(exc)
+    except sweep_module.SweepFailed as stop:
+        finished = len(stop.sweep.valid_cells)
+        where = ""
+        if stop.cell is not None:
+            where = (f" (cell {stop.sweep.cell_label(stop.cell)}, game {stop.cause.game:,}: "
+                     f"{trace_command(stop.cause.result, stop.cause.game)} shows it)")
+        saved = (f"{finished} of {len(stop.sweep.cells)} cells finished, saved to {path}"
+                 if finished else "no cell was finished")
+        if isinstance(stop.cause, runner.SchedulerError):  # the cluster given: bad input
+            _fail(f"{stop.cause}; {saved}")
+        raise RunFailed(f"{stop.cause}{where}; {saved}") from None
     except sweep_module.SweepInterrupted as stop:
         played = len(stop.sweep.valid_cells)
         click.echo(f"\nInterrupted: {played} of {len(stop.sweep.cells)} cells saved to {path}",

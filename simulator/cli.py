@@ -17,7 +17,7 @@ import click
 from simulator import adaptive, runner
 from simulator.config import ConfigError
 from simulator.games import driver
-from simulator.cli_support import OneLineErrors, RunFailed, writable_file
+from simulator.cli_support import OneLineErrors, RunFailed, trace_command, writable_file
 from simulator.cli_support import fail as _fail
 from simulator.cli_support import check_scheduler, progress_bar, scheduler_option, write_report
 from simulator.results import ResultError
@@ -104,30 +104,6 @@ def _check_overwrite(path: Path, cfg, force: bool) -> None:
     if not same:
         _fail(f"{path} holds the result of a different config; choose another -o, or --force "
               f"to replace it")
-
-
-def _trace_command(result, game: int) -> str:
-    """How to see game `game` of a run again, step by step."""
-    command = result.data.get("command") or ""
-    try:
-        parts = shlex.split(command)
-    except ValueError:
-        parts = []
-    if len(parts) < 3 or parts[:2] != ["fairplay", "run"]:
-        return f"fairplay trace <config> --seed {result.data['seed']} --game {game}"
-    keep, skip = ["fairplay", "trace", parts[2]], False
-    for i, part in enumerate(parts[3:]):
-        if skip:
-            skip = False
-            continue
-        if part in ("-n", "--games", "--precision", "--max-games"):
-            skip = True
-            continue
-        if part == "--until-decided":
-            continue
-        keep.append(part)
-    keep += ["--game", str(game)]
-    return " ".join(shlex.quote(part) for part in keep)
 
 
 class _Terminated(KeyboardInterrupt):
@@ -239,7 +215,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     except runner.RunFault as stop:
         saved = f"; {stop.result.games_played:,} games saved to {path}" if path else ""
         raise RunFailed(f"{stop} (game {stop.game:,} of the run: "
-                        f"{_trace_command(stop.result, stop.game)} shows it){saved}") from None
+                        f"{trace_command(stop.result, stop.game)} shows it){saved}") from None
     except runner.Interrupted as stop:
         done = stop.result.games_played
         where = (f"saved to {stop.path}; continue with: fairplay run --resume {stop.path}"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shlex
 import sys
 
 import click
@@ -23,6 +24,30 @@ class RunFailed(click.ClickException):
 
     def show(self, file=None):
         click.echo(f"fairplay: error: {self.message}", err=True)
+
+
+def trace_command(result, game: int) -> str:
+    """How to see game `game` of a run again, step by step."""
+    command = result.data.get("command") or ""
+    try:
+        parts = shlex.split(command)
+    except ValueError:
+        parts = []
+    if len(parts) < 3 or parts[:2] != ["fairplay", "run"]:
+        return f"fairplay trace <config> --seed {result.data['seed']} --game {game}"
+    keep, skip = ["fairplay", "trace", parts[2]], False
+    for i, part in enumerate(parts[3:]):
+        if skip:
+            skip = False
+            continue
+        if part in ("-n", "--games", "--precision", "--max-games"):
+            skip = True
+            continue
+        if part == "--until-decided":
+            continue
+        keep.append(part)
+    keep += ["--game", str(game)]
+    return " ".join(shlex.quote(part) for part in keep)
 
 
 def fail(problem) -> None:

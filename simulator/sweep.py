@@ -394,6 +394,16 @@ class SweepInterrupted(Exception):
         self.sweep = sweep
 
 
+class SweepFailed(Exception):
+    """A fault stopped the sweep (`cause`: runner.RunFault, WorkerLost or SchedulerError); carries
+    the sweep with the cells finished so far (saved like an interrupted one) and, for a
+    strategy's fault, the cell it happened in."""
+
+    def __init__(self, sweep: Sweep, cause: Exception, cell: Cell | None = None):
+        super().__init__(str(cause))
+        self.sweep, self.cause, self.cell = sweep, cause, cell
+
+
 def plan(spec: str, axes: list[Axis], games: int, seed: int,
          chunk_size: int = runner.DEFAULT_CHUNK_SIZE, base_overrides=(), command: str = ""):
     """Resolve every cell's config. Returns (sweep, {cell index: Config}) without playing.
@@ -480,17 +490,30 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
         else:
             _execute_pooled(todo, workers, progress, cell_started, finish, scheduler)
     except (KeyboardInterrupt, runner.Interrupted):
-        progress.close()
-        for cell in todo:
-            if cell.status == "pending":
-                cell.result = None  # a partly played cell is dropped; the sweep says "pending"
-        sweep.data["elapsed_seconds"] += time.monotonic() - started
-        if checkpoint is not None:
-            sweep.save(checkpoint)
+        _keep_finished(sweep, todo, progress, started, checkpoint)
         raise SweepInterrupted(sweep) from None
+    except (runner.RunFault, runner.WorkerLost, runner.SchedulerError) as fault:
+        # a strategy's fault, a lost worker, a mismatched Dask worker: the finished cells stay
+        cell = next((c for c in todo if isinstance(fault, runner.RunFault)
+                     and c.result is fault.result), None)
+        _keep_finished(sweep, todo, progress, started, checkpoint)
+        raise SweepFailed(sweep, fault, cell) from None
     progress.close()
     sweep.data["elapsed_seconds"] += time.monotonic() - started
     return sweep
+
+
+def _keep_finished(sweep: Sweep, todo: list[Cell], progress: SweepProgress, started: float,
+                   checkpoint: Path | None) -> None:
+    """A stopped sweep: the finished cells are kept (and saved to `checkpoint`), a partly played
+    cell is dropped (the sweep says "pending")."""
+    progress.close()
+    for cell in todo:
+        if cell.status == "pending":
+            cell.result = None
+    sweep.data["elapsed_seconds"] += time.monotonic() - started
+    if checkpoint is not None:
+        sweep.save(checkpoint)
 
 
 def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,

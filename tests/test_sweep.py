@@ -429,3 +429,60 @@ def test_a_one_key_sweep_charts_each_cells_game_length():
             "length_hist"].tolist()
     titles = [f["svg"] for f in render.sweep_charts(numbers)]
     assert any("Game length by cell" in svg for svg in titles)
+
+
+FLAKY = '''
+from simulator.games.base import OBS_PLAYERS
+from strategies.common import uniform_legal
+
+
+def flaky(kind, obs, legal, params, memory, rng):
+    """Plays at random, and gives up at a table of 10."""
+    if obs[OBS_PLAYERS] >= 10 and kind >= 0:
+        raise ValueError("gives up")
+    return uniform_legal(legal, rng)
+'''
+
+
+def test_a_fault_in_one_cell_keeps_the_finished_cells_in_one_line(tmp_path):
+    # Every fault is one line and loses nothing: the strategy fails in the cell players=10; the
+    # cells 8 and 9, played before it (one worker: in order), are saved and report; the line
+    # names the cell and how to trace the game.
+    (tmp_path / "flaky.py").write_text(FLAKY)
+    out = tmp_path / "s.json"
+    result = CliRunner().invoke(cli, ["sweep", "werewolf", "--vary", "players=8..10", "-n", "300",
+                                      "--workers", "1", "-q", "-o", str(out), "--set",
+                                      f'strategies.all="{tmp_path / "flaky.py"}:flaky"'])
+    assert result.exit_code == 1, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output, result.output
+    assert "raised ValueError: gives up" in lines[0] and "cell players=10" in lines[0]
+    assert "fairplay trace werewolf" in lines[0]
+    assert f"2 of 3 cells finished, saved to {out}" in lines[0]
+    saved = sw.Sweep.load(out)
+    assert [cell.status for cell in saved.cells] == ["ok", "ok", "pending"]
+    assert all(cell.result.games_played == 300 for cell in saved.valid_cells)
+    html = tmp_path / "r.html"
+    assert CliRunner().invoke(cli, ["report", str(out), "-o", str(html)]).exit_code == 0
+    assert html.exists()
+
+
+def test_a_cluster_that_refuses_keeps_the_finished_cells(tmp_path, monkeypatch):
+    # A Dask worker that would play other games stops the sweep (runner.SchedulerError, bad
+    # input: exit 2) after the first cell is in: that cell is saved, the rest stay pending.
+    real = runner.play_jobs
+
+    def first_cell_then_refuse(results, jobs, workers, merge, scheduler=None):
+        first = [job for job in jobs if job[0] is results[0]]
+        real(results, iter(first), 1, merge)
+        raise runner.SchedulerError("worker tcp://10.0.0.9:4000 would play other games")
+
+    monkeypatch.setattr(runner, "play_jobs", first_cell_then_refuse)
+    out = tmp_path / "s.json"
+    result = CliRunner().invoke(cli, ["sweep", "werewolf", "--vary", "players=8..9", "-n", "200",
+                                      "--workers", "2", "-q", "-o", str(out)])
+    assert result.exit_code == 2, result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert "would play other games" in result.output
+    assert f"1 of 2 cells finished, saved to {out}" in result.output
+    assert [cell.status for cell in sw.Sweep.load(out).cells] == ["ok", "pending"]
