@@ -199,38 +199,28 @@ def piper_pool(obs, memory, night):
 
 
 @inlined
-def vote_hunt(obs, memory, params):
-    """How much a charmed seat suspects each seat the piper may be, at a vote: ALARM when he wins
-    tonight unless he hangs today (at most two other uncharmed players alive), else one believed
-    accusation shared among four candidates, less among more (`hunt` scales it)."""
+def piper_weight(obs, memory, params, night):
+    """How much a charmed seat suspects each seat the piper may be: ALARM when only this decision
+    can still stop him, else one believed accusation shared among four candidates, less among
+    more (`hunt` scales it). At a vote that is when he wins tonight (at most two other uncharmed
+    players alive); the pack's attack kills at daybreak, after tonight's charms, so by night the
+    alarm comes a night earlier (he would win within two nights: at most four others)."""
     if params[P_HUNT] == 0.0 or obs[OBS.charmed] == 0:
         return 0.0
-    pool = piper_pool(obs, memory, False)
+    pool = piper_pool(obs, memory, night)
     if pool == 0:
         return 0.0
-    return params[P_HUNT] * (ALARM if pool <= 3 else ACCUSE * 4.0 / pool)
+    last = 5 if night else 3
+    return params[P_HUNT] * (ALARM if pool <= last else ACCUSE * 4.0 / pool)
 
 
 @inlined
-def kill_hunt(obs, memory, params):
-    """The same for the pack's attack: an attack kills at daybreak, after tonight's charms, so
-    the alarm comes a night earlier (he would win within two nights: at most four others
-    uncharmed)."""
-    if params[P_HUNT] == 0.0 or obs[OBS.charmed] == 0:
-        return 0.0
-    pool = piper_pool(obs, memory, True)
-    if pool == 0:
-        return 0.0
-    return params[P_HUNT] * (ALARM if pool <= 5 else ACCUSE * 4.0 / pool)
-
-
-@inlined
-def add_hunt(obs, memory, legal, hunt):
-    """Add `hunt` to the scores of the legal candidates (scores of NEG stay out)."""
-    if hunt > 0.0:
+def add_hunt(obs, memory, legal, weight):
+    """Add `weight` to the scores of the legal seats the piper may be (NEG stays out)."""
+    if weight > 0.0:
         for s in range(obs[OBS.players]):
             if legal[s] and memory[M_SCORE + s] > NEG and may_be_piper(obs, s):
-                memory[M_SCORE + s] += hunt
+                memory[M_SCORE + s] += weight
 
 
 @inlined
@@ -675,7 +665,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         b = obs[OBS.suspect_b]
         va = public_of(obs, memory, a)
         vb = public_of(obs, memory, b)
-        hunt = vote_hunt(obs, memory, params)  # (a fellow wolf is never a candidate)
+        hunt = piper_weight(obs, memory, params, False)  # (a fellow wolf is never a candidate)
         ha = hunt if hunt > 0.0 and may_be_piper(obs, a) else 0.0
         hb = hunt if hunt > 0.0 and may_be_piper(obs, b) else 0.0
         if madman:  # he cannot tell the wolves: he saves the likelier wolf (hangs the piper)
@@ -712,7 +702,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             if madman:  # he cannot tell the wolves: he backs the players the town doubts least
                 v = -public_of(obs, memory, s) + follow * obs[OBS.votes + s]
             memory[M_SCORE + s] = NEG if pack_mate(obs, s) else v
-        add_hunt(obs, memory, legal, vote_hunt(obs, memory, params))
+        add_hunt(obs, memory, legal, piper_weight(obs, memory, params, False))
         lover = lover_of(obs)
         if lover >= 0 and legal[lover] and memory[M_SCORE + lover] > NEG:
             memory[M_SCORE + lover] -= SURE
@@ -738,7 +728,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             bonus = (0.0 if fake else 100.0) if r == ROLE.seer else \
                 (50.0 if r == ROLE.medium else 0.0)
             memory[M_SCORE + s] = bonus - sus
-        add_hunt(obs, memory, legal, kill_hunt(obs, memory, params))
+        add_hunt(obs, memory, legal, piper_weight(obs, memory, params, True))
         target = pick_best(memory, legal, n, rng)
         return target if target >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.claim:
@@ -778,7 +768,7 @@ def people(kind, obs, legal, params, memory, rng):
         for s in range(n):
             memory[M_SCORE + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
                 if legal[s] else NEG
-        add_hunt(obs, memory, legal, vote_hunt(obs, memory, params))
+        add_hunt(obs, memory, legal, piper_weight(obs, memory, params, False))
         lover = lover_of(obs)
         if lover >= 0 and legal[lover]:
             memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
@@ -793,7 +783,7 @@ def people(kind, obs, legal, params, memory, rng):
         # steer those)
         va = suspicion(obs, memory, a, True)
         vb = suspicion(obs, memory, b, True)
-        hunt = vote_hunt(obs, memory, params)
+        hunt = piper_weight(obs, memory, params, False)
         if hunt > 0.0:
             va += hunt if may_be_piper(obs, a) else 0.0
             vb += hunt if may_be_piper(obs, b) else 0.0
