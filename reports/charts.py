@@ -138,8 +138,20 @@ def _legend_below(fig, handles=None, labels=None, ax=None) -> None:
     fig.tight_layout(rect=(0, extra / height, 1, 1))
 
 
+def _titles_from_the_edge(fig) -> None:
+    """The narrow layout: a title starts at the figure's left edge, not the plot's (long row
+    names push the plot right, and a title wrapped to the phone's width would overflow it)."""
+    for ax in fig.axes:
+        title = ax.get_title(loc="left")
+        box = ax.get_position()
+        if title and box.width > 0:
+            ax.set_title(title, loc="left", x=(8 / 96 / fig.get_figwidth() - box.x0) / box.width)
+
+
 def _svg(fig, label: str) -> str:
     """Render `fig` to a cleaned inline SVG string (and close it)."""
+    if narrow():
+        _titles_from_the_edge(fig)
     salt = f"c{next(_counter)}"
     with matplotlib.rc_context({"svg.hashsalt": salt}):
         buffer = io.StringIO()

@@ -4,8 +4,8 @@ For each candidate role (a role of the game with a `roles.<name>` config key, ot
 game's declared filler role), two setups are played: the base config, and the same config with
 one more of the role, which takes the place of one filler (werewolf: a villager). Where the config
 refuses one more (a second seer), and the base already deals the role, the pair is the base with
-one fewer (a filler in its place) against the base: the value of its last copy. Any other role is
-skipped with a note.
+one fewer (a filler in its place) against the base: the value of its last copy (for a role that
+comes in pairs, its last two). Any other role is skipped with a note.
 
 Pairing. Both setups of a pair are played with the same seed and chunk size, so chunk i of each
 draws from the same `runner.chunk_rng(seed, i)`: the deals, the strategies' random choices and the
@@ -131,8 +131,8 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
         text = f"roles.{name}={count}"
         try:
             cfg = config_module.load(spec, list(overrides) + [text], players)
-        except ConfigError as exc:
-            return None, text, str(exc)
+        except ConfigError as exc:  # (the file is the base's: the key and the reason say it)
+            return None, text, f"{exc.key}: {exc.message}" if exc.key else exc.message
         changed = role_counts(cfg)
         moved = [c1 - c0 for c0, c1 in zip(counts, changed)]
         expected = [0] * len(counts)
@@ -153,26 +153,37 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
         have = counts[game.role_index(name)]
         # One more copy; a role that comes in pairs (werewolf's masons) two more.
         cfg, text, error = None, "", f"the base setup has no {filler} to replace"
+        first = error  # why one more is refused: the note of a role measured otherwise
         for step in (1, 2):
             if counts[filler_code] >= step:
                 cfg, text, refused = variant(name, have + step)
-                error = refused if step == 1 else f"one more: {error}; two more: {refused}"
+                if step == 1:
+                    first = error = refused
+                else:
+                    error = f"one more: {error}; two more: {refused}"
                 if cfg is not None:
                     out.setups.append((f"+{name}", [text], cfg))
                     out.pairs.append(Pair(name, 0, len(out.setups) - 1, have, have + step))
                     break
         if cfg is not None:
             continue
-        if have >= 1:
-            less, less_text, less_error = variant(name, have - 1)
+        # Else the base's last copy against a filler; a pair role's last two against two.
+        less = None
+        for step in (1, 2):
+            if have < step:
+                break
+            less, less_text, less_error = variant(name, have - step)
             if less is not None:
+                last = f"last {name}" if step == 1 else f"last two {name}s"
                 out.setups.append((f"-{name}", [less_text], less))
-                out.pairs.append(Pair(name, len(out.setups) - 1, 0, have - 1, have,
-                                      note=f"one more refused ({error}); measured as the base's "
-                                           f"last {name} against a {filler}"))
-                continue
-            error = f"{error}; and one fewer: {less_error}"
-        out.skipped.append({"role": name, "note": f"skipped: {error}"})
+                out.pairs.append(Pair(name, len(out.setups) - 1, 0, have - step, have,
+                                      note=f"one more refused ({first}); measured as the base's "
+                                           f"{last} against {'a' if step == 1 else 'two'} "
+                                           f"{filler}{'' if step == 1 else 's'}"))
+                break
+            error = f"{error}; {'one' if step == 1 else 'two'} fewer: {less_error}"
+        if less is None:
+            out.skipped.append({"role": name, "note": f"skipped: {error}"})
     return out
 
 

@@ -164,6 +164,21 @@ def test_a_role_that_comes_in_pairs_is_added_as_a_pair():
     assert overrides == ["roles.mason=2"] and cfg.params.role_counts[7] == 2
 
 
+def test_a_pair_the_base_deals_is_measured_as_its_last_two(tmp_path):
+    # The rich 16-player setup deals the two masons: a third or fourth is refused, and so is
+    # one; the pair is measured as the base's last two against two villagers. Reasons name the
+    # key, not the base's file again.
+    p = roles_module.plan("configs/werewolf/rich-16.toml", games=200, chunk_size=100)
+    masons = next(pair for pair in p.pairs if pair.role == "mason")
+    assert (masons.count_without, masons.count_with) == (0, 2)
+    assert "last two masons against two villagers" in masons.note
+    assert "rich-16.toml" not in masons.note
+    assert "(roles.mason: must be an integer from 0 to 2, got 3)" in masons.note
+    name, overrides, cfg = p.setups[masons.without]
+    assert overrides == ["roles.mason=0"] and cfg.params.role_counts[7] == 0
+    assert "mason" not in {s["role"] for s in p.skipped}
+
+
 def test_a_run_report_can_carry_the_role_values(values, tmp_path):
     # `fairplay run --role-values` measures the same pairs as `fairplay roles` (the run's games
     # per setup, its seed) and adds them to the report as a section of their own.
