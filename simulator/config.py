@@ -223,12 +223,14 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
         return _USER_STRATEGIES[cache_key]
     module_name = "fairplay_user_" + "".join(c if c.isalnum() else "_" for c in str(path.resolve()))
     try:
-        if module_name in sys.modules:
+        # one module per file (its functions share it), loaded again once the file changed
+        if module_name in sys.modules and _MODULE_LOADED.get(module_name) == cache_key[2]:
             module = sys.modules[module_name]
         else:
             spec = importlib.util.spec_from_file_location(module_name, path)
             module = importlib.util.module_from_spec(spec)
             sys.modules[module_name] = module
+            _MODULE_LOADED[module_name] = cache_key[2]
             spec.loader.exec_module(module)
     except Exception as exc:  # a user's file may fail in any way; report it in one line
         sys.modules.pop(module_name, None)
@@ -366,6 +368,7 @@ def compile_error_summary(exc: Exception) -> str:
 # One compiled strategy per (file, function, modification time), so that seats sharing a user
 # strategy share one slot, and a process compiles (or loads from cache) each one once.
 _USER_STRATEGIES: dict[tuple, StrategyInfo] = {}
+_MODULE_LOADED: dict[str, int] = {}  # a user module: the file time it was loaded at
 
 
 def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: str) -> Slot:

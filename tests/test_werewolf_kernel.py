@@ -11,6 +11,7 @@
 
 from __future__ import annotations
 
+import os
 import pickle
 import re
 
@@ -393,6 +394,22 @@ def test_user_strategy_named_for_a_team_is_one_slot(tmp_path):
     t = runner.run(cfg, 500, seed=1, workers=1).tallies
     mine = [slot.name for slot in cfg.slots].index("mine.py:loud")
     assert t["slot_games"][mine] == 8 * 500
+
+
+def test_an_edited_strategy_file_is_loaded_again(tmp_path):
+    # A long-lived process (a notebook, the API) sees the file as it is now: edited, its
+    # functions are compiled anew, not taken from the module loaded before.
+    path = tmp_path / "mine.py"
+    path.write_text(USER_STRATEGY)
+    spec = f'strategies.all="{path}:loud"'
+    before = config.load("werewolf", [spec]).slots[0].info
+    path.write_text(USER_STRATEGY.replace("Names the first other living seat",
+                                          "Edited: names the first other living seat"))
+    stamp = path.stat().st_mtime_ns + 1_000_000_000
+    os.utime(path, ns=(stamp, stamp))  # (a file system's clock may not tick between writes)
+    after = config.load("werewolf", [spec]).slots[0].info
+    assert before.summary.startswith("Names") and after.summary.startswith("Edited")
+    assert after.function is not before.function
 
 
 def test_user_strategy_errors_are_config_errors(tmp_path):
