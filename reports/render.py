@@ -22,6 +22,7 @@ import jinja2
 from markupsafe import Markup
 
 from simulator import adaptive, stats
+from simulator import roles as roles_module
 from simulator.fileio import write_atomically
 from simulator.compare import (Comparison, change_phrase, compare, difference_clause,
                                difference_sentence)
@@ -757,8 +758,7 @@ def roles_charts(data: dict) -> list[dict]:
 def _role_values_numbers(data: dict) -> dict:
     """Role values (schema fairplay.roles) with their notes in one list, for the templates."""
     numbers = dict(data)
-    numbers["notes"] = [f"{r['role']}: {r['note']}" for r in data["roles"] if r["note"]] + \
-        [f"{s['role']}: {s['note']}" for s in data["skipped"]]
+    numbers["notes"] = roles_module.notes(data)
     return numbers
 
 

@@ -134,8 +134,8 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
         text = f"roles.{name}={count}"
         try:
             cfg = config_module.load(spec, list(overrides) + [text], players)
-        except ConfigError as exc:  # (the file is the base's: the key and the reason say it)
-            return None, text, f"{exc.key}: {exc.message}" if exc.key else exc.message
+        except ConfigError as exc:  # (the file is the base's, the key the role's: the reason)
+            return None, text, exc.message
         changed = role_counts(cfg)
         moved = [c1 - c0 for c0, c1 in zip(counts, changed)]
         expected = [0] * len(counts)
@@ -177,12 +177,11 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
                 break
             less, less_text, less_error = variant(name, have - step)
             if less is not None:
-                last = f"last {name}" if step == 1 else f"last two {name}s"
+                last = "last copy against a" if step == 1 else "last two against two"
                 out.setups.append((f"-{name}", [less_text], less))
                 out.pairs.append(Pair(name, len(out.setups) - 1, 0, have - step, have,
                                       note=f"one more refused ({first}); measured as the base's "
-                                           f"{last} against {'a' if step == 1 else 'two'} "
-                                           f"{filler}{'' if step == 1 else 's'}"))
+                                           f"{last} {filler}{'' if step == 1 else 's'}"))
                 break
             error = f"{error}; {'one' if step == 1 else 'two'} fewer: {less_error}"
         if less is None:
@@ -295,12 +294,18 @@ def table(data: dict) -> list[str]:
                      f"{str(r['count_without']) + '->' + str(r['count_with']):>6}  "
                      f"{100 * r['without_rate']:>6.1f}%  {100 * r['with_rate']:>5.1f}%  "
                      f"{ratio:>21}")
-    for r in data["roles"]:
-        if r["note"]:
-            lines.append(f"  note: {r['role']}: {r['note']}")
-    for s in data["skipped"]:
-        lines.append(f"  note: {s['role']}: {s['note']}")
+    lines += [f"  note: {line}" for line in notes(data)]
     return lines
+
+
+def notes(data: dict) -> list[str]:
+    """The roles' notes (measured otherwise, or skipped), one line per distinct note: "seer,
+    witch: one more refused (...)"."""
+    grouped: dict[str, list[str]] = {}
+    for row in list(data["roles"]) + list(data["skipped"]):
+        if row["note"]:
+            grouped.setdefault(row["note"], []).append(row["role"])
+    return [f"{', '.join(roles)}: {note}" for note, roles in grouped.items()]
 
 
 def save(data: dict, path) -> None:

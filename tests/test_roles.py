@@ -171,12 +171,18 @@ def test_a_pair_the_base_deals_is_measured_as_its_last_two(tmp_path):
     p = roles_module.plan("configs/werewolf/rich-16.toml", games=200, chunk_size=100)
     masons = next(pair for pair in p.pairs if pair.role == "mason")
     assert (masons.count_without, masons.count_with) == (0, 2)
-    assert "last two masons against two villagers" in masons.note
-    assert "rich-16.toml" not in masons.note
-    assert "(roles.mason: must be an integer from 0 to 2, got 3)" in masons.note
+    assert masons.note == ("one more refused (must be an integer from 0 to 2, got 3); measured "
+                           "as the base's last two against two villagers")
     name, overrides, cfg = p.setups[masons.without]
     assert overrides == ["roles.mason=0"] and cfg.params.role_counts[7] == 0
     assert "mason" not in {s["role"] for s in p.skipped}
+    # The roles that allow one copy share their note: one line names them all.
+    rows = [{"role": pair.role, "note": pair.note} for pair in p.pairs]
+    lines = roles_module.notes({"roles": rows, "skipped": p.skipped})
+    single = next(line for line in lines if "last copy against a villager" in line)
+    assert single.startswith("seer, ") and "hunter" in single and "witch" in single
+    assert len(lines) == len({row["note"] for row in rows if row["note"]} |
+                             {s["note"] for s in p.skipped})
 
 
 def test_a_run_report_can_carry_the_role_values(values, tmp_path):
