@@ -220,8 +220,6 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
     try:
         done = sweep_module.execute(planned, workers, _progress(quiet), checkpoint=path,
                                     scheduler=scheduler)
-    except runner.SchedulerError as exc:
-        _fail(exc)
     except sweep_module.SweepFailed as stop:
         finished = len(stop.sweep.valid_cells)
         where = ""

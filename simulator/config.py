@@ -265,7 +265,8 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
     talks_as = _user_talks_as(getattr(module, "TALKS_AS", ()), game, ctx, key, path)
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
     info = StrategyInfo(ref, compiled, summary, params=params, flags=flags, memory=memory,
-                        talks_as=talks_as, source=f"{path.name}:{function_name}", file=str(path.resolve()))
+                        talks_as=talks_as, source=f"{path.name}:{function_name}",
+                        file=str(path.resolve()))
     _USER_STRATEGIES[cache_key] = info
     return info
 

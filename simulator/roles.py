@@ -146,6 +146,14 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
                                 f"(other roles follow it)")
         return cfg, text, ""
 
+    def refused_more(refused, both=False):
+        """Why one more (with `both`: and two more) was refused."""
+        if 1 not in refused:
+            return f"the base setup has no {filler} to replace"
+        if both and 2 in refused:
+            return f"one more: {refused[1]}; two more: {refused[2]}"
+        return refused[1]
+
     for role in game.roles:
         name = role.name
         if name == filler:
@@ -154,38 +162,32 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
             out.skipped.append({"role": name, "note": f"the config has no roles.{name} key"})
             continue
         have = counts[game.role_index(name)]
-        # One more copy; a role that comes in pairs (werewolf's masons) two more.
-        cfg, text, error = None, "", f"the base setup has no {filler} to replace"
-        first = error  # why one more is refused: the note of a role measured otherwise
-        for step in (1, 2):
-            if counts[filler_code] >= step:
-                cfg, text, refused = variant(name, have + step)
-                if step == 1:
-                    first = error = refused
-                else:
-                    error = f"one more: {error}; two more: {refused}"
-                if cfg is not None:
-                    out.setups.append((f"+{name}", [text], cfg))
-                    out.pairs.append(Pair(name, 0, len(out.setups) - 1, have, have + step))
-                    break
-        if cfg is not None:
-            continue
-        # Else the base's last copy against a filler; a pair role's last two against two.
-        less = None
-        for step in (1, 2):
-            if have < step:
+        # One more copy in place of a filler (a role that comes in pairs: two more); else the
+        # base's last copy against a filler (a pair: its last two against two).
+        refused = {}  # step -> why the config refused it
+        for step in (1, 2, -1, -2):
+            if (counts[filler_code] if step > 0 else have) < abs(step):
+                continue
+            cfg, text, why = variant(name, have + step)
+            if cfg is None:
+                refused[step] = why
+            elif step > 0:
+                out.setups.append((f"+{name}", [text], cfg))
+                out.pairs.append(Pair(name, 0, len(out.setups) - 1, have, have + step))
                 break
-            less, less_text, less_error = variant(name, have - step)
-            if less is not None:
-                last = "last copy against a" if step == 1 else "last two against two"
-                out.setups.append((f"-{name}", [less_text], less))
-                out.pairs.append(Pair(name, len(out.setups) - 1, 0, have - step, have,
-                                      note=f"one more refused ({first}); measured as the base's "
-                                           f"{last} {filler}{'' if step == 1 else 's'}"))
+            else:
+                last = "last copy against a" if step == -1 else "last two against two"
+                out.setups.append((f"-{name}", [text], cfg))
+                out.pairs.append(Pair(name, len(out.setups) - 1, 0, have + step, have,
+                                      note=f"one more refused ({refused_more(refused)}); measured "
+                                           f"as the base's {last} {filler}"
+                                           f"{'' if step == -1 else 's'}"))
                 break
-            error = f"{error}; {'one' if step == 1 else 'two'} fewer: {less_error}"
-        if less is None:
-            out.skipped.append({"role": name, "note": f"skipped: {error}"})
+        else:
+            fewer = "".join(f"; {'one' if step == -1 else 'two'} fewer: {why}"
+                            for step, why in refused.items() if step < 0)
+            out.skipped.append({"role": name,
+                                "note": f"skipped: {refused_more(refused, both=True)}{fewer}"})
     return out
 
 

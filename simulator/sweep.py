@@ -494,8 +494,8 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
         raise SweepInterrupted(sweep) from None
     except (runner.RunFault, runner.WorkerLost, runner.SchedulerError) as fault:
         # a strategy's fault, a lost worker, a mismatched Dask worker: the finished cells stay
-        cell = next((c for c in todo if isinstance(fault, runner.RunFault)
-                     and c.result is fault.result), None)
+        failed = getattr(fault, "result", None)  # a strategy's fault names its run: the cell
+        cell = next((c for c in todo if failed is not None and c.result is failed), None)
         _keep_finished(sweep, todo, progress, started, checkpoint)
         raise SweepFailed(sweep, fault, cell) from None
     progress.close()

@@ -215,12 +215,18 @@ def piper_weight(obs, memory, params, night):
 
 
 @inlined
+def piper_bonus(obs, s, weight):
+    """`weight` (a piper_weight) if seat s may be the piper, else 0."""
+    return weight if weight > 0.0 and may_be_piper(obs, s) else 0.0
+
+
+@inlined
 def add_hunt(obs, memory, legal, weight):
     """Add `weight` to the scores of the legal seats the piper may be (NEG stays out)."""
     if weight > 0.0:
         for s in range(obs[OBS.players]):
-            if legal[s] and memory[M_SCORE + s] > NEG and may_be_piper(obs, s):
-                memory[M_SCORE + s] += weight
+            if legal[s] and memory[M_SCORE + s] > NEG:
+                memory[M_SCORE + s] += piper_bonus(obs, s, weight)
 
 
 @inlined
@@ -666,15 +672,13 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         va = public_of(obs, memory, a)
         vb = public_of(obs, memory, b)
         hunt = piper_weight(obs, memory, params, False)  # (a fellow wolf is never a candidate)
-        ha = hunt if hunt > 0.0 and may_be_piper(obs, a) else 0.0
-        hb = hunt if hunt > 0.0 and may_be_piper(obs, b) else 0.0
+        ha = piper_bonus(obs, a, hunt)
+        hb = piper_bonus(obs, b, hunt)
         if madman:  # he cannot tell the wolves: he saves the likelier wolf (hangs the piper)
-            return higher(a, ha - va, b, hb - vb, rng) if hunt > 0.0 else \
-                higher(a, -va, b, -vb, rng)
+            return higher(a, ha - va, b, hb - vb, rng)
         mate_a = pack_mate(obs, a)
         if mate_a == pack_mate(obs, b):  # two humans, or two wolves: with the town
-            return higher(a, va + ha, b, vb + hb, rng) if hunt > 0.0 else \
-                higher(a, va, b, vb, rng)
+            return higher(a, va + ha, b, vb + hb, rng)
         wolf, human, lead = (a, b, va - vb) if mate_a else (b, a, vb - va)
         if lead >= DOOMED and random_double(rng) < params[P_COVER]:
             return wolf  # a lost fellow wolf: vote with the town, as cover
@@ -781,13 +785,9 @@ def people(kind, obs, legal, params, memory, rng):
         b = obs[OBS.suspect_b]
         # its own judgment only (following the suspect votes here too measured worse: the wolves
         # steer those)
-        va = suspicion(obs, memory, a, True)
-        vb = suspicion(obs, memory, b, True)
         hunt = piper_weight(obs, memory, params, False)
-        if hunt > 0.0:
-            va += hunt if may_be_piper(obs, a) else 0.0
-            vb += hunt if may_be_piper(obs, b) else 0.0
-        return higher(a, va, b, vb, rng)
+        return higher(a, suspicion(obs, memory, a, True) + piper_bonus(obs, a, hunt),
+                      b, suspicion(obs, memory, b, True) + piper_bonus(obs, b, hunt), rng)
     return town_move(kind, obs, legal, params, memory, rng)
 
 

@@ -16,8 +16,8 @@ from numba import typeof
 
 from simulator.games import kernel_support
 from simulator.games.base import (
-    FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND, OBS_ME, OBS_PLAYERS,
-    OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
+    FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND, OBS_ME,
+    OBS_PLAYERS, OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
 )
 from simulator.games.engine import engine_fields
 
