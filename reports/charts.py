@@ -47,6 +47,9 @@ PALETTE = [OKABE_ITO[k] for k in ("blue", "orange", "green", "vermillion", "sky"
 MARKERS = ["o", "s", "D", "^", "v", "P", "X", "*"]
 GREY = "#6b6b6b"
 LIGHT = "#d9d9d9"
+# A sweep cell without a result: invalid, or not played (an interrupted or stopped sweep); the
+# table of cells says which.
+NO_RESULT = "no result"
 TEXT = "#222222"
 
 STYLE = {
@@ -503,7 +506,7 @@ def line_chart(levels, labels, series, title: str, *, xlabel: str, ylabel: str,
                if all(s["values"][i] is None for s in series)]
     for i in invalid:
         ax.axvspan(xs[i] - 0.3, xs[i] + 0.3, color=LIGHT, alpha=0.6, linewidth=0)
-        ax.text(xs[i], 0.02, "invalid", transform=ax.get_xaxis_transform(), ha="center",
+        ax.text(xs[i], 0.02, NO_RESULT, transform=ax.get_xaxis_transform(), ha="center",
                 fontsize=8, color=GREY)
     ax.set_xticks(xs)
     crowded = sum(len(str(x)) for x in labels) >= (24 if narrow() else 60)
@@ -565,7 +568,7 @@ def heatmap(xlabels, ylabels, values, lows, highs, title: str, *, xlabel: str, y
             if np.isnan(v[yi, xi]):
                 ax.add_patch(plt.Rectangle((xi - 0.5, yi - 0.5), 1, 1, fill=False, hatch="///",
                                            edgecolor="#aaaaaa", linewidth=0))
-                ax.text(xi, yi, "invalid", ha="center", va="center", fontsize=8, color="#555555")
+                ax.text(xi, yi, NO_RESULT, ha="center", va="center", fontsize=8, color="#555555")
                 continue
             color = _text_color(cmap(norm(colour[yi, xi])))
             text = f"{v[yi, xi]:.{value_digits}f}"
