@@ -75,9 +75,12 @@ def test_ctrl_c_on_the_command_line_saves_and_resumes(tmp_path):
     args = [sys.executable, "-m", "simulator.cli", "run", "werewolf", "-n", "100000000",
             "--chunk-size", "20000", "--workers", "2", "--seed", "5", "-q", "-o", str(out)]
     process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    deadline = time.monotonic() + 120
-    while not out.exists() and time.monotonic() < deadline:  # first checkpoint written
+    # The first checkpoint is written 10 s into play, after the kernel is compiled or loaded: a
+    # cold compile on a loaded machine (the suite's other workers compiling too) can take minutes.
+    deadline = time.monotonic() + 900
+    while not out.exists() and time.monotonic() < deadline and process.poll() is None:
         time.sleep(0.2)
+    assert out.exists(), "no checkpoint was written before the deadline"
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=120)
     assert process.returncode == 130, err
