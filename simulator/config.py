@@ -10,18 +10,19 @@ from __future__ import annotations
 
 import ast
 import copy
+import hashlib
 import importlib.resources
-import importlib.util
 import re
 import sys
 import tomllib
+import types
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from simulator import schema
+from simulator import fileio, schema
 from simulator.games import game_names, get_game
 from simulator.games.base import (
     MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, STRATEGY_SIGNATURE, GameSpec,
@@ -43,12 +44,40 @@ class ConfigError(Exception):
         super().__init__(f"{where}{keypart}{message}")
 
 
+@dataclass(frozen=True)
+class CodePolicy:
+    """Which user strategy files resolving a config may load (import and run).
+
+    Only a config the user names on the command line loads what it names (`USER_CONFIG`). A
+    config stored in a file (a result, a sweep, a baseline) is either read as data, its user
+    strategies standing as unloaded placeholders (`DATA_ONLY`: reports, exports, comparisons),
+    or played with files whose SHA-256 the file recorded, checked on the very bytes that are then
+    run (`recorded(digests)`: `--resume`, workers, `check`).
+    """
+
+    load: bool
+    digests: dict | None = None  # reference as the config names it -> SHA-256; None: any
+    recorded_when: str = "this run started"
+
+
+USER_CONFIG = CodePolicy(True)
+DATA_ONLY = CodePolicy(False)
+
+
+def recorded(digests: dict, when: str = "this run started") -> CodePolicy:
+    """Load only the strategy files whose contents hash to `digests` (recorded when a run or a
+    baseline was made)."""
+    return CodePolicy(True, dict(digests or {}), when)
+
+
 @dataclass
 class ConfigContext:
-    """Where a config came from, so every error can name the file."""
+    """Where a config came from, so every error can name the file, and which user strategy
+    files it may load."""
 
     file: str
     base_dir: Path
+    code: CodePolicy = USER_CONFIG
 
     def error(self, key: str, message: str):
         raise ConfigError(self.file, key, message)
@@ -133,14 +162,19 @@ def locate(spec: str) -> Path:
 
 
 def read_toml(path: Path, seen=()) -> dict:
-    """Read a TOML file, following `extends` (relative to the file) and merging depth-first."""
+    """Read a TOML file, following `extends` (relative to the file) and merging depth-first. Each
+    file must be a regular file of at most fileio.TEXT_LIMIT bytes of UTF-8 (a FIFO or a device
+    is refused, never waited on)."""
     try:
-        with open(path, "rb") as handle:
-            raw = tomllib.load(handle)
-    except OSError as exc:
-        raise ConfigError(str(path), "", f"cannot read: {exc.strerror}") from None
+        raw = tomllib.loads(fileio.read_text(path, fileio.TEXT_LIMIT))
+    except fileio.FileRefused as exc:
+        raise ConfigError(str(path), "", str(exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(str(path), "", f"not valid TOML: {exc}") from None
+    except RecursionError:
+        raise ConfigError(str(path), "", "not valid TOML: nested too deeply") from None
+    if fileio.depth(raw) > fileio.JSON_DEPTH:
+        raise ConfigError(str(path), "", f"nested deeper than {fileio.JSON_DEPTH} levels")
     parent = raw.pop("extends", None)
     if parent is None:
         return raw
@@ -152,8 +186,9 @@ def read_toml(path: Path, seen=()) -> dict:
         if not builtin.exists():
             raise ConfigError(str(path), "extends", f"no such file: {parent}")
         parent_path = builtin
-    if parent_path in seen:
-        raise ConfigError(str(path), "extends", "circular extends")
+    if parent_path in seen or len(seen) > 32:
+        raise ConfigError(str(path), "extends", "circular extends" if parent_path in seen else
+                          "more than 32 files extend one another")
     return deep_merge(read_toml(parent_path, seen + (parent_path,)), raw)
 
 
@@ -200,41 +235,50 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
     """`path/to/file.py:function` (path relative to the config file) -> a compiled strategy.
 
     The function may be plain Python or already @njit; it is compiled with the platform's strategy
-    signature (and cached), so it runs as fast as a built-in one. The module may define
-    PARAMS = {"name": default, ...} or {"name": (default, low, high), ...}, MEMORY (float64 words
-    of per-seat memory, zeroed each game) and FLAGS (see simulator.games.base).
+    signature (and cached), bounds-checked, so it runs nearly as fast as a built-in one. The
+    module may define PARAMS = {"name": default, ...} or {"name": (default, low, high), ...} (an
+    integer default makes an integer parameter), MEMORY (float64 words of per-seat memory,
+    zeroed each game) and FLAGS (see simulator.games.base).
+
+    The file must be a regular file of bounded size. Its bytes are read once: hashed (a config
+    stored in a file may only run the bytes it recorded, see CodePolicy) and then run, so what is
+    checked is what runs.
     """
     from numba.core.registry import CPUDispatcher
 
-    from strategies.common import strategy
+    from strategies.common import bounds_checked, user_strategy
 
     file_part, _, function_name = ref.rpartition(":")
     path = Path(file_part)
     if not path.is_absolute():
         path = ctx.base_dir / path
-    if not path.exists():
-        ctx.error(key, f"strategy file not found: {path}")
-    other = _other_game_imported(path, game.name)
+    try:
+        data = fileio.read_bytes(path, fileio.TEXT_LIMIT)
+    except fileio.FileRefused as exc:
+        ctx.error(key, f"strategy file {path}: {exc}" if path.exists() else
+                  f"strategy file not found: {path}")
+    digest = hashlib.sha256(data).hexdigest()
+    wanted = ctx.code.digests
+    if wanted is not None:
+        if ref not in wanted:
+            ctx.error(key, f"strategy file {path} was not recorded when {ctx.code.recorded_when}; "
+                           f"it is not loaded")
+        if wanted[ref] != digest:
+            ctx.error(key, f"strategy file {path} changed since {ctx.code.recorded_when} (its "
+                           f"contents differ from the recorded ones); games of two strategies "
+                           f"do not mix: start a new run")
+    try:
+        text = fileio.decode(data)
+    except fileio.FileRefused as exc:
+        ctx.error(key, f"strategy file {path}: {exc}")
+    other = _other_game_imported(text, path, game.name)
     if other:
         ctx.error(key, f"strategy {ref} imports the {other} game's declaration; it was written "
                        f"for {other}, not {game.name}")
-    cache_key = (str(path.resolve()), function_name, path.stat().st_mtime_ns)
+    cache_key = (str(path.resolve()), function_name, digest)
     if cache_key in _USER_STRATEGIES:
         return _USER_STRATEGIES[cache_key]
-    module_name = "fairplay_user_" + "".join(c if c.isalnum() else "_" for c in str(path.resolve()))
-    try:
-        # one module per file (its functions share it), loaded again once the file changed
-        if module_name in sys.modules and _MODULE_LOADED.get(module_name) == cache_key[2]:
-            module = sys.modules[module_name]
-        else:
-            spec = importlib.util.spec_from_file_location(module_name, path)
-            module = importlib.util.module_from_spec(spec)
-            sys.modules[module_name] = module
-            _MODULE_LOADED[module_name] = cache_key[2]
-            spec.loader.exec_module(module)
-    except Exception as exc:  # a user's file may fail in any way; report it in one line
-        sys.modules.pop(module_name, None)
-        ctx.error(key, f"cannot load {path}: {type(exc).__name__}: {exc}".splitlines()[0])
+    module = _user_module(text, path, digest, ctx, key)
     function = getattr(module, function_name, None)
     if function is None:
         ctx.error(key, f"{path} has no function {function_name!r}")
@@ -245,15 +289,22 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
     if arguments != len(STRATEGY_SIGNATURE.args):
         ctx.error(key, f"strategy {ref} takes {arguments} arguments; a strategy takes (kind, obs, "
                        f"legal, params, memory, rng)")
+    params = _user_params(getattr(module, "PARAMS", {}), ctx, key, path)
+    returned = _natural_return_type(python_function)
+    if returned is not None and str(returned) == "none":  # every path raises or loops
+        ctx.error(key, f"strategy {ref} never returns an action (it always raises or loops)")
+    if returned is not None and not _is_integer_type(returned):
+        ctx.error(key, f"strategy {ref} returns {returned} on some path; a strategy returns an "
+                       f"action index, an integer (int(...) if you mean to round)")
     try:
         # An @njit function is recompiled from its Python source, like a plain one, so that it
-        # gets the strategy compilation (see strategies.common.strategy).
-        compiled = strategy(python_function)
+        # gets the strategy compilation (see strategies.common.user_strategy).
+        compiled = user_strategy(python_function)
     except Exception as exc:
         ctx.error(key, f"strategy {ref} does not compile: {compile_error_summary(exc)}")
     if not _returns_an_action(compiled):
         ctx.error(key, f"strategy {ref} never returns an action (it always raises or loops)")
-    params = _user_params(getattr(module, "PARAMS", {}), ctx, key, path)
+    checked = bounds_checked(compiled, len(params))
     flags = getattr(module, "FLAGS", 0)
     memory = getattr(module, "MEMORY", 0)
     if isinstance(flags, bool) or not isinstance(flags, int) or flags < 0:
@@ -264,11 +315,59 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
                        f"got {memory!r}")
     talks_as = _user_talks_as(getattr(module, "TALKS_AS", ()), game, ctx, key, path)
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
-    info = StrategyInfo(ref, compiled, summary, params=params, flags=flags, memory=memory,
+    info = StrategyInfo(ref, checked, summary, params=params, flags=flags, memory=memory,
                         talks_as=talks_as, source=f"{path.name}:{function_name}",
-                        file=str(path.resolve()))
+                        file=str(path.resolve()), digest=digest, python=python_function)
     _USER_STRATEGIES[cache_key] = info
     return info
+
+
+def _user_module(text: str, path: Path, digest: str, ctx: ConfigContext, key: str):
+    """Run a user's strategy file (the bytes already read and checked) as a module: one module
+    per file, its functions sharing it, run again once the file's contents changed."""
+    module_name = "fairplay_user_" + "".join(c if c.isalnum() else "_" for c in str(path.resolve()))
+    if module_name in sys.modules and _MODULE_LOADED.get(module_name) == digest:
+        return sys.modules[module_name]
+    module = types.ModuleType(module_name)
+    module.__file__ = str(path)
+    sys.modules[module_name] = module
+    _MODULE_LOADED[module_name] = digest
+    try:
+        exec(compile(text, str(path), "exec"), module.__dict__)
+    except KeyboardInterrupt:
+        sys.modules.pop(module_name, None)
+        raise
+    except SystemExit as exc:  # sys.exit() at import: a fault of the file, never our exit
+        sys.modules.pop(module_name, None)
+        ctx.error(key, f"cannot load {path}: it calls sys.exit({exc.code!r}) when imported")
+    except BaseException as exc:  # a user's file may fail in any way; report it in one line
+        sys.modules.pop(module_name, None)
+        ctx.error(key, f"cannot load {path}: {type(exc).__name__}: {exc}".splitlines()[0])
+    return module
+
+
+def _natural_return_type(function):
+    """The type a strategy's Python function returns, as Numba infers it before any cast to the
+    signature's int64 (None when it cannot be typed: compiling then says why)."""
+    from numba.core import compiler, typed_passes
+    from numba.core.registry import cpu_target
+
+    try:
+        interpreted = compiler.run_frontend(function)
+        typing, target = cpu_target.typing_context, cpu_target.target_context
+        typing.refresh()
+        target.refresh()
+        return typed_passes.type_inference_stage(typing, target, interpreted,
+                                                 STRATEGY_SIGNATURE.args, None).return_type
+    except Exception:
+        return None
+
+
+def _is_integer_type(numba_type) -> bool:
+    from numba import types as nb_types
+
+    return isinstance(numba_type, (nb_types.Integer, nb_types.Boolean, nb_types.IntegerLiteral,
+                                   nb_types.BooleanLiteral))
 
 
 def _user_talks_as(names, game, ctx, key, path) -> tuple[int, ...]:
@@ -284,13 +383,13 @@ def _user_talks_as(names, game, ctx, key, path) -> tuple[int, ...]:
     return tuple(roles.index(name) for name in names)
 
 
-def _other_game_imported(path: Path, game_name: str) -> str | None:
+def _other_game_imported(text: str, path: Path, game_name: str) -> str | None:
     """The name of another registered game whose package the strategy file imports, if any: its
     codes and observation layout are another game's, so its decisions would be nonsense here."""
     from simulator.games import EXAMPLES, GAMES
 
     try:
-        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        tree = ast.parse(text, filename=str(path))
     except (SyntaxError, ValueError, OSError):
         return None  # loading the file reports it
     packages = {name: module for name, module in {**GAMES, **EXAMPLES}.items()
@@ -320,7 +419,8 @@ def _returns_an_action(compiled) -> bool:
 
 
 def _user_params(declared, ctx: ConfigContext, key: str, path: Path) -> tuple[StrategyParam, ...]:
-    """A user module's PARAMS: {name: default} or {name: (default, low, high)}."""
+    """A user module's PARAMS: {name: default} or {name: (default, low, high)}. A parameter whose
+    default (and bounds) are written as integers is an integer parameter: 1.5 is refused."""
     if not isinstance(declared, dict):
         ctx.error(key, f"{path}: PARAMS must be a dict of name -> default or (default, low, high)")
     params = []
@@ -336,7 +436,8 @@ def _user_params(declared, ctx: ConfigContext, key: str, path: Path) -> tuple[St
         if not low <= default <= high:
             ctx.error(key, f"{path}: PARAMS[{name!r}]: the default {default:g} is outside "
                            f"[{low:g}, {high:g}]")
-        params.append(StrategyParam(name, default, low, high))
+        integer = all(isinstance(v, int) for v in entry)
+        params.append(StrategyParam(name, default, low, high, integer=integer))
     return tuple(params)
 
 
@@ -382,10 +483,13 @@ def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: s
         name = value["name"]
     else:
         ctx.error(key, f"must be a strategy name or table, got {value!r}")
+    if not isinstance(name, str):
+        ctx.error(key, f"a strategy's name is a string, got {name!r}")
     if name in builtins:
         info = builtins[name]
     elif ":" in name and name.rpartition(":")[0].endswith(".py"):
-        info = load_user_strategy(name, ctx, key, game)
+        info = load_user_strategy(name, ctx, key, game) if ctx.code.load else \
+            _unloaded_strategy(name, given)
     else:
         ctx.error(key, f"unknown strategy {name!r}; {game.name} has: {', '.join(builtins)} "
                        f"(or path/to/file.py:function)")
@@ -399,10 +503,22 @@ def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: s
             span = f" in [{declared.low:g}, {declared.high:g}]" if \
                 (declared.low, declared.high) != (-float("inf"), float("inf")) else ""
             ctx.error(f"{key}.{param}", f"must be a number{span}, got {value!r}")
+        if declared.integer and value != int(value):
+            ctx.error(f"{key}.{param}", f"must be an integer (it counts or switches), got "
+                                        f"{value!r}")
     values = tuple((p.name, float(given.get(p.name, p.default))) for p in info.params)
     if len(values) > MAX_STRATEGY_PARAMS:
         ctx.error(key, f"a strategy may have at most {MAX_STRATEGY_PARAMS} parameters")
     return Slot(name, info, values)
+
+
+def _unloaded_strategy(ref: str, given: dict) -> StrategyInfo:
+    """A user strategy named by a config that is read as data (CodePolicy DATA_ONLY): its name
+    and the parameter values the config gives, nothing imported. It cannot be played."""
+    params = tuple(StrategyParam(name, float(value) if _is_number(value) else 0.0)
+                   for name, value in given.items())
+    return StrategyInfo(ref, None, "a user strategy (read as data: not loaded)", params=params,
+                        source=ref)
 
 
 def resolve_strategies(raw: dict, game: GameSpec, players: int, ctx: ConfigContext):
@@ -501,9 +617,10 @@ class Config:
         return Lineup(self.slots, self.slot_table)
 
 
-def resolve(raw: dict, source: str, base_dir: Path) -> Config:
-    """Validate a merged raw config dict and build the runnable Config."""
-    ctx = ConfigContext(source, base_dir)
+def resolve(raw: dict, source: str, base_dir: Path, code: CodePolicy = USER_CONFIG) -> Config:
+    """Validate a merged raw config dict and build the Config (runnable unless `code` is
+    DATA_ONLY and it names a user strategy)."""
+    ctx = ConfigContext(source, base_dir, code)
     if "game" not in raw:
         ctx.error("game", f"missing; one of: {', '.join(game_names(listed_only=True))}")
     name = raw["game"]
@@ -533,8 +650,11 @@ def resolve(raw: dict, source: str, base_dir: Path) -> Config:
     return Config(game, params, raw, source, slots, slot_table, game.describe_setup(params))
 
 
-def load(spec: str, overrides=(), players: int | None = None) -> Config:
-    """Load a config file or a game's built-in default, apply overrides, validate, resolve."""
+def load(spec: str, overrides=(), players: int | None = None,
+         code: CodePolicy = USER_CONFIG) -> Config:
+    """Load a config file or a game's built-in default, apply overrides, validate, resolve. The
+    user names the config, so its strategy files are loaded, unless `code` says otherwise (a
+    config a baseline names is played only with the strategy files the baseline recorded)."""
     path = locate(spec)
     raw = read_toml(path)
     user_file = Path(spec).suffix == ".toml" or Path(spec).exists()
@@ -544,9 +664,14 @@ def load(spec: str, overrides=(), players: int | None = None) -> Config:
     raw = apply_overrides(raw, overrides, source)
     # Strategy files are found next to the user's config file; with a built-in setup the user
     # names them from where they stand.
-    return resolve(raw, source, path.parent if user_file else Path.cwd())
+    return resolve(raw, source, path.parent if user_file else Path.cwd(), code)
 
 
-def from_raw(raw: dict, source: str = "<result>", base_dir: str | Path = ".") -> Config:
-    """Rebuild a Config from the merged dict stored in a result (workers and --resume use it)."""
-    return resolve(copy.deepcopy(raw), source, Path(base_dir))
+def from_raw(raw: dict, source: str = "<result>", base_dir: str | Path = ".",
+             code: CodePolicy = DATA_ONLY) -> Config:
+    """Rebuild a Config from the merged dict stored in a file (a result, a sweep, a baseline).
+    It is data: by default nothing it names is loaded (reports, exports); to play it, pass the
+    strategy digests the file recorded (`recorded(...)`: workers, --resume, check)."""
+    if not isinstance(raw, dict):
+        raise ConfigError(source, "", "a config is a table of keys")
+    return resolve(copy.deepcopy(raw), source, Path(base_dir), code)

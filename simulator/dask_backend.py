@@ -97,7 +97,7 @@ def _where() -> str:
         return f"worker process {os.getpid()}"
 
 
-def play_on_worker(expected: dict, raw, source, base_dir, seed, chunk, games):
+def play_on_worker(expected: dict, raw, source, base_dir, digests, seed, chunk, games):
     """One chunk on a Dask worker: `runner._play`, once the worker is known to play the same
     games as the client (checked once per config and worker process)."""
     key = json.dumps(expected, sort_keys=True)
@@ -105,7 +105,7 @@ def play_on_worker(expected: dict, raw, source, base_dir, seed, chunk, games):
         from simulator.config import ConfigError
 
         try:
-            cfg = runner._config_for(raw, source, base_dir)
+            cfg = runner._config_for(raw, source, base_dir, digests)
         except ConfigError as exc:
             raise WorkerMismatch(f"{_where()} cannot load the config: {exc}") from None
         differences = _differences(expected, _identity(cfg))
@@ -114,7 +114,7 @@ def play_on_worker(expected: dict, raw, source, base_dir, seed, chunk, games):
                                  f"every worker needs the same fairplay, Numba and NumPy and the "
                                  f"strategy files at the same paths (docs/scale.md)")
         _CHECKED.add(key)
-    return runner._play(raw, source, base_dir, seed, chunk, games)
+    return runner._play(raw, source, base_dir, digests, seed, chunk, games)
 
 
 def play_batch_on_worker(expected: dict, jobs: list) -> list:
@@ -285,9 +285,7 @@ def play_jobs(results, jobs, workers: int | None, scheduler: str, arguments, del
 def _play_all(client, results, jobs, arguments, deliver) -> None:
     expected = {}
     for result in results:
-        data = result.data
-        expected[id(result)] = _identity(runner._config_for(data["config"], data["source"],
-                                                            data["base_dir"]))
+        expected[id(result)] = _identity(runner.config_of(result))
     in_flight: dict = {}  # future -> (result, chunks); a future leaves it when delivered
     finished = distributed.as_completed(loop=client.loop, with_results=False)
     jobs = iter(jobs)

@@ -43,8 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import config as config_module
-from simulator import runner, stats
-from simulator.fileio import write_atomically
+from simulator import fileio, runner, stats
 from simulator.games import game_names, get_game
 from simulator.results import SCHEMA as RESULT_SCHEMA
 from simulator.results import Result, versions
@@ -305,6 +304,8 @@ def _entry(name: str, cfg, result: Result, overrides, out_dir: Path) -> dict:
         "config": cfg.raw,
         "base_dir": _relative(source_dir, out_dir),
         "strategies": list(result.data["strategies"]),
+        # the SHA-256 of each user strategy file it played: `check` loads only those contents
+        "strategy_files": dict(result.data["fingerprint"].get("strategy_files") or {}),
         "chunk_seconds": round(float(result.data["elapsed_seconds"]), 3),
         "measures": [m.to_json() for m in measures_of(cfg.game, result.tallies,
                                                        result.data["strategies"], cfg)],
@@ -359,7 +360,7 @@ def make_baseline(specs, output, games: int = DEFAULT_GAMES, seed: int = 0,
 
 def save(data: dict, path) -> None:
     """Write atomically: a crash mid-write never leaves a half-written baselines file."""
-    write_atomically(path, _dumps(data) + "\n")
+    fileio.write_atomically(path, _dumps(data) + "\n")
 
 
 def _dumps(data: dict) -> str:
@@ -405,18 +406,10 @@ def load_baseline(path) -> Baseline:
     """Read and validate a baselines file; any problem raises BaselineError (one line)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
-    except IsADirectoryError:
-        raise BaselineError("is a directory, not a baselines file", path) from None
-    except OSError as exc:
-        raise BaselineError(f"cannot read: {exc.strerror}", path) from None
-    except UnicodeDecodeError:
-        raise BaselineError("not a baselines file (not UTF-8 text)", path) from None
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise BaselineError(f"not a baselines file (corrupt JSON: {exc.msg}, line {exc.lineno})",
-                            path) from None
+        data = fileio.read_json(path)
+    except fileio.FileRefused as exc:
+        raise BaselineError(f"not a baselines file: it {exc}" if str(exc).startswith("is")
+                            else str(exc), path) from None
     if not isinstance(data, dict) or data.get("schema") != SCHEMA:
         if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
             raise BaselineError("this is a result file (from `fairplay run`), not a baselines "
@@ -457,6 +450,11 @@ def _check_keys(data: dict, keys: dict, where: str, path) -> None:
 
 
 def _check_entry(entry: dict, data: dict, where: str, path) -> None:
+    files = entry.get("strategy_files", {})
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in files.items()):
+        raise BaselineError(f"corrupt baselines: {where}: strategy_files must map strategy "
+                            f"files to their SHA-256", path)
     if entry["game"] not in game_names():
         raise BaselineError(f"{where}: unknown game {entry['game']!r} (this fairplay has: "
                             f"{', '.join(game_names())})", path)
@@ -546,18 +544,21 @@ def setup_config(baseline: Baseline, entry: dict, overrides=(), stored_config: b
     """The config a check plays for one setup: its file (default) or the stored dict."""
     all_overrides = list(entry["overrides"]) + list(overrides)
     name = entry["name"]
+    # A baselines file is data: the strategy files its setups name are run only with the
+    # contents it recorded (a changed strategy is a changed baseline: `check --update`).
+    code = config_module.recorded(entry.get("strategy_files") or {}, "the baseline was made")
     if stored_config:
         raw = config_module.apply_overrides(entry["config"], overrides, f"{name} (stored)")
         return config_module.from_raw(raw, f"{name} (stored in {baseline.path.name})",
-                                      (baseline.directory / entry["base_dir"]).resolve())
+                                      (baseline.directory / entry["base_dir"]).resolve(), code)
     if entry.get("path") is not None:
         file = baseline.directory / entry["path"]
         if not file.exists():
             raise BaselineError(f"{name}: config file {file} not found (the baselines file "
                                 f"names it relative to itself); restore it, or check the "
                                 f"stored config with --stored-config", baseline.path)
-        return config_module.load(str(file), all_overrides)
-    return config_module.load(name, all_overrides)
+        return config_module.load(str(file), all_overrides, code=code)
+    return config_module.load(name, all_overrides, code=code)
 
 
 @dataclass

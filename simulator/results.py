@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import copy
 import datetime as _dt
+import hashlib
 import json
 import os
 import platform
@@ -19,9 +20,8 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator import adaptive, stats
+from simulator import adaptive, fileio, stats
 from simulator import verdict as verdicts
-from simulator.fileio import write_atomically
 from simulator.games import game_names, get_game
 
 SCHEMA = "fairplay.result"
@@ -58,20 +58,13 @@ def fingerprint(cfg) -> dict:
     """What produced a result: the resolved config, the code (fairplay's version and a hash of its
     compiled sources) and the source of every user strategy file. `--resume` refuses a result
     whose fingerprint no longer matches: two codes' games never mix in one result."""
-    import hashlib
-
     from simulator import compile_cache
 
     def digest(data: bytes) -> str:
         return hashlib.sha256(data).hexdigest()[:16]
 
-    files = {}
-    for slot in cfg.slots:
-        if slot.info.file:
-            try:
-                files[slot.info.source] = digest(Path(slot.info.file).read_bytes())
-            except OSError:
-                files[slot.info.source] = "unreadable"
+    # each user strategy file's SHA-256, of the bytes that were loaded and run (config.py)
+    files = {slot.name: slot.info.digest for slot in cfg.slots if slot.info.digest}
     return {"config": digest(json.dumps(cfg.raw, sort_keys=True).encode()),
             "code": f"{versions()['fairplay']}+{compile_cache.loaded_key('user')}",
             "strategy_files": files}
@@ -106,6 +99,19 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
     }
 
 
+# What a result claims: everything its numbers and its continuation depend on. The checksum over
+# them (SHA-256 of their canonical JSON) is written with every save and checked on every read.
+CLAIMS = ("game", "config", "source", "base_dir", "seed", "games_requested", "chunk_size",
+          "chunks_done", "tallies", "stopping", "fingerprint", "strategies", "slot_table")
+
+
+def checksum(data: dict) -> str:
+    claims = {key: data.get(key) for key in CLAIMS}
+    claims["chunks_done"] = sorted(claims["chunks_done"] or [])
+    text = json.dumps(claims, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 _REQUIRED = object()
 # Every field of a result file: the types it may have, and its default when absent (older files
 # lack the optional ones).
@@ -118,6 +124,7 @@ _FIELDS = {
     "command": ((str,), ""), "strategies": ((list,), []), "slot_table": ((list,), []),
     "setup_notes": ((dict,), {}), "versions": ((dict,), {}), "created": ((str,), ""),
     "fingerprint": ((dict,), {}),
+    "checksum": ((str, type(None)), None),  # absent in older files (they cannot be resumed)
     "provisional": ((list, type(None)), None),  # absent in older files: every ruling of the game
 }
 
@@ -147,22 +154,26 @@ class Result:
         data = dict(self.data)
         data["chunks_done"] = sorted(self.data["chunks_done"])
         data["tallies"] = {k: v.tolist() for k, v in self.tallies.items()}
+        data["checksum"] = checksum(data)
         return json.dumps(data, indent=1, ensure_ascii=False)
 
     def save(self, path) -> None:
         """Write atomically: a crash mid-write never leaves a half-written result."""
-        write_atomically(path, self.to_json())
+        fileio.write_atomically(path, self.to_json())
 
     @classmethod
     def load(cls, path) -> "Result":
+        """Read and check a result file. It is data: nothing it names is loaded or run."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise ResultError(path, f"cannot read: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise ResultError(path, f"not a result file (corrupt JSON: {exc.msg})") from None
+            data = fileio.read_json(path)
+        except fileio.FileRefused as exc:
+            raise ResultError(path, f"not a result file: it {exc}" if str(exc).startswith("is")
+                              else str(exc)) from None
+        return cls.from_data(data, path)
+
+    @classmethod
+    def from_data(cls, data, path="<result>") -> "Result":
+        """A result from its parsed JSON, checked field by field (see `load`)."""
         if not isinstance(data, dict) or data.get("schema") != SCHEMA:
             raise ResultError(path, "not a fairplay result file")
         if data.get("schema_version") != SCHEMA_VERSION:
@@ -185,6 +196,9 @@ class Result:
             raise ResultError(path, f"corrupt result: tallies missing {', '.join(absent)}")
         if data["games_requested"] < 1 or data["chunk_size"] < 1 or data["seed"] < 0:
             raise ResultError(path, "corrupt result: games, chunk size and seed out of range")
+        if data.get("checksum") is not None and data["checksum"] != checksum(data):
+            raise ResultError(path, "its contents do not match the checksum fairplay wrote (the "
+                                    "file was edited or damaged); it is not read")
         if not all(isinstance(c, int) and not isinstance(c, bool) for c in data["chunks_done"]):
             raise ResultError(path, "corrupt result: chunks_done must list chunk numbers")
         adaptive.check(data, path)
@@ -200,7 +214,7 @@ class Result:
                 from None
         from simulator import config as config_module  # here: importing results stays light
 
-        try:
+        try:  # as data: a user strategy it names is not loaded
             cfg = config_module.from_raw(data["config"], data["source"], data["base_dir"])
         except config_module.ConfigError as exc:
             raise ResultError(path, f"corrupt result: its config is not valid ({exc})") from None
@@ -218,7 +232,19 @@ class Result:
                 raise ResultError(path, f"corrupt result: tally {name} has shape "
                                         f"{list(result.tallies[name].shape)}, its config needs "
                                         f"{list(empty.shape)}")
+        if any((array < 0).any() for array in result.tallies.values()):
+            raise ResultError(path, "corrupt result: a tally is negative (tallies count games)")
         return result
+
+    def check_claims(self, path) -> None:
+        """Refuse (one line) to continue a file whose claims (config, seed, chunks, tallies) are
+        not the ones fairplay wrote: `--resume` never merges games into an edited result."""
+        if self.data.get("checksum") is None:
+            raise ResultError(path, "this result has no checksum (made by an older fairplay, or "
+                                    "edited); start a new run")
+        if self.data["checksum"] != checksum(json.loads(self.to_json())):
+            raise ResultError(path, "its contents do not match the checksum fairplay wrote (the "
+                                    "file was edited or damaged); start a new run")
 
     def check_resumable(self, cfg, path) -> None:
         """Refuse (ResultError, one line) a result that `--resume` must not continue: one whose

@@ -52,16 +52,34 @@ def chunk_count(total: int, chunk_size: int) -> int:
 _CONFIG_CACHE: dict[str, config_module.Config] = {}
 
 
-def _config_for(raw: dict, source: str, base_dir: str) -> config_module.Config:
+def _config_for(raw: dict, source: str, base_dir: str, digests: dict) -> config_module.Config:
+    """The config a result stores, ready to play: its user strategy files are loaded only with
+    the contents (`digests`) the result recorded when the run started."""
+    if digests:  # files on disk: read and checked each time (cheap: the code is cached)
+        return config_module.from_raw(raw, source, base_dir, config_module.recorded(digests))
     key = json.dumps([raw, base_dir], sort_keys=True)
     if key not in _CONFIG_CACHE:
-        _CONFIG_CACHE[key] = config_module.from_raw(raw, source, base_dir)
+        _CONFIG_CACHE[key] = config_module.from_raw(raw, source, base_dir,
+                                                    config_module.recorded(digests))
     return _CONFIG_CACHE[key]
 
 
-def play_chunk(raw: dict, source: str, base_dir: str, seed: int, chunk: int, games: int):
+def config_of(result: Result) -> config_module.Config:
+    """The config of a result, ready to play (see _config_for)."""
+    return _config_for(*playing_identity(result.data))
+
+
+def playing_identity(data: dict) -> tuple:
+    """What a chunk's player needs besides the seed and chunk: the config, its source and folder,
+    and the digests of its user strategy files."""
+    return (data["config"], data["source"], data["base_dir"],
+            dict((data.get("fingerprint") or {}).get("strategy_files") or {}))
+
+
+def play_chunk(raw: dict, source: str, base_dir: str, digests: dict, seed: int, chunk: int,
+               games: int):
     """Play one chunk and return its tallies as {name: int64 array}."""
-    cfg = _config_for(raw, source, base_dir)
+    cfg = _config_for(raw, source, base_dir, digests)
     tallies, _ = driver.play(cfg.game, cfg.params, cfg.lineup, games, chunk_rng(seed, chunk))
     return chunk, tallies
 
@@ -86,11 +104,35 @@ def kernel_is_ready(cfg: config_module.Config) -> bool:
     return driver.kernel_is_ready(cfg.game, cfg.params, cfg.lineup)
 
 
-def _worker_init():
+def _worker_init(parent: int):
     # Ctrl-C goes to the parent, which saves what is done and ends the pool; the parent ends a
     # worker with SIGTERM, which must kill it at once (whatever handler the parent had).
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
+    die_with_parent(parent)
+
+
+def die_with_parent(parent: int) -> None:
+    """End this process when `parent` dies, however it dies (`kill -9` included): a worker left
+    behind would spin on, a hung strategy at full CPU. Linux kills it (PR_SET_PDEATHSIG);
+    elsewhere a thread watches the parent."""
+    try:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # 1: PR_SET_PDEATHSIG
+            raise OSError(ctypes.get_errno(), "prctl")
+    except (OSError, AttributeError):
+        import threading
+
+        def watch():
+            while os.getppid() == parent:
+                time.sleep(0.5)
+            os._exit(1)
+
+        threading.Thread(target=watch, daemon=True).start()
+    if os.getppid() != parent:  # it died before the request was made
+        os._exit(1)
 
 
 # --- a whole run -------------------------------------------------------------------------------
@@ -102,6 +144,7 @@ class Progress:
     advance: Callable[[int], None] = lambda games: None
     close: Callable[[], None] = lambda: None
     announce: Callable[[str], None] = lambda line: None  # a line for the user, e.g. compiling
+    warn: Callable[[str], None] = lambda line: None  # a warning: shown even when quiet
 
 
 class Interrupted(Exception):
@@ -140,6 +183,23 @@ def missing_count(result: Result) -> int:
     return chunk_count(data["games_requested"], data["chunk_size"]) - len(data["chunks_done"])
 
 
+def missing_games(result: Result) -> int:
+    """Games a run still has to play (its target less what its chunks hold)."""
+    data = result.data
+    return sum(chunk_games(data["games_requested"], data["chunk_size"], c)
+               for c in missing_chunks(result))
+
+
+class SaveFailed(Exception):
+    """A result (or sweep) could not be written (a full disk, a folder made read-only): what is
+    on disk is the last save, untouched (writes are atomic)."""
+
+    def __init__(self, path, error: OSError, saved_games: int | None = None):
+        super().__init__(f"cannot save to {path}: {error.strerror or error}")
+        self.path, self.error, self.saved_games = Path(path), error, saved_games
+        self.rescued: Path | None = None  # where the unsaved result was written instead
+
+
 class RunFault(Exception):
     """A strategy failed in a chunk of a run: the fault, and which game of the run it was."""
 
@@ -148,11 +208,11 @@ class RunFault(Exception):
         self.fault, self.result, self.game = fault, result, game
 
 
-def _play(raw, source, base_dir, seed, chunk, games):
+def _play(raw, source, base_dir, digests, seed, chunk, games):
     """One chunk (in a worker, or in this process): (chunk, tallies, seconds, fault or None)."""
     started = time.perf_counter()
     try:
-        chunk, tallies = play_chunk(raw, source, base_dir, seed, chunk, games)
+        chunk, tallies = play_chunk(raw, source, base_dir, digests, seed, chunk, games)
     except driver.StrategyFault as fault:
         return chunk, None, time.perf_counter() - started, fault
     return chunk, tallies, time.perf_counter() - started, None
@@ -162,8 +222,7 @@ def announce_compiling(results, announce: Callable[[str], None]) -> None:
     """Say so before a game's kernel is compiled (its first run only: the cache keeps it)."""
     checked = set()
     for result in results:
-        data = result.data
-        cfg = _config_for(data["config"], data["source"], data["base_dir"])
+        cfg = config_of(result)
         if cfg.game.name not in checked:
             checked.add(cfg.game.name)
             if not kernel_is_ready(cfg):
@@ -190,7 +249,7 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
     def arguments(result, chunk):
         data = result.data
         games = chunk_games(data["games_requested"], data["chunk_size"], chunk)
-        return (data["config"], data["source"], data["base_dir"], data["seed"], chunk, games)
+        return (*playing_identity(data), data["seed"], chunk, games)
 
     def deliver(result, chunk, tallies, seconds, fault):
         if fault is not None:
@@ -210,8 +269,7 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
     if POOL_START_METHOD == "fork":
         # Load each kernel once here (a zero-game chunk); forked workers inherit it compiled.
         for result in results:
-            raw, source, base_dir, seed, _, _ = arguments(result, 0)
-            play_chunk(raw, source, base_dir, seed, 0, 0)
+            play_chunk(*arguments(result, 0)[:-1], 0)
     pool = _Workers(workers)
     try:
         in_flight = {conn: 0 for conn in pool.connections}
@@ -262,7 +320,7 @@ class _Workers:
         self.processes, self.connections = [], []
         for _ in range(count):
             ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs,), daemon=True)
+            process = context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True)
             process.start()
             theirs.close()
             self.processes.append(process)
@@ -290,9 +348,9 @@ class _Workers:
             conn.close()
 
 
-def _serve(conn) -> None:
+def _serve(conn, parent: int) -> None:
     """A worker: play the chunks sent to it, one at a time, until its pipe closes."""
-    _worker_init()
+    _worker_init(parent)
     while True:
         try:
             job = conn.recv()
@@ -326,9 +384,22 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     data = result.data
     total, size = data["games_requested"], data["chunk_size"]
     rule = data.get("stopping")  # an adaptive run: chunks are merged in order, the rule checked
-    if rule and not result.complete and adaptive.stops(result):  # interrupted before its check
-        if checkpoint is not None:
+    saved_games = [result.games_played if checkpoint is not None and checkpoint.exists()
+                   else None]  # what the file at `checkpoint` holds (None: nothing of ours)
+
+    def save_checkpoint():
+        if checkpoint is None:
+            return
+        try:
             result.save(checkpoint)
+        except OSError as exc:
+            failed = SaveFailed(checkpoint, exc, saved_games[0])
+            failed.rescued = _rescue(result, checkpoint)
+            raise failed from None
+        saved_games[0] = result.games_played
+
+    if rule and not result.complete and adaptive.stops(result):  # interrupted before its check
+        save_checkpoint()
         return result
     announce_compiling([result], progress.announce)
     progress.start(result.games_played, total)
@@ -345,18 +416,17 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
             estimated = True
             left = seconds * missing_count(result) / workers_used
             if left > LONG_RUN_SECONDS:
-                progress.announce(f"this run will take about {_duration(left)} at the rate of its "
+                progress.warn(f"this run will take about {_duration(left)} at the rate of its "
                                   f"first chunk; Ctrl-C stops it and keeps what is done "
                                   f"(--resume continues)")
         if checkpoint is not None and time.monotonic() - last_save > CHECKPOINT_EVERY_SECONDS:
-            result.save(checkpoint)
+            save_checkpoint()
             last_save = time.monotonic()
 
     def save():
         progress.close()
         result.data["elapsed_seconds"] += time.monotonic() - started
-        if checkpoint is not None:
-            result.save(checkpoint)
+        save_checkpoint()
 
     held: dict = {}  # an adaptive run's chunks that finished before an earlier one
 
@@ -380,6 +450,20 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
         raise
     save()
     return result
+
+
+def _rescue(result: Result, path: Path) -> Path | None:
+    """A result that could not be saved where asked, written to the temporary folder instead
+    (None if that fails too): no finished game is lost to a full or read-only folder."""
+    import tempfile
+
+    try:
+        handle, rescue = tempfile.mkstemp(prefix=f"fairplay-unsaved-{path.stem}-", suffix=".json")
+        os.close(handle)
+        result.save(rescue)
+        return Path(rescue)
+    except OSError:
+        return None
 
 
 class _Stopped(Exception):
@@ -414,7 +498,11 @@ def load_for_resume(path: Path, games: int | None = None) -> Result:
     final result equals a run of `games` from the start."""
     result = Result.load(path)
     data = result.data
-    cfg = config_module.from_raw(data["config"], data["source"], data["base_dir"])
+    result.check_claims(path)  # before any file it names is loaded
+    try:
+        cfg = config_of(result)
+    except config_module.ConfigError as exc:
+        raise ResultError(path, f"cannot resume: {exc}") from None
     result.check_resumable(cfg, path)
     adaptive.check(data, path)
     if games is not None and data.get("stopping"):

@@ -15,7 +15,7 @@ from simulator.games.engine import compiled, inlined  # noqa: F401  (for strateg
 from simulator.games.kernel_support import nth_set_bit, popcount, random_double, uniform_index
 
 __all__ = ["strategy", "compiled", "inlined", "random_double", "uniform_index", "uniform_legal",
-           "uniform_legal_scan", "uniform_where", "uniform_where_not", "random_play", "RANDOM"]
+           "uniform_legal_scan", "user_strategy", "bounds_checked", "uniform_where", "uniform_where_not", "random_play", "RANDOM"]
 
 
 def strategy(function):
@@ -30,6 +30,23 @@ def strategy(function):
         return njit(STRATEGY_SIGNATURE, cache=True, _nrt=False)(function)
     except NumbaError:  # it allocates (or does not compile at all: then this raises the reason)
         return njit(STRATEGY_SIGNATURE, cache=True)(function)
+
+
+def user_strategy(function):
+    """Compile a user's strategy with every index it uses checked: Numba checks no bounds by
+    default, so a user's `memory[100000] = 1` would write over the state and the run would go
+    on. Built-in strategies are not checked: the contract suite and their tests hold them."""
+    return njit(STRATEGY_SIGNATURE, cache=True, boundscheck=True)(function)
+
+
+def bounds_checked(compiled, parameters: int):
+    """The entry the kernel calls for a user's compiled strategy: it is handed exactly the
+    `parameters` it declared, so reading one more is an IndexError (a fault naming it) too."""
+    def checked(kind, obs, legal, params, memory, rng):
+        return compiled(kind, obs, legal, params[:parameters], memory, rng)
+
+    # a closure over `compiled` and `parameters`: compiled in each process (a fraction of a second)
+    return njit(STRATEGY_SIGNATURE, boundscheck=True)(checked)
 
 
 @inlined

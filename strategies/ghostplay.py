@@ -424,16 +424,19 @@ def builtin():
                 StrategyParam("doubt", 0.4, 0.0, 1.0,
                               "belief below which a member quietly spoils"),
                 StrategyParam("help", 2, 0, 6, "most positive cards a helper adds (it adds what "
-                                                   "the exorcism still lacks, plus one)"),
-                StrategyParam("spoil", 1, 0, 6, "negative cards a spoiler adds"),
+                                                   "the exorcism still lacks, plus one)",
+                              integer=True),
+                StrategyParam("spoil", 1, 0, 6, "negative cards a spoiler adds", integer=True),
                 StrategyParam("challenge", 0.7, 0.0, 1.0,
                               "suspicion (1 - belief) from which a host at risk challenges"),
                 StrategyParam("guard", 1, 0, 1,
-                              "1: help dispel a ghost whose player is close to rising"),
+                              "1: help dispel a ghost whose player is close to rising",
+                              integer=True),
                 StrategyParam("learn", 1.0, 0.0, 4.0,
                               "weight of the evidence read from the exorcism log (0: none)"),
                 StrategyParam("margin", 1, 0, 6,
-                              "positive cards a host adds beyond the requirement"),
+                              "positive cards a host adds beyond the requirement",
+                              integer=True),
             ),
             memory=PEOPLE_MEMORY),
         "helpful": StrategyInfo(
@@ -441,6 +444,6 @@ def builtin():
             "no memory: helps every exorcism, hosts the most points it can dispel alone, never "
             "challenges; the ghost king summons when it can",
             params=(StrategyParam("help", 1, 0, 6, "positive cards it adds to others' "
-                                                   "exorcisms"),)),
+                                                   "exorcisms", integer=True),)),
     }
 

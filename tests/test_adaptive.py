@@ -11,7 +11,7 @@ from scipy import stats as sps
 
 from simulator import adaptive, config, runner, sequential
 from simulator.cli import main
-from simulator.results import Result
+from simulator.results import Result, checksum
 
 
 def tallies(result):
@@ -98,8 +98,8 @@ def test_chunks_that_finish_out_of_order_wait_for_the_prefix_and_those_beyond_th
             for result, chunk in (jobs[i + 1], jobs[i]):
                 order.append(chunk)
                 data = result.data
-                on_done(result, *runner.play_chunk(data["config"], data["source"],
-                                                   data["base_dir"], data["seed"], chunk, 500),
+                on_done(result, *runner.play_chunk(*runner.playing_identity(data),
+                                                   data["seed"], chunk, 500),
                         0.0)
 
     monkeypatch.setattr(runner, "play_jobs", swapped)
@@ -286,6 +286,7 @@ def test_a_damaged_stopping_rule_is_refused_in_one_line(cfg, tmp_path):
     result = runner.start(cfg, 10_000, 1, 500, stopping=PRECISION)
     data = json.loads(result.to_json())
     data["stopping"] = {"rule": "precision", "max_games": 100, "precision": "fine"}
+    data["checksum"] = checksum(data)  # as if fairplay had written it: the rule is checked
     path.write_text(json.dumps(data))
     assert_one_line_error(run_cli("run", "--resume", str(path)), "stopping rule")
 

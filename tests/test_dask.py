@@ -23,7 +23,7 @@ from click.testing import CliRunner
 import simulator
 from simulator import config, runner
 from simulator.cli import main
-from simulator.results import Result
+from simulator.results import Result, checksum
 
 distributed = pytest.importorskip("distributed")  # in the `test` extra; `dask` extra for users
 
@@ -105,7 +105,7 @@ def test_quick_chunks_go_out_in_batches_and_give_the_same_games(cluster, tmp_pat
 
     def spy(self, function, *args, **kwargs):
         if function is dask_backend.play_batch_on_worker:
-            batches.append([job[4] for job in args[1]])  # the chunk numbers of the task
+            batches.append([job[5] for job in args[1]])  # the chunk numbers of the task
         return submit(self, function, *args, **kwargs)
 
     monkeypatch.setattr(distributed.Client, "submit", spy)
@@ -125,6 +125,7 @@ def test_resume_on_a_cluster_finishes_a_partial_run_exactly(cluster, tmp_path):
                    "--workers", 1, "-o", out, "-q").exit_code == 0
     data = json.loads(out.read_text())  # as an interrupted run of 3000 games leaves it
     data["games_requested"], data["complete"] = 3000, False
+    data["checksum"] = checksum(data)
     out.write_text(json.dumps(data))
     result = run_cli("run", "--resume", out, "--scheduler", cluster.scheduler_address, "-q")
     assert result.exit_code == 0, result.output
@@ -252,7 +253,7 @@ def test_a_worker_that_would_play_other_games_refuses_to(tmp_path):
     cfg = config.load("werewolf", [f"strategies.all={strategy}:mine"])
     result = runner.start(cfg, 100, seed=0, chunk_size=100)
     data = result.data
-    args = (data["config"], data["source"], data["base_dir"], 0, 0, 10)
+    args = (*runner.playing_identity(data), 0, 0, 10)
     expected = dask_backend._identity(cfg)
     chunk, tallies, _, fault = dask_backend.play_on_worker(expected, *args)
     assert chunk == 0 and fault is None and int(tallies["games"][0]) == 10

@@ -311,11 +311,12 @@ class StrategyParam:
     low: float = -math.inf
     high: float = math.inf
     meaning: str = ""
+    integer: bool = False  # read as a whole number (a count, a switch): 1.5 is refused
 
     def describe(self) -> str:
         span = "" if math.isinf(self.low) and math.isinf(self.high) else \
             f" in [{self.low:g}, {self.high:g}]"
-        return f"{self.name}={self.default:g}{span}"
+        return f"{self.name}={self.default:g}{span}" + (", an integer" if self.integer else "")
 
 
 @dataclass(frozen=True)
@@ -333,7 +334,9 @@ class StrategyInfo:
     # engine asks a seat holding another role nothing optional (empty: every role may speak).
     talks_as: tuple[int, ...] = ()
     source: str = ""  # where it is defined (file:function), for messages
-    file: str = ""  # a user's strategy: the file it was loaded from (results fingerprint it)
+    file: str = ""  # a user's strategy: the file it was loaded from
+    digest: str = ""  # a user's strategy: the SHA-256 of that file's bytes (results record it)
+    python: Any = None  # a user's strategy: its Python function, to explain an index fault
 
     def defaults(self) -> dict[str, float]:
         return {p.name: p.default for p in self.params}

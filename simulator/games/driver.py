@@ -16,8 +16,8 @@ from numba import typeof
 
 from simulator.games import kernel_support
 from simulator.games.base import (
-    FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND, OBS_ME,
-    OBS_PLAYERS, OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
+    FLAG_BLIND, FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND,
+    OBS_ME, OBS_PLAYERS, OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
 )
 from simulator.games.engine import engine_fields
 
@@ -161,6 +161,9 @@ def bind_lineup(st, lineup: Lineup) -> None:
         if len(slot.params) > MAX_STRATEGY_PARAMS:
             raise ValueError(f"{slot.name}: at most {MAX_STRATEGY_PARAMS} parameters")
         st.slot_params[index, :len(slot.params)] = [value for _, value in slot.params]
+        if slot.info.function is None:
+            raise ValueError(f"strategy {slot.name} was read as data (from a stored config) and "
+                             f"cannot be played")
         st.slot_address[index] = kernel_support.native_address(slot.info.function)
         st.slot_flags[index] = slot.info.flags
         st.slot_speaks[index] = speaking_roles(slot.info, lineup.table.shape[1])
@@ -242,9 +245,39 @@ def _fault(spec: GameSpec, st, lineup: Lineup, error: Exception) -> StrategyFaul
                    f"action")
     else:
         detail = str(error).splitlines()[0] if str(error) else ""
+        if isinstance(error, IndexError) and slot is not None and slot.info.python is not None:
+            detail = _index_detail(st, slot, seat, slot_index) or detail
         message = f"strategy {who} raised {type(error).__name__}" + \
                   (f": {detail}" if detail else "") + f" at {where}"
     return StrategyFault(message, seat, kind_name, who, game)
+
+
+def _index_detail(st, slot: Slot, seat: int, slot_index: int) -> str:
+    """Which index a user's strategy read or wrote out of range, and where: its Python function
+    is called again on copies of what it was handed at the failing decision (the compiled check
+    says only "index is out of bounds"). Empty when that call does not fail the same way."""
+    import traceback
+
+    obs = (st.blank if st.slot_flags[slot_index] & FLAG_BLIND else st.obs).copy()
+    legal = np.asarray(st.legal[:int(st.n_actions)]).astype(np.bool_)
+    params = np.array(st.slot_params[slot_index][:len(slot.params)])
+    start = int(st.memory_offset[seat, slot_index])
+    memory = np.array(st.memory[start:start + int(st.slot_memory[slot_index])])
+    for array in (obs, legal, params):
+        array.flags.writeable = False
+    try:
+        slot.info.python(int(st.asking_kind), obs, legal, params, memory,
+                         np.random.default_rng(0))
+    except IndexError as exc:
+        frames = [f for f in traceback.extract_tb(exc.__traceback__)
+                  if f.filename == slot.info.python.__code__.co_filename]
+        where = f" (line {frames[-1].lineno}: {frames[-1].line.strip()})" if frames and \
+            frames[-1].line else ""
+        return f"{exc}{where}; its memory has {int(st.slot_memory[slot_index])} words and its " \
+               f"parameters are {len(slot.params)}"
+    except Exception:
+        return ""
+    return ""
 
 
 def check_generator(rng) -> None:
