@@ -9,7 +9,7 @@ fairplay baseline \
     configs/werewolf/three-wolves.toml \
     configs/werewolf/rich-16.toml \
     configs/werewolf/mayor-23.toml \
-    -n 200000 --seed 0 -o baselines/werewolf.json "$@"
+    -n 200000 --seed 0 -o baselines/werewolf.json --force "$@"
 fairplay baseline \
     configs/chenghuang/default.toml \
     configs/chenghuang/mixed.toml \
@@ -17,18 +17,18 @@ fairplay baseline \
     configs/chenghuang/players-3.toml \
     configs/chenghuang/players-4.toml \
     configs/chenghuang/players-6.toml \
-    -n 100000 --seed 0 -o baselines/chenghuang.json "$@"
+    -n 100000 --seed 0 -o baselines/chenghuang.json --force "$@"
 fairplay baseline \
     configs/salem/default.toml \
     configs/salem/extra-witch.toml \
     configs/salem/draft-5.toml \
-    -n 100000 --seed 0 -o baselines/salem.json "$@"
+    -n 100000 --seed 0 -o baselines/salem.json --force "$@"
 fairplay baseline \
     configs/ghostplay/default.toml \
     configs/ghostplay/players-5.toml \
     configs/ghostplay/artifacts.toml \
-    -n 100000 --seed 0 -o baselines/ghostplay.json "$@"
+    -n 100000 --seed 0 -o baselines/ghostplay.json --force "$@"
 fairplay baseline \
     configs/vitamors/default.toml \
     configs/vitamors/expert.toml \
-    -n 100000 --seed 0 -o baselines/vitamors.json "$@"
+    -n 100000 --seed 0 -o baselines/vitamors.json --force "$@"

@@ -18,7 +18,8 @@ from reports import guidance
 from simulator import runner
 from simulator.cli_support import fail as _fail
 from simulator.cli_support import (
-    RunFailed, check_scheduler, progress_bar, scheduler_option, trace_command, write_report,
+    RunFailed, check_scheduler, distinct_outputs, is_fairplay_report, lock_output, may_replace,
+    progress_bar, scheduler_option, trace_command, writable_file, write_report,
 )
 
 
@@ -38,7 +39,8 @@ def _command_line() -> str:
 @click.option("--cell", "cell_index", type=int, metavar="K",
               help="With a sweep file: the report of its cell K alone (the # column of the "
                    "sweep's table).")
-def report(files, output, labels, cell_index):
+@click.option("--force", is_flag=True, help="Replace an -o file that is not a fairplay report.")
+def report(files, output, labels, cell_index, force):
     """Write the HTML report of a RESULT.json or a sweep file; with two result files, a
     comparison of B against A; with --cell K, the report of one cell of a sweep.
 
@@ -61,6 +63,9 @@ def report(files, output, labels, cell_index):
             _fail(f"{path}: no such file")
     if cell_index is not None and (len(files) != 1 or not is_sweep_file(files[0])):
         _fail("--cell K takes one sweep file (fairplay report sweep.json --cell K)")
+    if output is not None:
+        distinct_outputs([(output, "-o")], files)
+        may_replace(output, "-o", force, is_fairplay_report)
     try:
         if cell_index is not None:
             path = files[0]
@@ -71,13 +76,13 @@ def report(files, output, labels, cell_index):
             if cell.status != "ok" or cell.result is None:
                 why = f"invalid: {cell.error}" if cell.status == "invalid" else "not played"
                 _fail(f"{path}: cell {cell_index} ({done.cell_label(cell)}) has no result ({why})")
-            output = output or path.with_name(f"{path.stem}-cell{cell_index}.html")
+            output = output or _free(path.with_name(f"{path.stem}-cell{cell_index}.html"), force)
             render.write_run_report(cell.result, output,
                                     origin=f"Cell {cell_index} of the sweep {path.name}: "
                                            f"{done.cell_label(cell)}")
         elif len(files) == 1:
             path = files[0]
-            output = output or path.with_suffix(".html")
+            output = output or _free(path.with_suffix(".html"), force)
             if is_sweep_file(path):
                 render.write_sweep_report(Sweep.load(path), output)
             else:
@@ -89,13 +94,21 @@ def report(files, output, labels, cell_index):
             if len(names) != 2 or not all(names) or names[0] == names[1]:
                 _fail(f"--labels wants two different names like A,B; got {labels!r}")
             a, b = (Result.load(p) for p in files)
-            output = output or files[0].with_name(f"{files[0].stem}-vs-{files[1].stem}.html")
+            output = output or _free(files[0].with_name(f"{files[0].stem}-vs-{files[1].stem}.html"),
+                                     force)
             render.write_compare_report(a, b, output, labels=tuple(names))
     except (ResultError, SweepError, CompareError) as exc:
         _fail(exc)
     except OSError as exc:
         _fail(f"{output}: cannot write: {exc.strerror}")
     click.echo(f"Report written to {output}")
+
+
+def _free(path: Path, force: bool) -> Path:
+    """A default output: refused (without --force) when something other than a fairplay report is
+    there already (a result file named like it, say)."""
+    may_replace(path, "the report", force, is_fairplay_report)
+    return path
 
 
 # --- sweep -------------------------------------------------------------------------------------
@@ -161,33 +174,39 @@ def _insights(numbers: dict) -> str:
 
 
 @click.command()
-@click.argument("config")
-@click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=LEVELS",
+@click.argument("config", required=False)
+@click.option("--vary", "vary", multiple=True, metavar="KEY=LEVELS",
               help="A key and its levels: players=8..12 (inclusive range), "
                    "strategies.all=random,seer-led (list), rules.extra+=a,b (append to a list). "
                    "Repeat for a grid of every combination.")
-@click.option("-n", "--games", "n_games", type=int, default=10_000, show_default=True,
-              help="Games per cell.")
-@click.option("--seed", type=int, default=0, show_default=True,
-              help="Random seed (the same for every cell).")
+@click.option("-n", "--games", "n_games", type=int, default=None,
+              help="Games per cell [default: 10000].")
+@click.option("--seed", type=int, default=None, help="Random seed, the same for every cell "
+                                                     "[default: 0].")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a key of the base config (repeatable).")
-@click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
-              help="Games per chunk.")
+@click.option("--chunk-size", type=int, default=None,
+              help=f"Games per chunk [default: {runner.DEFAULT_CHUNK_SIZE}].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               help="Sweep file [default: results/sweep-<game>-seed<seed>.json].")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Continue the interrupted sweep saved in this file (its finished cells and "
+                   "chunks are kept): equal to a sweep never interrupted.")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the sweep's HTML report here.")
+@click.option("--force", is_flag=True,
+              help="Replace an -o file that holds something else (another sweep, say).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @scheduler_option
-def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, report_path, quiet,
-          scheduler):
+def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, resume_path,
+          report_path, force, quiet, scheduler):
     """Play CONFIG over a grid of variations; every cell is a normal run.
 
     \b
       fairplay sweep werewolf --vary players=8..12 --vary roles.werewolf=2..4 \\
           -n 20000 --seed 1 -o sweep.json --report sweep.html
+      fairplay sweep --resume sweep.json      # after Ctrl-C: play what is left
     """
     from simulator import sweep as sweep_module
     from simulator.config import ConfigError
@@ -196,11 +215,70 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
 
     if workers is not None and workers < 1:
         _fail("--workers must be at least 1")
+    check_scheduler(scheduler, workers)
+    if report_path is not None:
+        writable_file(report_path, "--report")
+    lock = None
+    try:
+        if resume_path is not None:
+            given = [name for name, value in (("CONFIG", config), ("--vary", vary),
+                                              ("-n", n_games), ("--seed", seed),
+                                              ("--set", overrides), ("--chunk-size", chunk_size),
+                                              ("-o", output)) if value]
+            if given:
+                _fail(f"--resume takes the sweep from its file; give no {', '.join(given)}")
+            distinct_outputs([(resume_path, "--resume"), (report_path, "--report")])
+            if report_path is not None:
+                _free(report_path, force)
+            writable_file(resume_path, "--resume")
+            lock = lock_output(resume_path)
+            try:
+                planned = sweep_module.Sweep.load(resume_path)
+                planned.check_resumable(resume_path)
+            except sweep_module.SweepError as exc:
+                _fail(exc)
+            path = resume_path
+        else:
+            planned, path = _plan_sweep(config, vary, n_games, seed, overrides, chunk_size)
+            path = output or path
+            distinct_outputs([(path, "-o"), (report_path, "--report")],
+                             [Path(config)] if Path(config).exists() else [])
+            if report_path is not None:
+                _free(report_path, force)
+            writable_file(path, "-o")
+            lock = lock_output(path)
+            may_replace(path, "-o", force)
+        done = _play_sweep(planned, path, workers, quiet, scheduler)
+    finally:
+        if lock is not None:
+            lock.release()
+    numbers = render.sweep_numbers(done)
+    click.echo(f"{done.data['game']}: {len(done.cells)} cells, {done.data['games']:,} games each")
+    click.echo(_table(done, numbers))
+    insights = _insights(numbers)
+    if insights:
+        click.echo("\n" + insights)
+    click.echo(f"\nSweep saved to {path}")
+    if report_path is not None:
+        write_report(report_path, render.write_sweep_report, done)
+
+
+def _plan_sweep(config, vary, n_games, seed, overrides, chunk_size):
+    """A new sweep's cells (and its default file), or one line saying what is wrong."""
+    from simulator import sweep as sweep_module
+    from simulator.config import ConfigError
+
+    if config is None or not vary:
+        _fail("give a CONFIG and at least one --vary KEY=LEVELS, or --resume SWEEP")
+    n_games = 10_000 if n_games is None else n_games
+    seed = 0 if seed is None else seed
+    chunk_size = runner.DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
     if n_games < 1:
         _fail(f"--games must be at least 1, got {n_games}")
+    if seed < 0:
+        _fail(f"--seed must be a non-negative integer, got {seed}")
     if chunk_size < 1:
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
-    check_scheduler(scheduler, workers)
     try:
         axes = [sweep_module.parse_vary(text) for text in vary]
         planned, _ = sweep_module.plan(config, axes, n_games, seed, chunk_size, list(overrides),
@@ -215,37 +293,37 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
         if cell.status == "invalid":
             click.echo(f"fairplay: warning: invalid cell {planned.cell_label(cell)}: {cell.error}",
                        err=True)
-    game = planned.data["game"]
-    path = output or Path("results") / f"sweep-{game}-seed{seed}.json"
+    return planned, Path("results") / f"sweep-{planned.data['game']}-seed{seed}.json"
+
+
+def _play_sweep(planned, path, workers, quiet, scheduler):
+    """Play a planned (or resumed) sweep, saving it to `path`; a stop is one line."""
+    from simulator import sweep as sweep_module
+
     try:
         done = sweep_module.execute(planned, workers, _progress(quiet), checkpoint=path,
                                     scheduler=scheduler)
+        sweep_module.save(done, path)
+    except runner.SaveFailed as failed:
+        raise RunFailed(f"{failed}; the sweep's last save is in {path}") from None
     except sweep_module.SweepFailed as stop:
         finished = len(stop.sweep.valid_cells)
         where = ""
         if stop.cell is not None:
             where = (f" (cell {stop.sweep.cell_label(stop.cell)}, game {stop.cause.game:,}: "
                      f"{trace_command(stop.cause.result, stop.cause.game)} shows it)")
-        saved = (f"{finished} of {len(stop.sweep.cells)} cells finished, saved to {path}"
-                 if finished else "no cell was finished")
+        saved = (f"{finished} of {len(stop.sweep.cells)} cells finished, saved to {path} with "
+                 f"the finished chunks of the others (fairplay sweep --resume {path})")
         if isinstance(stop.cause, runner.SchedulerError):  # the cluster given: bad input
             _fail(f"{stop.cause}; {saved}")
         raise RunFailed(f"{stop.cause}{where}; {saved}") from None
     except sweep_module.SweepInterrupted as stop:
         played = len(stop.sweep.valid_cells)
-        click.echo(f"\nInterrupted: {played} of {len(stop.sweep.cells)} cells saved to {path}",
-                   err=True)
+        click.echo(f"\nInterrupted: {played} of {len(stop.sweep.cells)} cells finished, saved to "
+                   f"{path} with the finished chunks of the others; continue with: fairplay "
+                   f"sweep --resume {path}", err=True)
         sys.exit(130)
-    done.save(path)
-    numbers = render.sweep_numbers(done)
-    click.echo(f"{game}: {len(done.cells)} cells, {n_games:,} games each")
-    click.echo(_table(done, numbers))
-    insights = _insights(numbers)
-    if insights:
-        click.echo("\n" + insights)
-    click.echo(f"\nSweep saved to {path}")
-    if report_path is not None:
-        write_report(report_path, render.write_sweep_report, done)
+    return done
 
 
 # --- export ------------------------------------------------------------------------------------

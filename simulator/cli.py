@@ -6,7 +6,6 @@ never a traceback. Ctrl-C saves what is done and exits with 130.
 
 from __future__ import annotations
 
-import json
 import shlex
 import signal
 import sys
@@ -17,7 +16,10 @@ import click
 from simulator import adaptive, runner
 from simulator.config import ConfigError
 from simulator.games import driver
-from simulator.cli_support import OneLineErrors, RunFailed, trace_command, writable_file
+from simulator.cli_support import (
+    OneLineErrors, RunFailed, distinct_outputs, is_fairplay_report, lock_output, may_replace,
+    save_failed_line, trace_command, writable_file,
+)
 from simulator.cli_support import fail as _fail
 from simulator.cli_support import check_scheduler, progress_bar, scheduler_option, write_report
 from simulator.results import ResultError
@@ -88,22 +90,25 @@ def _default_output(config: str, cfg, seed) -> Path:
     return Path("results") / f"{_config_name(config, cfg)}-p{cfg.players}-seed{seed}.json"
 
 
-def _check_overwrite(path: Path, cfg, force: bool) -> None:
-    """Never overwrite, without --force, a result file of a different config."""
+def _check_overwrite(path: Path, planned, force: bool) -> None:
+    """Never replace, without --force, a file that holds anything but this very run (the same
+    config, seed, chunk size, games and stopping rule: played again, it is the same file)."""
+    from simulator import fileio
+
     if force or not path.exists():
         return
-    from simulator.results import fingerprint
-
     try:
-        stored = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+        stored = fileio.read_json(path)
+    except fileio.FileRefused:
         stored = None
     if not isinstance(stored, dict) or stored.get("schema") != "fairplay.result":
-        _fail(f"{path} exists and is not a fairplay result; choose another -o, or --force")
-    same = (stored.get("fingerprint") or {}).get("config") == fingerprint(cfg)["config"]
-    if not same:
-        _fail(f"{path} holds the result of a different config; choose another -o, or --force "
-              f"to replace it")
+        _fail(f"-o {path} exists and is not a fairplay result; choose another -o, or --force to "
+              f"replace it")
+    identity = ("game", "config", "seed", "chunk_size", "games_requested", "stopping")
+    if any(stored.get(key) != planned.data.get(key) for key in identity) or \
+            (stored.get("fingerprint") or {}).get("config") != planned.data["fingerprint"]["config"]:
+        _fail(f"-o {path} holds another run's result (another config, seed, length or chunk "
+              f"size); choose another -o, --resume it, or --force to replace it")
 
 
 class _Terminated(KeyboardInterrupt):
@@ -135,7 +140,9 @@ def _on_sigterm(signum, frame):
                    "and chunk sizes).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the HTML balance report to this file.")
-@click.option("--force", is_flag=True, help="Replace a result file of a different config.")
+@click.option("--force", is_flag=True,
+              help="Replace an -o file that holds another run's result, or a --report file "
+                   "that is not a fairplay report.")
 @click.option("--precision", type=float, default=None, metavar="HALF_WIDTH",
               help="Play until every headline rate's 95% interval is within ± this (0.005: half "
                    "a point), or --max-games; instead of -n.")
@@ -166,10 +173,14 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     if role_values and resume_path is not None:
         _fail("--role-values needs the CONFIG: run it without --resume (or use fairplay roles)")
     to_stdout = output is not None and str(output) == "-"
+    if resume_path is not None and output is not None:
+        _fail("--resume writes to the file it continues; give no -o")
     if report_path is not None:
         writable_file(report_path, "--report")
     progress = progress_bar(quiet, runner.Progress)
     previous = signal.signal(signal.SIGTERM, _on_sigterm)
+    lock = None
+    path = None
     try:
         if resume_path is not None:
             if config is not None:
@@ -178,7 +189,10 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 _fail("--seed cannot change a run being resumed (its seed is in the file)")
             if overrides or players is not None:
                 _fail("--resume takes the config from the result file; no --set or --players")
+            distinct_outputs([(resume_path, "--resume"), (report_path, "--report")])
+            _report_may_replace(report_path, force)
             writable_file(resume_path, "--resume")
+            lock = lock_output(resume_path)
             result = runner.load_for_resume(resume_path, n_games)
             path = resume_path
             if result.complete:
@@ -196,19 +210,32 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             n_games = 100_000 if n_games is None else n_games
             cfg = _load_config(config, overrides, players)
             path = None if to_stdout else (output or _default_output(config, cfg, seed))
-            if path is not None:
-                writable_file(path, "-o")
-                _check_overwrite(path, cfg, force)
+            roles_path = path.with_name(path.stem + "-roles.json") if role_values and path \
+                else None
+            distinct_outputs([(path, "-o"), (report_path, "--report"),
+                              (roles_path, "the role values' file")],
+                             [Path(config)] if Path(config).exists() else [])
+            _report_may_replace(report_path, force)
             command = _reproduce_command(config, players, n_games, seed, overrides, chunk_size,
                                          stopping)
             if stopping is not None:
                 n_games = stopping.max_games
-                if not quiet:
-                    click.echo(f"Playing {stopping.describe()}", err=True)
-            result = runner.run(cfg, n_games, seed, workers, chunk_size, path, progress, command,
-                                isolate=True, stopping=stopping, scheduler=scheduler)
+            planned = runner.start(cfg, n_games, seed, chunk_size, command, stopping)
+            if path is not None:
+                writable_file(path, "-o")
+                lock = lock_output(path)
+                _check_overwrite(path, planned, force)
+            if roles_path is not None:
+                writable_file(roles_path, "the role values' file")
+                may_replace(roles_path, "the role values' file", force)
+            if stopping is not None and not quiet:
+                click.echo(f"Playing {stopping.describe()}", err=True)
+            result = runner.execute(planned, workers, path, progress, isolate=True,
+                                    scheduler=scheduler)
     except (ConfigError, ResultError, runner.SchedulerError) as exc:
         _fail(exc)
+    except runner.SaveFailed as failed:
+        raise RunFailed(save_failed_line(failed)) from None
     except runner.WorkerLost as lost:
         raise RunFailed(f"{lost}; the finished chunks are saved to {path}, and fairplay run "
                         f"--resume {path} continues the run" if path else str(lost)) from None
@@ -225,6 +252,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         sys.exit(143 if isinstance(stop.__context__, _Terminated) else 130)
     finally:
         signal.signal(signal.SIGTERM, previous)
+        if lock is not None:
+            lock.release()
     if to_stdout:
         click.echo(result.to_json())
         click.echo(result.summary().table(), err=True)
@@ -248,6 +277,11 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
 
         write_report(report_path, lambda path: write_run_report(result, path, role_values=values),
                      err=to_stdout)
+
+
+def _report_may_replace(report_path, force) -> None:
+    if report_path is not None:
+        may_replace(report_path, "--report", force, is_fairplay_report)
 
 
 def _stopping_rule(n_games, precision, until_decided, max_games, resume_path):
@@ -290,6 +324,8 @@ def trace(config, seed, game_index, chunk_size, players, overrides):
     game of `fairplay run CONFIG --seed SEED`; --game K replays its game K."""
     if game_index < 0:
         _fail(f"--game must be at least 0, got {game_index}")
+    if seed < 0:
+        _fail(f"--seed must be a non-negative integer, got {seed}")
     if chunk_size < 1:
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
     cfg = _load_config(config, overrides, players)

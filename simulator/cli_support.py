@@ -96,28 +96,18 @@ def writable_file(path, what: str) -> None:
         fail(f"{what} {path}: cannot write there ({exc.strerror or exc})")
 
 
-def write_report(path, write, *args, err: bool = False) -> None:
-    """`write(*args, path)`, a report writer of reports.render, then one line saying where it is;
-    a failed write is one line and exit 2."""
-    try:
-        write(*args, path)
-    except OSError as exc:
-        fail(f"{path}: cannot write: {exc.strerror}")
-    click.echo(f"Report written to {path}", err=err)
-
-
 def progress_bar(quiet: bool, progress_class):
-    """A `progress_class(start, advance, close, announce)`: a tqdm bar on a terminal, and lines
-    for the user (such as "compiling the ... kernel") on standard error; nothing when quiet.
-    `start` receives the total games (and optionally the games already done first)."""
-    if quiet:
-        return None
-
+    """A `progress_class(start, advance, close, announce, warn)`: a tqdm bar on a terminal and
+    lines for the user (such as "compiling the ... kernel") on standard error, none of it when
+    quiet; warnings (a run that will take hours) are shown quiet or not. `start` receives the
+    total games (and optionally the games already done first)."""
     def announce(line):
         click.echo(line, err=True)
 
+    if quiet:
+        return progress_class(warn=announce)
     if not sys.stderr.isatty():
-        return progress_class(announce=announce)
+        return progress_class(announce=announce, warn=announce)
     from tqdm import tqdm
 
     bar = {}
@@ -127,7 +117,7 @@ def progress_bar(quiet: bool, progress_class):
         bar["t"] = tqdm(total=total, initial=done, unit="games", unit_scale=True, file=sys.stderr)
 
     return progress_class(start=start, advance=lambda n: bar["t"].update(n),
-                          close=lambda: bar["t"].close(), announce=announce)
+                          close=lambda: bar["t"].close(), announce=announce, warn=announce)
 
 
 def scheduler_option(command):
@@ -156,3 +146,82 @@ def check_scheduler(scheduler, workers) -> None:
             dask_backend.check_address(scheduler)
     except runner.SchedulerError as exc:
         fail(exc)
+
+
+# --- outputs: never an input, never another output, never another run's file ----------------------
+def distinct_outputs(outputs, inputs=()) -> None:
+    """Refuse, before anything is played or written, an output that is also an input of the
+    command (writing it would replace what is read) or two outputs naming one file.
+    `outputs` are (path or None, option name) pairs."""
+    from simulator.fileio import same_file
+
+    seen = []
+    for path, what in outputs:
+        if path is None:
+            continue
+        for source in inputs:
+            if same_file(path, source):
+                fail(f"{what} {path} is also this command's input; writing it would replace "
+                     f"what is read: choose another file")
+        for other, other_what in seen:
+            if same_file(path, other):
+                fail(f"{what} and {other_what} both name {path}; give each its own file")
+        seen.append((path, what))
+
+
+def may_replace(path, what: str, force: bool, replaceable=lambda path: False) -> None:
+    """Refuse to replace an existing file without --force, unless `replaceable(path)` says that
+    replacing it loses nothing (an earlier report of fairplay's, the same run played again)."""
+    from pathlib import Path
+
+    path = Path(path)
+    if force or not path.exists() or replaceable(path):
+        return
+    fail(f"{what} {path} exists and holds something else; choose another file, or --force to "
+         f"replace it")
+
+
+def is_fairplay_report(path) -> bool:
+    """Is `path` an HTML report fairplay wrote (its generator tag, near the start)?"""
+    from simulator import fileio
+
+    try:
+        head = fileio.read_bytes(path, fileio.JSON_LIMIT)[:2048]
+    except fileio.FileRefused:
+        return False
+    return b'<meta name="generator" content="fairplay' in head
+
+
+def lock_output(path):
+    """Hold the lock of an output for as long as this command writes it (fileio.OutputLock): a
+    second run on the same file is refused in one line."""
+    from simulator import fileio
+
+    try:
+        return fileio.OutputLock(path).acquire()
+    except fileio.Busy as exc:
+        fail(exc)
+    except OSError as exc:
+        fail(f"{path}: cannot write there ({exc.strerror or exc})")
+
+
+def save_failed_line(failed) -> str:
+    """One line for runner.SaveFailed: what could not be written, and where the games are."""
+    if failed.saved_games is not None:
+        kept = (f"the last checkpoint, {failed.saved_games:,} games, is still in {failed.path} "
+                f"(fairplay run --resume {failed.path} continues from it)")
+    else:
+        kept = f"nothing was written to {failed.path}"
+    rescued = f"; every finished game was written to {failed.rescued} instead" \
+        if failed.rescued else ""
+    return f"{failed}; {kept}{rescued}"
+
+
+def write_report(path, write, *args, err: bool = False) -> None:
+    """`write(*args, path)`, a report writer of reports.render, then one line saying where it is;
+    a failed write is one line and exit 2."""
+    try:
+        write(*args, path)
+    except OSError as exc:
+        fail(f"{path}: cannot write: {exc.strerror}")
+    click.echo(f"Report written to {path}", err=err)

@@ -15,7 +15,10 @@ import click
 
 from simulator import regression, runner
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import check_scheduler, progress_bar, scheduler_option
+from simulator.cli_support import (
+    RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, progress_bar,
+    scheduler_option, writable_file,
+)
 from simulator.config import ConfigError
 from simulator.results import ResultError
 
@@ -48,9 +51,11 @@ def _check_workers(workers, seed) -> None:
                    "`check`).")
 @click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
               help="Games per chunk (part of a run's identity, needed by `check --exact`).")
+@click.option("--force", is_flag=True, help="Replace an existing -o file.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @scheduler_option
-def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, quiet, scheduler):
+def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, force, quiet,
+             scheduler):
     """Play each CONFIG and store its headline measures as a baseline for `fairplay check`.
 
     CONFIG is a .toml file or a game name. The file records each config's path relative to
@@ -58,16 +63,25 @@ def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, qui
     """
     _check_workers(workers, seed)
     check_scheduler(scheduler, workers)
+    distinct_outputs([(output, "-o")], [Path(c) for c in configs if Path(c).exists()])
+    writable_file(output, "-o")  # before the first game, not after the last
+    may_replace(output, "-o", force)
     started = time.monotonic()
+    lock = lock_output(output)
     try:
         data = regression.make_baseline(configs, output, n_games, seed, workers, chunk_size,
                                         overrides, _progress(quiet), _command_line(),
                                         scheduler=scheduler)
     except (ConfigError, ResultError, regression.BaselineError, runner.SchedulerError) as exc:
         _fail(exc)
+    except OSError as exc:  # the final write (a full disk): the old file is left as it was
+        raise RunFailed(f"-o {output}: cannot write: {exc.strerror or exc}; nothing was "
+                        f"written") from None
     except KeyboardInterrupt:
         click.echo("\nInterrupted: no baselines written.", err=True)
         sys.exit(130)
+    finally:
+        lock.release()
     for entry in data["configs"]:
         measures = [regression.Measure.from_json(m) for m in entry["measures"]]
         teams = ", ".join(f"{m.name[5:]} {m.format_value()}" for m in measures
@@ -122,6 +136,11 @@ def check(baselines, n_games, seed, tolerance, mean_tolerance, alpha, overrides,
     """
     _check_workers(workers, seed)
     check_scheduler(scheduler, workers)
+    distinct_outputs([(junit, "--junit")], [baselines])
+    if junit is not None:
+        writable_file(junit, "--junit")
+    if update:
+        writable_file(baselines, "--update")
     try:
         loaded = regression.load_baseline(baselines)
         report = regression.check(loaded, n_games, seed, tolerance, alpha, mean_tolerance,

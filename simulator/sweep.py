@@ -42,13 +42,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from simulator import config as config_module
-from simulator import runner
-from simulator.fileio import write_atomically
+from simulator import fileio, runner
 from simulator.config import ConfigError
 from simulator.games import game_names, get_game
 from simulator.results import SCHEMA as RESULT_SCHEMA
 from simulator.results import SCHEMA_VERSION as RESULT_SCHEMA_VERSION
-from simulator.results import Result, versions
+from simulator.results import Result, ResultError, versions
 
 SCHEMA = "fairplay.sweep"
 SCHEMA_VERSION = 1
@@ -319,7 +318,7 @@ class Sweep:
 
     def save(self, path) -> None:
         """Write atomically, like a run's result."""
-        write_atomically(path, self.to_json())
+        fileio.write_atomically(path, self.to_json())
 
     @classmethod
     def from_data(cls, data: dict, path="<sweep>") -> "Sweep":
@@ -340,36 +339,64 @@ class Sweep:
                 result = None
                 if c.get("result") is not None:
                     rdata = c["result"]
-                    if rdata.get("schema") != RESULT_SCHEMA or \
+                    if not isinstance(rdata, dict) or rdata.get("schema") != RESULT_SCHEMA or \
                             rdata.get("schema_version") != RESULT_SCHEMA_VERSION:
                         raise SweepError(f"{path}: cell {c['index']} holds no readable result")
-                    result = Result(rdata)
+                    try:  # checked as any result file is (as data: nothing it names is loaded)
+                        result = Result.from_data(rdata, f"{path}: cell {c['index']}")
+                    except ResultError as exc:
+                        raise SweepError(str(exc)) from None
+                if c["status"] not in ("ok", "invalid", "pending") or \
+                        (c["status"] == "ok" and (result is None or not result.complete)):
+                    raise ValueError(f"cell {c['index']} has status {c['status']!r} without "
+                                     f"a complete result" if c["status"] == "ok" else
+                                     f"cell {c['index']} has an unknown status")
                 cells.append(Cell(int(c["index"]), tuple(c["values"]), list(c["overrides"]),
-                                  c["status"], c.get("error", ""), result))
-        except (KeyError, TypeError, ValueError) as exc:
+                                  c["status"], str(c.get("error", "")), result))
+            if not isinstance(data["games"], int) or not isinstance(data["seed"], int) or \
+                    len({cell.index for cell in cells}) != len(cells):
+                raise ValueError("games, seed or the cells' numbers are damaged")
+        except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SweepError(f"{path}: corrupt sweep: {type(exc).__name__}: {exc}") from None
         rest = {k: v for k, v in data.items() if k not in ("axes", "cells")}
         return cls(rest, axes, cells)
 
     @classmethod
     def load(cls, path) -> "Sweep":
+        """Read and check a sweep (or tune) file. It is data: nothing it names is loaded."""
         try:
-            text = Path(path).read_text(encoding="utf-8")
-        except OSError as exc:
-            raise SweepError(f"{path}: cannot read: {exc.strerror}") from None
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SweepError(f"{path}: not a sweep file (corrupt JSON: {exc.msg})") from None
+            data = fileio.read_json(path)
+        except fileio.FileRefused as exc:
+            raise SweepError(f"{path}: not a sweep file: it {exc}" if str(exc).startswith("is")
+                             else f"{path}: {exc}") from None
         return cls.from_data(data, path)
+
+    def check_resumable(self, path) -> None:
+        """Refuse (SweepError, one line) to continue a sweep whose cells cannot be continued
+        exactly: each unfinished cell is checked as `run --resume` checks a result (its
+        checksum, then its strategy files' contents and the code, before anything is loaded)."""
+        for cell in self.cells:
+            if cell.status != "pending":
+                continue
+            if cell.result is None:
+                raise SweepError(f"{path}: cell {cell.index} ({self.cell_label(cell)}) was not "
+                                 f"planned (a sweep made by an older fairplay); start a new sweep")
+            try:
+                cell.result.check_claims(path)
+                cfg = runner.config_of(cell.result)
+                cell.result.check_resumable(cfg, path)
+            except ResultError as exc:
+                raise SweepError(f"cannot resume cell {cell.index}: {exc}") from None
+            except ConfigError as exc:
+                raise SweepError(f"{path}: cannot resume cell {cell.index}: {exc}") from None
 
 
 def is_sweep_file(path) -> bool:
-    """True when `path` is JSON whose schema is ``fairplay.sweep`` (cheap sniff of the start)."""
+    """True when `path` is a regular file whose JSON schema is ``fairplay.sweep`` (a cheap sniff
+    of its start)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            head = handle.read(4096)
-    except OSError:
+        head = fileio.read_bytes(path, fileio.JSON_LIMIT)[:4096].decode("utf-8", "replace")
+    except fileio.FileRefused:
         return False
     return bool(re.search(r'"schema"\s*:\s*"fairplay\.sweep"', head))
 
@@ -384,6 +411,7 @@ class SweepProgress:
     cell_done: Callable[[Cell], None] = lambda cell: None
     close: Callable[[], None] = lambda: None
     announce: Callable[[str], None] = lambda line: None  # a line for the user, e.g. compiling
+    warn: Callable[[str], None] = lambda line: None  # a warning: shown even when quiet
 
 
 class SweepInterrupted(Exception):
@@ -460,64 +488,72 @@ def plan(spec: str, axes: list[Axis], games: int, seed: int,
 
 def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | None = None,
             checkpoint: Path | None = None, scheduler: str | None = None) -> Sweep:
-    """Play every planned cell. With one worker each cell is `runner.run` in this process; with
-    more, one process pool plays the chunks of all cells (a pool per cell would pay the workers'
-    start-up once per cell). Chunks and seeds are the same either way, so are the tallies.
-    With `scheduler` (runner.play_jobs) all cells' chunks go to the Dask cluster at once.
+    """Play every unfinished cell (planned, or partly played by an interrupted sweep). One pool
+    plays the chunks of all cells (a pool per cell would pay the workers' start-up once per
+    cell); with one worker they are played in this process. Chunks and seeds are the same
+    either way, so are the tallies. With `scheduler` (runner.play_jobs) all cells' chunks go to
+    the Dask cluster at once. The sweep is saved to `checkpoint` every few seconds and when it
+    stops, finished chunks of unfinished cells included: `--resume` continues it exactly.
     """
     progress = progress or SweepProgress()
     workers = max(1, workers or os.cpu_count() or 1)
     todo = [cell for cell in sweep.cells if cell.status == "pending" and cell.result is not None]
-    total = sum(cell.result.data["games_requested"] for cell in todo)
+    total = sum(runner.missing_games(cell.result) for cell in todo)
     runner.announce_compiling([cell.result for cell in todo], progress.announce)
     progress.start(total)
     started = time.monotonic()
+    saved_at = [time.monotonic()]
     cell_started: dict[int, float] = {}
 
     def finish(cell: Cell):
         cell.status = "ok"
-        cell.result.data["elapsed_seconds"] = time.monotonic() - cell_started.get(cell.index,
-                                                                                   started)
+        cell.result.data["elapsed_seconds"] += time.monotonic() - cell_started.get(cell.index,
+                                                                                    started)
         progress.cell_done(cell)
 
+    def save_now_and_then():
+        if checkpoint is not None and \
+                time.monotonic() - saved_at[0] > runner.CHECKPOINT_EVERY_SECONDS:
+            save(sweep, checkpoint)
+            saved_at[0] = time.monotonic()
+
     try:
-        if workers == 1 and scheduler is None:
-            for cell in todo:
-                cell_started[cell.index] = time.monotonic()
-                runner.execute(cell.result, workers=1,
-                               progress=runner.Progress(advance=progress.advance))
-                finish(cell)
-        else:
-            _execute_pooled(todo, workers, progress, cell_started, finish, scheduler)
+        _execute_pooled(todo, workers, progress, cell_started, finish, save_now_and_then,
+                        scheduler)
     except (KeyboardInterrupt, runner.Interrupted):
-        _keep_finished(sweep, todo, progress, started, checkpoint)
+        _keep_finished(sweep, progress, started, checkpoint)
         raise SweepInterrupted(sweep) from None
     except (runner.RunFault, runner.WorkerLost, runner.SchedulerError) as fault:
-        # a strategy's fault, a lost worker, a mismatched Dask worker: the finished cells stay
+        # a strategy's fault, a lost worker, a mismatched Dask worker: the finished chunks stay
         failed = getattr(fault, "result", None)  # a strategy's fault names its run: the cell
         cell = next((c for c in todo if failed is not None and c.result is failed), None)
-        _keep_finished(sweep, todo, progress, started, checkpoint)
+        _keep_finished(sweep, progress, started, checkpoint)
         raise SweepFailed(sweep, fault, cell) from None
     progress.close()
     sweep.data["elapsed_seconds"] += time.monotonic() - started
     return sweep
 
 
-def _keep_finished(sweep: Sweep, todo: list[Cell], progress: SweepProgress, started: float,
+def save(sweep: Sweep, path: Path) -> None:
+    """Save a sweep; a failed write (a full disk) is a SweepSaveFailed naming the last save."""
+    try:
+        sweep.save(path)
+    except OSError as exc:
+        raise runner.SaveFailed(path, exc) from None
+
+
+def _keep_finished(sweep: Sweep, progress: SweepProgress, started: float,
                    checkpoint: Path | None) -> None:
-    """A stopped sweep: the finished cells are kept (and saved to `checkpoint`), a partly played
-    cell is dropped (the sweep says "pending")."""
+    """A stopped sweep: the finished cells, and the finished chunks of the others, are kept
+    (and saved to `checkpoint`); `fairplay sweep --resume` continues it."""
     progress.close()
-    for cell in todo:
-        if cell.status == "pending":
-            cell.result = None
     sweep.data["elapsed_seconds"] += time.monotonic() - started
     if checkpoint is not None:
-        sweep.save(checkpoint)
+        save(sweep, checkpoint)
 
 
 def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
-                    cell_started: dict, finish, scheduler: str | None = None) -> None:
+                    cell_started: dict, finish, after_merge, scheduler: str | None = None) -> None:
     """One pool plays the chunks of every cell; a cell is finished when its last chunk is in."""
     jobs = ((cell.result, chunk) for cell in todo for chunk in runner.missing_chunks(cell.result))
     cell_of = {id(cell.result): cell for cell in todo}
@@ -535,8 +571,17 @@ def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
         remaining[cell.index] -= 1
         if remaining[cell.index] == 0:
             finish(cell)
+        after_merge()
 
     runner.play_jobs([cell.result for cell in todo], jobs, workers, merge, scheduler=scheduler)
+
+
+def resume(path: Path, workers: int | None = None, progress: SweepProgress | None = None,
+           scheduler: str | None = None) -> Sweep:
+    """Continue an interrupted sweep saved at `path`: the result equals an uninterrupted one."""
+    sweep = Sweep.load(path)
+    sweep.check_resumable(path)
+    return execute(sweep, workers, progress, checkpoint=path, scheduler=scheduler)
 
 
 def run_sweep(spec: str, axes: list[Axis], games: int, seed: int = 0, workers: int | None = None,

@@ -20,7 +20,7 @@ import numpy as np
 import pytest
 
 from simulator import config, runner
-from simulator.results import Result
+from simulator.results import Result, checksum
 
 from cli_checks import one_line_error, run_cli
 
@@ -230,6 +230,7 @@ def partial_run(tmp_path, strategy: str = "random", played: int = 200, target: i
     assert result.exit_code == 0, result.output
     data = json.loads(out.read_text())
     data["games_requested"], data["complete"] = target, False
+    data["checksum"] = checksum(data)  # as the interrupted run wrote it
     out.write_text(json.dumps(data))
     return out
 
@@ -252,13 +253,14 @@ def test_resume_refuses_a_run_whose_strategy_file_changed(tmp_path):
     path = partial_run(tmp_path, f"{strategy}:mine")
     strategy.write_text(strategy.read_text().replace("range(legal.shape[0])",
                                                      "range(legal.shape[0] - 1, -1, -1)"))
-    one_line(run_cli("run", "--resume", path), 2, "mine.py:mine changed since this run started")
+    one_line(run_cli("run", "--resume", path), 2, "mine.py changed since this run started")
 
 
 def test_resume_refuses_tallies_that_disagree_with_the_chunks(tmp_path):
     path = partial_run(tmp_path)
     data = json.loads(path.read_text())
     data["chunks_done"] = [0]  # the tallies hold two chunks
+    data["checksum"] = checksum(data)  # a file fairplay could have written (a bug, say)
     path.write_text(json.dumps(data))
     one_line(run_cli("run", "--resume", path), 2, "tallies count 200 games but its chunks hold 100")
 
@@ -267,6 +269,7 @@ def test_resume_refuses_tallies_of_the_wrong_shape(tmp_path):
     path = partial_run(tmp_path)
     data = json.loads(path.read_text())
     data["tallies"]["seat_wins"] = data["tallies"]["seat_wins"][:3]
+    data["checksum"] = checksum(data)
     path.write_text(json.dumps(data))
     one_line(run_cli("run", "--resume", path), 2, "seat_wins", "shape [3]", "needs [9]")
 
@@ -275,6 +278,9 @@ def test_resume_refuses_a_result_whose_config_was_edited(tmp_path):
     path = partial_run(tmp_path)
     data = json.loads(path.read_text())
     data["config"]["roles"]["werewolf"] = 3
+    path.write_text(json.dumps(data))
+    one_line(run_cli("run", "--resume", path), 2, "checksum", "edited")
+    data["checksum"] = checksum(data)  # an edit that knew to rewrite the checksum
     path.write_text(json.dumps(data))
     one_line(run_cli("run", "--resume", path), 2, "does not match its fingerprint")
 
@@ -312,7 +318,7 @@ def test_the_default_output_names_the_config_and_is_never_overwritten_by_another
     assert path.exists()
     before = path.read_bytes()
     one_line(run_cli("run", "werewolf", "-n", 100, "--workers", 1, "-o", path, "-q"), 2,
-             "holds the result of a different config", "--force")
+             "holds another run's result", "--force")
     assert path.read_bytes() == before
     assert run_cli("run", "werewolf", "-n", 100, "--workers", 1, "-o", path, "-q",
                    "--force").exit_code == 0
@@ -365,7 +371,7 @@ def test_chunk_jobs_are_produced_lazily_for_any_number_of_games():
 def test_a_long_run_says_so_up_front_with_its_estimate(monkeypatch):
     monkeypatch.setattr(runner, "LONG_RUN_SECONDS", 0.0)
     said = []
-    progress = runner.Progress(announce=said.append)
+    progress = runner.Progress(warn=said.append)
     runner.run(config.load("werewolf"), 300, seed=0, workers=1, chunk_size=100,
                progress=progress)
     assert len([line for line in said if line.startswith("this run will take about")]) == 1

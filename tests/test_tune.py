@@ -127,15 +127,18 @@ def test_a_bad_vary_and_a_team_objective_of_an_individual_game_are_one_line():
 def test_an_interrupted_race_keeps_each_setups_last_finished_rung(monkeypatch, tmp_path):
     """Ctrl-C in the second rung (after one setup of it is played): the setups keep the games of
     their last finished rung, the file says the race was interrupted and still renders."""
-    real, calls = sweep_module.runner.execute, {"n": 0}
+    real, merged = sweep_module.runner.play_jobs, {"n": 0}
 
-    def execute(result, *args, **kwargs):
-        calls["n"] += 1
-        if calls["n"] == 4:  # rung 1 plays 2 setups, rung 2 then plays one and is interrupted
-            raise KeyboardInterrupt
-        return real(result, *args, **kwargs)
+    def play_jobs(results, jobs, workers, on_done, *args, **kwargs):
+        def merge(*out):
+            on_done(*out)
+            merged["n"] += 1
+            if merged["n"] == 3:  # rung 1 plays 2 setups, rung 2 then plays one: interrupted
+                raise KeyboardInterrupt
 
-    monkeypatch.setattr(sweep_module.runner, "execute", execute)
+        return real(results, jobs, workers, merge, *args, **kwargs)
+
+    monkeypatch.setattr(sweep_module.runner, "play_jobs", play_jobs)
     with pytest.raises(tune.TuneInterrupted) as stop:
         tune.race("werewolf", [sweep_module.parse_vary("roles.werewolf=1..2")], "team=0.5",
                   4_000, 1_000, SEED, workers=1, base_overrides=["players=10"], alpha=1e-9)
