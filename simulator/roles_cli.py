@@ -9,7 +9,10 @@ from pathlib import Path
 import click
 
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import progress_bar, writable_file, write_report
+from simulator.cli_support import (
+    distinct_outputs, is_fairplay_report, lock_output, may_replace, progress_bar, writable_file,
+    write_report,
+)
 
 
 @click.command()
@@ -28,9 +31,11 @@ from simulator.cli_support import progress_bar, writable_file, write_report
               help="Save the role values as JSON here (schema fairplay.roles).")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write an HTML report of the role values here.")
+@click.option("--force", is_flag=True,
+              help="Replace an -o file, or a --report file that is not a fairplay report.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 def roles(config, players, n_games, seed, workers, chunk_size, overrides, output, report_path,
-          quiet):
+          force, quiet):
     """What each role of CONFIG (a game name or a .toml file) is worth: how much one more of it,
     in place of one filler role (werewolf: a villager), moves the filler's team's win rate, in
     percentage points with a 95% interval from paired runs (the same seeds with and without).
@@ -48,14 +53,25 @@ def roles(config, players, n_games, seed, workers, chunk_size, overrides, output
         _fail(f"--seed must be a non-negative integer, got {seed}")
     if chunk_size is not None and chunk_size < 1:
         _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    distinct_outputs([(output, "-o"), (report_path, "--report")],
+                     [Path(config)] if Path(config).exists() else [])
     for path, what in ((output, "-o"), (report_path, "--report")):
         if path is not None:
             writable_file(path, what)
-    data = measure(config, players, overrides, n_games, seed, chunk_size, workers, quiet)
-    click.echo("\n".join(roles_module.table(data)))
     if output is not None:
-        roles_module.save(data, output)
-        click.echo(f"\nSaved to {output}")
+        may_replace(output, "-o", force)
+    if report_path is not None:
+        may_replace(report_path, "--report", force, is_fairplay_report)
+    lock = lock_output(output) if output is not None else None
+    try:
+        data = measure(config, players, overrides, n_games, seed, chunk_size, workers, quiet)
+        click.echo("\n".join(roles_module.table(data)))
+        if output is not None:
+            roles_module.save(data, output)
+            click.echo(f"\nSaved to {output}")
+    finally:
+        if lock is not None:
+            lock.release()
     if report_path is not None:
         from reports import render
 

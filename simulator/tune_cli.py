@@ -9,7 +9,9 @@ from pathlib import Path
 import click
 
 from simulator.cli_support import fail as _fail
-from simulator.cli_support import writable_file, write_report
+from simulator.cli_support import (
+    distinct_outputs, is_fairplay_report, lock_output, may_replace, writable_file, write_report,
+)
 
 
 def _game_of(config: str) -> str:
@@ -48,8 +50,10 @@ def _game_of(config: str) -> str:
               help="Result file, a sweep file [default: results/tune-<game>-seed<seed>.json].")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the HTML report (the sweep report) here.")
+@click.option("--force", is_flag=True,
+              help="Replace an -o file, or a --report file that is not a fairplay report.")
 def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, overrides,
-         chunk_size, output, report_path):
+         chunk_size, output, report_path, force):
     """Search the grid of --vary setups of CONFIG for the one closest to --objective, by a race
     that drops clearly worse setups early.
 
@@ -77,7 +81,13 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
             writable_file(path, what)
     command = "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
     path = output or Path("results") / f"tune-{_game_of(config)}-seed{seed}.json"
+    distinct_outputs([(path, "-o"), (report_path, "--report")],
+                     [Path(config)] if Path(config).exists() else [])
     writable_file(path, "-o")
+    may_replace(path, "-o", force)
+    if report_path is not None:
+        may_replace(report_path, "--report", force, is_fairplay_report)
+    lock = lock_output(path)
     try:
         axes = [sweep_module.parse_vary(text) for text in vary]
         tuned = tune_module.race(config, axes, objective, n_games, start, seed, workers,
@@ -91,6 +101,8 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
                    f"finished rung) saved to {path}; a race is not resumed, run it again",
                    err=True)
         sys.exit(130)
+    finally:
+        lock.release()
     tuned.save(path)
     for cell in tuned.cells:
         if cell.status == "invalid":
