@@ -129,19 +129,40 @@ def _looks(data: dict) -> tuple[tuple[float, ...], list[int]]:
 
 
 def findings(result):
-    """The verdict's findings of a result, at 95% (what the sequential test judges)."""
+    """The verdict's findings of a result, at 95% (what the sequential test judges: the same
+    findings as the run's verdict, verdict.run_findings)."""
     from simulator import verdict
 
-    data, t = result.data, result.tallies
-    config = data["config"]
-    tolerance = float(config.get("balance_tolerance", verdict.DEFAULT_TOLERANCE))
-    if result.game.team_game:
-        found = verdict.team_findings(result.game, t, config.get("balance_target"), tolerance,
-                                      CONFIDENCE)
-    else:
-        found = verdict.individual_findings(result.game, t, data.get("strategies", []),
-                                            data.get("slot_table"), tolerance, CONFIDENCE)
-    return found, tolerance
+    return verdict.run_findings(result.game, result.tallies, result.data, CONFIDENCE)
+
+
+def repeated_note(data: dict) -> str:
+    """What the summary says of its intervals when they are repeated confidence intervals."""
+    level = interval_level(data)
+    if level <= CONFIDENCE:
+        return ""
+    critical = data["stopped"]["critical_z_unbalanced"]
+    return (f"Intervals: repeated confidence intervals of the group-sequential design (z = "
+            f"{critical:.2f} at the stopping look, {100 * level:.2f}% each): they cover the true "
+            f"rates with 95% probability whatever look the run stopped at, where plain 95% "
+            f"intervals after an early stop would be too narrow.")
+
+
+def interval_level(data: dict) -> float:
+    """The confidence level a run's intervals are printed at: 95%, or for a run the sequential
+    verdict stopped, the pointwise level of its repeated confidence interval at the stopping
+    look, 2Φ(c_k) − 1 with c_k the look's critical value (Jennison & Turnbull 2000, ch. 9):
+    intervals at that level cover the true rates with 95% probability whatever look the run
+    stopped at, where a plain 95% interval after an early stop is optimistic."""
+    stopped = data.get("stopped") if isinstance(data.get("stopped"), dict) else {}
+    critical = stopped.get("critical_z_unbalanced")
+    if not isinstance(critical, (int, float)) or not 1.0 < critical < 50:
+        return CONFIDENCE
+    from scipy import stats as sps
+
+    # 1 - 2·sf keeps the precision that 2·cdf - 1 loses; a level a float cannot tell from 1
+    # (z above 8) is held just below it
+    return float(min(max(CONFIDENCE, 1 - 2 * sps.norm.sf(critical)), 1 - 2 ** -50))
 
 
 def decision(result) -> tuple[str | None, dict]:

@@ -49,7 +49,7 @@ from simulator.results import SCHEMA as RESULT_SCHEMA
 from simulator.results import Result, versions
 
 SCHEMA = "fairplay.baselines"
-SCHEMA_VERSION = 2  # 2: measures over seat-games carry their per-game moments
+SCHEMA_VERSION = 3  # 3: the seat and position contrast tallies, the strategy files' digests
 
 DEFAULT_GAMES = 200_000
 DEFAULT_ALPHA = 0.01

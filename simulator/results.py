@@ -25,7 +25,7 @@ from simulator import verdict as verdicts
 from simulator.games import game_names, get_game
 
 SCHEMA = "fairplay.result"
-SCHEMA_VERSION = 2  # 2: the engine's tallies (decisions, per-game moments of the ratios)
+SCHEMA_VERSION = 3  # 3: seat and position contrasts, the teams dealt, a checksum over the claims
 
 
 class ResultError(Exception):
@@ -84,6 +84,7 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
         "setup_notes": cfg.notes,
         "provisional": list(game.rulings_for(cfg.params)),
         "strategies": [slot.label() for slot in cfg.slots],
+        "dealt_teams": list(game.dealt_teams(cfg.params) if game.dealt_teams else game.teams),
         "slot_table": cfg.slot_table.tolist(),
         "seed": int(seed),
         "games_requested": int(games),
@@ -102,7 +103,8 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
 # What a result claims: everything its numbers and its continuation depend on. The checksum over
 # them (SHA-256 of their canonical JSON) is written with every save and checked on every read.
 CLAIMS = ("game", "config", "source", "base_dir", "seed", "games_requested", "chunk_size",
-          "chunks_done", "tallies", "stopping", "fingerprint", "strategies", "slot_table")
+          "chunks_done", "tallies", "stopping", "fingerprint", "strategies", "slot_table",
+          "dealt_teams")
 
 
 def checksum(data: dict) -> str:
@@ -125,6 +127,8 @@ _FIELDS = {
     "setup_notes": ((dict,), {}), "versions": ((dict,), {}), "created": ((str,), ""),
     "fingerprint": ((dict,), {}),
     "checksum": ((str, type(None)), None),  # absent in older files (they cannot be resumed)
+    "dealt_teams": ((list, type(None)), None),  # absent in older files: the teams some role of
+    # which ended a game
     "provisional": ((list, type(None)), None),  # absent in older files: every ruling of the game
 }
 
@@ -294,8 +298,11 @@ class Result:
     def complete(self) -> bool:
         return bool(self.data.get("complete"))
 
-    def summary(self, confidence: float = 0.95) -> "Summary":
-        return summarize(self, confidence)
+    def summary(self, confidence: float | None = None) -> "Summary":
+        """The run's summary at `confidence`; by default 95%, or for a run that the sequential
+        verdict stopped (--until-decided), the level of its repeated confidence intervals."""
+        return summarize(self, adaptive.interval_level(self.data) if confidence is None
+                         else confidence)
 
 
 # --- statistics of a result -------------------------------------------------------------------
@@ -322,6 +329,7 @@ class Summary:
     setup: dict = field(default_factory=dict)  # the game's notes on the setup (deck, pool, ...)
     provisional: tuple[str, ...] = ()  # the game's rulings made where its source is silent
     stopped: str = ""  # an adaptive run: how many games it took and why it stopped
+    repeated: str = ""  # a sequential stop: the intervals are repeated confidence intervals
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -337,11 +345,16 @@ class Summary:
         lines = [f"{self.game}: {self.games:,} games"]
         if self.stopped:
             lines.append(f"  {self.stopped}")
+        if self.repeated:
+            lines.append(f"  {self.repeated}")
         for name, note in self.setup.items():
             lines.append(f"  {name.replace('_', ' ')}: {note}")
+        order = get_game(self.game).turn_order
         titles = {"team": "Win rate by team", "seat": "Win rate by seat",
                   "role": "Win rate by role", "strategy": "Win rate by strategy",
-                  "position": "Win rate by position, clockwise from the first player",
+                  "position": (f"Win rate by position in turn order ({order.direction}) from the "
+                               f"first player ({order.first_player})") if order else
+                  "Win rate by position in turn order from the first player",
                   "end": "How games end"}
         for group, title in titles.items():
             rows = self.rows_of(group)
@@ -365,6 +378,8 @@ class Summary:
             lines.append(f"  {test.name}: {stats.format_p(test.adjusted_pvalue)}")
         lines.append("")
         lines.append(f"Verdict: {self.verdict}")
+        for note in (self.judgement.notes if self.judgement else []):
+            lines.append(note)
         lines.append(f"To know a win rate to ±1 point (95%) you need about "
                      f"{verdicts.about(self.games_for_one_point)} games.")
         if self.provisional:
@@ -374,11 +389,20 @@ class Summary:
         return "\n".join(lines)
 
 
-def position_label(position: int) -> str:
-    """A seat's place clockwise from the game's first player: "1st (first player)", "2nd"..."""
+def _families_noun(groups: list[str]) -> str:
+    words = {"team": "team", "seat": "seat", "role": "role", "strategy": "strategy",
+             "position": "position in turn order"}
+    names = [words[g] for g in groups]
+    return ", ".join(names[:-1]) + (" and " if len(names) > 1 else "") + names[-1] if names \
+        else "finding"
+
+
+def position_label(position: int, first: bool = True) -> str:
+    """A seat's place in turn order from the game's first player: "1st (first player)", "2nd"
+    ... (`first`: say who the 1st is)."""
     n = position + 1
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}" + (" (first player)" if position == 0 else "")
+    return f"{n}{suffix}" + (" (first player)" if position == 0 and first else "")
 
 
 def ratio_moments(game, tallies: dict, name: str, index: int) -> stats.GameMoments:
@@ -423,42 +447,42 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
                 int(t["position_wins"][position]), int(t["position_games"][position]),
                 confidence)))
 
-    config = result.data["config"]
-    target = config.get("balance_target")
-    tolerance = float(config.get("balance_tolerance", verdicts.DEFAULT_TOLERANCE))
-    tests = []
+    # The families judged together (Holm across every finding): verdict.run_findings
+    findings, tolerance = verdicts.run_findings(game, t, result.data, confidence)
     if game.team_game:
-        decided = int(t["team_wins"].sum())
-        targets = None if target is None else [target, 1 - target]
-        test = stats.team_balance(t["team_wins"], games, targets)
-        tests.append(stats.Test("camp balance", test.statistic, test.pvalue, method=test.name))
-        seat = stats.seat_fairness(t["seat_wins"], np.full(players, games))
-        tests.append(stats.Test("seat fairness", seat.statistic, seat.pvalue, method=seat.name))
-        tests = stats.holm_adjust(tests)
-        findings = verdicts.team_findings(game, t, target, tolerance, confidence)
-        judged = verdicts.judge(findings, tolerance, games, "team")
-        headline = t["team_wins"][0] / decided if decided else 0.5
+        families = [("team", "camp balance",
+                     "each dealt team against its target share of decided games (Wilson)")]
     else:
-        findings = verdicts.individual_findings(game, t, result.data.get("strategies", []),
-                                                result.data.get("slot_table"), tolerance,
-                                                confidence)
-        judged = verdicts.judge(findings, tolerance, games, "seat, role and strategy",
-                                game.symmetric_seats)
-        # one row per group: its largest difference, Holm-adjusted with every other finding
-        for group, name in (("seat", "seat fairness"), ("role", "role fairness"),
-                            ("strategy", "strategy fairness")):
-            members = [f for f in findings if f.group == group]
-            if members:
-                lead = min(members, key=lambda f: f.pvalue)
-                tests.append(stats.Test(
-                    name, abs(lead.difference), lead.pvalue, lead.adjusted,
-                    method=f"z-tests of each {group} against an even share, the game as the "
-                           f"unit; Holm across seats, roles and strategies"))
-        headline = 1 / players
+        families = [("role", "role fairness", "z-tests of each role against an even share, "
+                                              "the game as the unit"),
+                    ("strategy", "strategy fairness", "z-tests of each strategy against an "
+                                                      "even share, the game as the unit")]
+    families.insert(1, ("seat", "seat fairness", "z-tests of each seat against the table's "
+                                                 "average, the game as the unit"))
+    families.append(("position", "turn-order fairness",
+                     "z-tests of each position from the first player against the average "
+                     "position, the game as the unit"))
+    nouns = sorted({f.group for f in findings}, key=["team", "seat", "role", "strategy",
+                                                     "position"].index)
+    noun = _families_noun(nouns)
+    judged = verdicts.judge(findings, tolerance, games, noun, game.symmetric_seats)
+    tests = []
+    for group, name, method in families:
+        members = [f for f in findings if f.group == group]
+        if members:
+            lead = min(members, key=lambda f: f.pvalue)
+            tests.append(stats.Test(name, abs(lead.difference), lead.pvalue, lead.adjusted,
+                                    method=f"{method}; Holm across every finding"))
+    headline = (t["team_wins"][0] / t["team_wins"].sum() if t["team_wins"].sum() else 0.5) \
+        if game.team_game else 1 / players
     verdict = judged.sentence
-    if not game.team_game and judged.symmetric_seats:
-        verdict += (f" Seats are symmetric by construction ({judged.symmetric_seats}): a seat "
-                    f"difference could only come from the strategies or chance.")
+    if judged.symmetric_seats:
+        verdict += (f" Seats are alike by construction ({judged.symmetric_seats}): they are not "
+                    f"judged; turn order is.") if game.turn_order else \
+            (f" Seats are alike by construction ({judged.symmetric_seats}): they are not judged.")
+    effect = verdicts.halves_effect(t, confidence) if game.turn_order else None
+    if effect is not None:
+        judged.notes.append(effect.sentence(game.turn_order, confidence))
 
     lengths = np.arange(len(t["length_hist"]))
     total = float((lengths * t["length_hist"]).sum())
@@ -468,7 +492,10 @@ def summarize(result: Result, confidence: float = 0.95) -> Summary:
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
                    game.length_unit, events, stats.games_needed(headline, 0.01, 0.95), judged,
                    dict(result.data.get("setup_notes") or {}), provisional_of(result),
-                   adaptive.sentence(result.data))
+                   adaptive.sentence(result.data),
+                   # printed at the level of the sequential design's repeated intervals
+                   adaptive.repeated_note(result.data)
+                   if confidence == adaptive.interval_level(result.data) > 0.95 else "")
 
 
 def provisional_of(result: "Result") -> tuple[str, ...]:

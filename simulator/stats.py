@@ -96,11 +96,13 @@ class Rate:
 
     def format(self, digits: int = 1) -> str:
         """Render as e.g. ``"41.2% (95% CI 40.9–41.5%)"``."""
-        level = _confidence_label(self.confidence)
+        level = _confidence_label(self.confidence) + "%"
+        if level == "100%":  # a repeated interval at an early look: say its critical value
+            level = f"z = {_z(self.confidence):.1f}"
         if not self.trials:
-            return f"n/a (no trials; {level}% CI 0–100%)"
+            return f"n/a (no trials; {level} CI 0–100%)"
         return (
-            f"{100 * self.value:.{digits}f}% ({level}% CI "
+            f"{100 * self.value:.{digits}f}% ({level} CI "
             f"{100 * self.low:.{digits}f}–{100 * self.high:.{digits}f}%)"
         )
 

@@ -55,7 +55,9 @@ class Finding:
 
     def label(self) -> str:
         return {"team": f"the {self.name} team", "seat": self.name, "role": f"role {self.name}",
-                "strategy": f"strategy {self.name}"}[self.group]
+                "strategy": f"strategy {self.name}",
+                "position": f"the {self.name} position in turn order"
+                            + (" (the first player)" if self.name == "1st" else "")}[self.group]
 
 
 @dataclass
@@ -180,9 +182,10 @@ def judge(findings: list[Finding], tolerance: float, games: int, noun: str,
 
 
 def _describe(f: Finding) -> str:
-    share = "its target" if f.group == "team" else "an even share"
+    share = {"team": "its target of", "seat": "the average seat's",
+             "position": "the average position's"}.get(f.group, "an even share of")
     sign = "+" if f.difference >= 0 else "−"
-    return (f"{f.label()} wins {f.rate.format(1)} against {share} of {100 * f.target:.1f}% "
+    return (f"{f.label()} wins {f.rate.format(1)} against {share} {100 * f.target:.1f}% "
             f"({sign}{_points(f.difference)} points, {stats.format_p(f.adjusted)})")
 
 
@@ -190,33 +193,158 @@ def _unbalanced_headline(lead: Finding) -> str:
     if lead.group == "team":
         word = "favoured" if lead.difference > 0 else "disfavoured"
         return f"{lead.name[:1].upper()}{lead.name[1:]} {word} by {_points(lead.difference)} points"
-    what = {"seat": "Seat position", "role": "Roles", "strategy": "Strategies"}[lead.group]
+    what = {"seat": "Seats", "role": "Roles", "strategy": "Strategies",
+            "position": "Turn order"}[lead.group]
     return f"{what} matter most: {lead.label()} {'+' if lead.difference > 0 else '−'}" \
            f"{_points(lead.difference)} points"
 
 
+def dealt_teams(game, tallies, dealt: list[str] | None = None) -> list[int]:
+    """The teams some seat is dealt at the start (`dealt`, as the result records it from the
+    game's setup; a file without it: the teams of the roles that ended some game). A team
+    nobody is dealt is not judged: Ghost Play's evil side at an even player count."""
+    if dealt is not None:
+        return [i for i, team in enumerate(game.teams) if team in dealt]
+    if "role_games" not in tallies:  # only the team wins are known: every team
+        return list(range(len(game.teams)))
+    ended = {game.teams.index(role.team) for r, role in enumerate(game.roles)
+             if tallies["role_games"][r]}
+    return sorted(ended) or list(range(len(game.teams)))
+
+
+def team_targets(game, tallies, target: float | None,
+                 dealt: list[str] | None = None) -> dict[int, float]:
+    """Each dealt team's target share of decided games: an equal share of the teams dealt at
+    this player count, or the designer's `balance_target` for the first team (the others share
+    the rest equally)."""
+    teams = dealt_teams(game, tallies, dealt)
+    if target is None or 0 not in teams:
+        return {i: 1 / len(teams) for i in teams}
+    rest = [i for i in teams if i != 0]
+    return {0: target, **{i: (1 - target) / len(rest) for i in rest}} if rest else {0: 1.0}
+
+
 def team_findings(game, tallies, target: float | None, tolerance: float,
-                  confidence: float = 0.95) -> list[Finding]:
-    """A team game: each team's share of decided games against its target (two teams: the one at
-    or above its target only, the other being its complement)."""
+                  confidence: float = 0.95, dealt: list[str] | None = None) -> list[Finding]:
+    """A team game: each dealt team's share of the decided games against its target (two teams:
+    the one at or above its target only, the other being its complement). Games a team nobody
+    was dealt won (a risen ghost king's) count as decided for nobody judged."""
     wins = np.asarray(tallies["team_wins"], dtype=np.int64)
-    decided = int(wins.sum())
-    k = len(game.teams)
-    if target is None:
-        targets = [1 / k] * k
-    else:
-        targets = [target, 1 - target] if k == 2 else [target] + [(1 - target) / (k - 1)] * (k - 1)
-    if k == 2:
-        ahead = 0 if not decided or wins[0] / decided >= targets[0] else 1
+    targets = team_targets(game, tallies, target, dealt)
+    teams = list(targets)
+    decided = int(wins[teams].sum())
+    if len(teams) == 2:
+        first, second = teams
+        ahead = first if not decided or wins[first] / decided >= targets[first] else second
         teams = [ahead]
-    else:
-        teams = range(k)
+    elif len(teams) == 1:
+        teams = []  # one team dealt: it wins every decided game by construction
     return [finding("team", game.teams[i], stats.wilson(int(wins[i]), decided, confidence),
                     targets[i], tolerance, int(tallies["games"][0])) for i in teams]
 
 
+def contrast_finding(group: str, name: str, wins: int, games: int, square_sum: int,
+                     table_wins: int, players: int, tolerance: float,
+                     confidence: float = 0.95) -> Finding:
+    """A seat's (or a position's) win rate against the average of the table, the game as the
+    unit: each game gives the contrast c = won − winners/n, whose mean is the difference and
+    whose spread over games (the tallied sum of (n·c)²) its standard error. Seats of one game
+    win together (team-mates) or exclude each other (rivals), so their rates are not
+    independent trials; the contrast takes that into account exactly."""
+    p = wins / games if games else math.nan
+    average = table_wins / (players * games) if games else math.nan
+    if games < 2:
+        rate = stats.Rate(wins, games, 0.0, 1.0, confidence, float(games))
+        return finding(group, name, rate, average if games else 0.0, tolerance, games)
+    d = p - average
+    spread = (square_sum / players ** 2 - games * d * d) / (games - 1)
+    se = math.sqrt(max(spread, 0.0) / games)
+    if 0 < p < 1 and se > 0:
+        effective = p * (1 - p) / (se * se)
+        low, high = stats.wilson_bounds(p * effective, effective, confidence)
+        rate = stats.Rate(wins, games, float(low), float(high), confidence, float(effective))
+    elif 0 < p < 1:  # the same contrast every game: no spread, the point is exact
+        rate = stats.Rate(wins, games, p, p, confidence, math.inf)
+    else:
+        rate = stats.wilson(wins, games, confidence)
+    return finding(group, name, rate, average, tolerance, games)
+
+
+def seat_findings(tallies, tolerance: float, confidence: float = 0.95) -> list[Finding]:
+    """Every seat against the table's average (for games whose seats are not alike by
+    construction)."""
+    games = int(tallies["games"][0])
+    wins = np.asarray(tallies["seat_wins"], dtype=np.int64)
+    players = len(wins)
+    return [contrast_finding("seat", f"seat {k}", int(wins[k]), games,
+                             int(tallies["seat_contrast_sq"][k]), int(wins.sum()), players,
+                             tolerance, confidence) for k in range(players)]
+
+
+def position_findings(tallies, tolerance: float, confidence: float = 0.95) -> list[Finding]:
+    """Every position in turn order from the first player against the average position."""
+    from simulator.results import position_label
+
+    games = np.asarray(tallies["position_games"], dtype=np.int64)
+    if not games.any():
+        return []
+    wins = np.asarray(tallies["position_wins"], dtype=np.int64)
+    players = len(wins)
+    return [contrast_finding("position", position_label(k, first=False), int(wins[k]),
+                             int(games[k]), int(tallies["position_contrast_sq"][k]),
+                             int(wins.sum()), players, tolerance, confidence)
+            for k in range(players)]
+
+
+@dataclass
+class HalvesEffect:
+    """The first half of turn order against the last half: mean win rates and the difference
+    with its interval (the game as the unit)."""
+
+    size: int  # players in each half
+    first: float
+    last: float
+    difference: float
+    low: float
+    high: float
+    pvalue: float
+
+    def sentence(self, turn_order, confidence: float = 0.95) -> str:
+        more = "more" if self.difference >= 0 else "less"
+        text = (f"Turn order: the first {self.size} players from the first player win "
+                f"{100 * self.first:.1f}%, the last {self.size} {100 * self.last:.1f}%: "
+                f"{_points(self.difference)} points {more} ({round(100 * confidence)}% CI "
+                f"{100 * self.low:+.1f} to {100 * self.high:+.1f}, {stats.format_p(self.pvalue)}; "
+                f"play passes {turn_order.direction}, the first player is "
+                f"{turn_order.first_player}).")
+        if turn_order.confound:
+            text += (f" Being first is not all it is: {turn_order.confound}, so this effect "
+                     f"cannot be told apart from it.")
+        return text
+
+
+def halves_effect(tallies, confidence: float = 0.95) -> HalvesEffect | None:
+    games = int(np.asarray(tallies["position_games"])[0]) if len(tallies["position_games"]) \
+        else 0
+    wins = np.asarray(tallies["position_wins"], dtype=np.int64)
+    size = len(wins) // 2
+    if games < 2 or size == 0:
+        return None
+    first, last = wins[:size].sum() / games / size, wins[-size:].sum() / games / size
+    total, squares = float(tallies["halves_contrast"][0]), float(tallies["halves_contrast_sq"][0])
+    mean = total / games
+    spread = max((squares - games * mean * mean) / (games - 1), 0.0)
+    se = math.sqrt(spread / games) / size
+    difference = float(first - last)
+    half = stats._z(confidence) * se
+    pvalue = float(2 * sps.norm.sf(abs(difference) / se)) if se > 0 else \
+        (1.0 if difference == 0 else 0.0)
+    return HalvesEffect(size, float(first), float(last), difference, difference - half,
+                        difference + half, pvalue)
+
+
 def individual_findings(game, tallies, strategies: list[str], slot_table, tolerance: float,
-                        confidence: float = 0.95) -> list[Finding]:
+                        confidence: float = 0.95, include_seats: bool = True) -> list[Finding]:
     """An individual game: every seat, role and strategy against an even share of the decided
     games. A seat is judged against the seats playing the same strategies as it does, so a
     table of mixed strategies does not read a strategy's strength as a seat's."""
@@ -230,7 +358,7 @@ def individual_findings(game, tallies, strategies: list[str], slot_table, tolera
     out = []
     table = np.asarray(slot_table) if slot_table is not None else np.zeros((players, 1), int)
     lineups = [tuple(sorted(set(row.tolist()))) for row in table[:players]]
-    for seat in range(players):
+    for seat in range(players if include_seats else 0):
         mates = [s for s in range(players) if lineups[s] == lineups[seat]]
         target = seat_wins[mates].sum() / games / len(mates) if games and len(mates) > 1 \
             else even
@@ -249,3 +377,25 @@ def individual_findings(game, tallies, strategies: list[str], slot_table, tolera
             rate = stats.clustered_rate(ratio_moments(game, tallies, "slot_wins", s), confidence)
             out.append(finding("strategy", strategies[s], rate, even, tolerance, games))
     return out
+
+
+def run_findings(game, tallies, data: dict, confidence: float = 0.95) -> tuple[list[Finding], float]:
+    """Every finding the verdict of a run judges, from its tallies and its data (config,
+    strategies, dealt teams), and the tolerance: the one list the summary, the sequential
+    stopping rule and every command's verdict use. Teams (a team game) or roles and strategies
+    (an individual game); seat numbers only where the rules do not make seats alike; positions in
+    turn order wherever the game names a first player."""
+    config = data.get("config") or {}
+    tolerance = float(config.get("balance_tolerance", DEFAULT_TOLERANCE))
+    if game.team_game:
+        found = team_findings(game, tallies, config.get("balance_target"), tolerance,
+                              confidence, data.get("dealt_teams"))
+        if not game.symmetric_seats:
+            found += seat_findings(tallies, tolerance, confidence)
+    else:
+        found = individual_findings(game, tallies, data.get("strategies", []),
+                                    data.get("slot_table"), tolerance, confidence,
+                                    include_seats=not game.symmetric_seats)
+    found += position_findings(tallies, tolerance, confidence)
+    return found, tolerance
+

@@ -25,7 +25,7 @@ def test_games_lists_and_describes():
 def test_run_prints_intervals_and_a_verdict(tmp_path):
     out = tmp_path / "r.json"
     text = invoke("run", "werewolf", "-n", "2000", "--seed", "4", "--workers", "1", "-o", str(out))
-    assert "95% CI" in text and "Verdict:" in text and "seat fairness" in text
+    assert "95% CI" in text and "Verdict:" in text and "camp balance" in text
     data = json.loads(out.read_text())
     assert data["complete"] and data["tallies"]["games"] == [2000]
     assert data["command"].startswith("fairplay run werewolf")

@@ -87,7 +87,7 @@ def rows(output: str) -> dict[str, str]:
 def test_baseline_file_holds_measures_counts_tallies_and_identity(made):
     folder, setup, out = made
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["schema"] == "fairplay.baselines" and data["schema_version"] == 2
+    assert data["schema"] == "fairplay.baselines" and data["schema_version"] == 3
     assert (data["games"], data["seed"], data["chunk_size"]) == (GAMES, SEED,
                                                                  runner.DEFAULT_CHUNK_SIZE)
     assert set(data["versions"]) >= {"fairplay", "numba", "numpy"}

@@ -125,8 +125,9 @@ STANDARD_PIECES = (
     ("me", 1, "my seat"),
     ("my_role", 1, "my role code"),
     ("players", 1, "number of players"),
+    ("first_player", 1, "the first player's seat once the game names one (public), else -1"),
 )
-OBS_KIND, OBS_ME, OBS_ROLE, OBS_PLAYERS = range(4)
+OBS_KIND, OBS_ME, OBS_ROLE, OBS_PLAYERS, OBS_FIRST = range(5)
 
 
 @dataclass(frozen=True)
@@ -272,7 +273,19 @@ def standard_tallies(max_length: int) -> tuple[Tally, ...]:
         Tally("position_games", "position", "count",
               "games with a first player (each position once a game)"),
         Tally("position_wins", "position", "count",
-              "wins by position, clockwise from the first player", per="position_games"),
+              "wins by position in turn order from the first player", per="position_games"),
+        # Per game, c_k = n·won_k − winners: a seat's (position's) win against the table's
+        # average, times n. Their sums of squares give each seat's and position's difference
+        # from the average its game-level variance (verdict.contrast_finding); the first half
+        # of turn order against the last half likewise (n even: n/2 each; odd: the middle one
+        # left out).
+        Tally("seat_contrast_sq", "seat", "sum",
+              "sum over games of (n·won − winners)², by seat"),
+        Tally("position_contrast_sq", "position", "sum",
+              "sum over games of (n·won − winners)², by position"),
+        Tally("halves_contrast", "none", "sum",
+              "sum over games with a first player of (first half's wins − last half's wins)"),
+        Tally("halves_contrast_sq", "none", "sum", "the same, squared"),
         Tally("margin_hist", "none", "histogram",
               "games by winning margin (the winner's lead; the last bin holds larger ones)",
               bins=MARGIN_BINS),
@@ -345,6 +358,17 @@ class StrategyInfo:
         return next((p for p in self.params if p.name == name), None)
 
 
+@dataclass(frozen=True)
+class TurnOrder:
+    """What "position" means in a game: seats are numbered in turn order, and a seat's position
+    is its offset from the first player in that order (engine.first_player names it)."""
+
+    direction: str  # "clockwise", "counter-clockwise": how play passes, in words
+    first_player: str  # what decides the first player: "drawn at random", "the Black Cat's holder"
+    random_first: bool  # True: every seat is first equally often (positions are not seats)
+    confound: str = ""  # what else the first position holds, named beside a position effect
+
+
 # --- the game ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameSpec:
@@ -388,6 +412,12 @@ class GameSpec:
     describe_setup: Callable[[Any], dict] = lambda params: {}
     # why the rules make every seat alike (e.g. "the first captain is drawn at random"), or ""
     symmetric_seats: str = ""
+    # turn order: its direction in words, what decides the first player, and what else goes
+    # with being first (e.g. Salem's "the first player holds the Black Cat"), for the verdict
+    turn_order: "TurnOrder | None" = None
+    # params -> the teams some seat is dealt at the start (default: every team). A team nobody
+    # is dealt (Ghost Play's evil side at an even count) is not judged by the verdict.
+    dealt_teams: Callable[[Any], tuple[str, ...]] | None = None
     # the role that fills a setup's remaining seats (werewolf: "villager"), or "": `fairplay
     # roles` measures a role's value by putting it in place of one filler
     filler_role: str = ""
@@ -569,6 +599,8 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         describe_setup=need(params, "describe_setup"), kernel=need(kernel, "play"),
         decode_trace=need(trace, "decode_trace"),
         symmetric_seats=getattr(d, "SYMMETRIC_SEATS", ""),
+        turn_order=getattr(d, "TURN_ORDER", None),
+        dealt_teams=getattr(params, "dealt_teams", None),
         filler_role=getattr(d, "FILLER_ROLE", ""),
         provisional_for=getattr(params, "provisional_for", None),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,

@@ -16,7 +16,7 @@ from numba import typeof
 
 from simulator.games import kernel_support
 from simulator.games.base import (
-    FLAG_BLIND, FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND,
+    FLAG_BLIND, FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_FIRST, OBS_KIND,
     OBS_ME, OBS_PLAYERS, OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
 )
 from simulator.games.engine import engine_fields
@@ -190,7 +190,7 @@ def new_state(spec: GameSpec, params, lineup: Lineup, trace: np.ndarray | None =
     spec.setup(params, st)  # the game's setup fields and its run constants in the observation
     st.obs[OBS_PLAYERS] = params.players
     st.blank[:] = st.obs
-    st.blank[[OBS_KIND, OBS_ME, OBS_ROLE]] = -1
+    st.blank[[OBS_KIND, OBS_ME, OBS_ROLE, OBS_FIRST]] = -1
     if trace is not None:
         attach_trace(st, trace, trace_game)
     return st

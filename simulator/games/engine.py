@@ -31,7 +31,7 @@ from numba import njit
 
 from simulator.games.base import (
     FLAG_BLIND, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND,
-    OBS_ME, OBS_ROLE, IllegalAction, NoLegalAction,
+    OBS_FIRST, OBS_ME, OBS_ROLE, IllegalAction, NoLegalAction,
 )
 from simulator.games import kernel_support as _ks
 
@@ -201,6 +201,7 @@ def ask(st, seat, kind, rng, observe, context):
         obs = st.obs
         obs[OBS_ME] = seat
         obs[OBS_ROLE] = st.role[seat]
+        obs[OBS_FIRST] = st.first_seat
     obs[OBS_KIND] = kind
     st.asking_seat = seat
     st.asking_kind = kind
@@ -282,12 +283,26 @@ def tally_tempo(st):
     """The tempo tallies of a finished game (st.won is set)."""
     n = st.players
     if st.first_seat >= 0:
+        winners = 0
+        for seat in range(n):
+            winners += st.won[seat]
+        half = n // 2
+        halves = 0
         for seat in range(n):
             position = seat - st.first_seat
             if position < 0:
                 position += n
+            won = st.won[seat]
             st.position_games[position] += 1
-            st.position_wins[position] += st.won[seat]
+            st.position_wins[position] += won
+            contrast = n * won - winners
+            st.position_contrast_sq[position] += contrast * contrast
+            if position < half:
+                halves += won
+            elif position >= n - half:
+                halves -= won
+        st.halves_contrast[0] += halves
+        st.halves_contrast_sq[0] += halves * halves
     if st.margin >= 0:
         st.margin_hist[min(st.margin, st.margin_hist.size - 1)] += 1
     if st.first_leader >= 0:
@@ -309,11 +324,16 @@ def finish_game(st, winner, end, length):
         st.team_wins[winner] += 1
     st.end_counts[end] += 1
     st.length_hist[min(length, st.length_hist.size - 1)] += 1
+    winners = 0
+    for seat in range(st.players):
+        winners += st.won[seat]
     for seat in range(st.players):
         role = st.role[seat]
         slot = st.slot_table[seat, role]
         won = st.won[seat]
         st.seat_wins[seat] += won
+        contrast = st.players * won - winners
+        st.seat_contrast_sq[seat] += contrast * contrast
         st.role_games[role] += 1
         st.role_wins[role] += won
         st.slot_games[slot] += 1

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.base import DecisionKind, Item, Layout, ObservationLayout, Role, codes
+from simulator.games.base import (
+    DecisionKind, Item, Layout, ObservationLayout, Role, TurnOrder, codes,
+)
 
 NAME = "chenghuang"
 TITLE = "城隍神與夜冥將軍 (Chenghuang / Overseers)"
@@ -29,6 +31,7 @@ MAX_ROUNDS = 16     # the longest game a config may ask for
 # Seats are alike by the rules: the first captain is drawn at random, roles are dealt at random
 # each round, and the draft passes every pack around the whole table.
 SYMMETRIC_SEATS = "the first captain is drawn at random and every round deals the roles anew"
+TURN_ORDER = TurnOrder("clockwise", "drawn at random (the first captain)", random_first=True)
 MAX_DECK = 128      # the most cards a config's deck may hold (the state is sized for it)
 
 # --- good/evil cards (善惡卡): index = kind code --------------------------------------------------

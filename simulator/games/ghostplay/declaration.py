@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes
 
 NAME = "ghostplay"
 TITLE = "鬼戏 Ghost Play (designer's prototype)"
@@ -25,6 +25,8 @@ DEFAULT_CONFIG = "ghostplay/default.toml"
 
 # --- identities (身份牌) --------------------------------------------------------------------------
 TEAMS = ("taiping", "tianshi", "evil")
+SYMMETRIC_SEATS = "sects and the evil role are dealt at random and the first player is drawn at random"
+TURN_ORDER = TurnOrder("counter-clockwise (to the right)", "drawn at random", random_first=True)
 TEAM = codes(TEAMS, "Team")
 ROLES = (
     Role("taiping", "taiping", "太平道 sect: its members want more ghost points than Tianshi's",

@@ -476,6 +476,14 @@ def _counts(items) -> str:
     return ", ".join(f"{k} x{v}" for k, v in sorted(counted.items()))
 
 
+def dealt_teams(params: GhostplayParams) -> tuple[str, ...]:
+    """The sects are dealt at every count; the evil side only where the table deals it (a ghost
+    king that rises later joins it, but nobody starts on it)."""
+    taiping, tianshi, evil = params.identities
+    return tuple(team for team, count in (("taiping", taiping), ("tianshi", tianshi),
+                                          ("evil", evil)) if count)
+
+
 def describe_setup(params: GhostplayParams) -> dict:
     """Notes a report prints: the identities and every provisional piece of this setup."""
     taiping, tianshi, evil = params.identities

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes
 
 NAME = "salem"
 TITLE = "Salem 1692 (獵巫鎮)"
@@ -33,6 +33,11 @@ LOG_LEN = 64             # public events the observation's log keeps (a ring)
 
 # --- teams and tryals ---------------------------------------------------------------------------
 TEAMS = ("town", "witch")
+SYMMETRIC_SEATS = ("characters and tryals are dealt at random; the first player is whoever the "
+                   "witches give the Black Cat")
+TURN_ORDER = TurnOrder("clockwise", "the Black Cat's holder (the witches place it)", random_first=False,
+                       confound="the first player holds the Black Cat, which the witches chose "
+                                "to give them")
 TEAM = codes(TEAMS, "Team")
 TOWN, WITCH = TEAM.town, TEAM.witch
 

@@ -13,7 +13,7 @@ config key (params.py).
 
 from __future__ import annotations
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes
 
 NAME = "vitamors"
 TITLE = "生死逆謀 Vita Mors Conspiro (provisional rules: card ranks and effects are this project's)"
@@ -33,6 +33,9 @@ MAX_LENGTH = MAX_SCROLLS + MAX_ALTAR + 2  # turns: each removes a scroll or plac
 
 # --- factions -------------------------------------------------------------------------------------
 TEAMS = ("exiles", "jesters")
+SYMMETRIC_SEATS = "roles are dealt at random and the first sacrificer is drawn at random"
+TURN_ORDER = TurnOrder("counter-clockwise (to the right)", "drawn at random (the first sacrificer)",
+                       random_first=True)
 TEAM = codes(TEAMS, "Team")
 ROLES = (
     Role("exile", "exiles", "wins by a successful ritual it started (or a failed one the jesters "

@@ -56,6 +56,9 @@ PROVISIONAL = tuple(text for text, _ in PROVISIONAL_RULINGS)
 # A lovers' or a piper's win is won by neither camp: the platform counts it as a game without a
 # winning team, and the end condition names it.
 TEAMS = ("human", "wolf")
+SYMMETRIC_SEATS = ("roles are dealt at random, and vote and hanging ties count from the night's "
+                   "victim, never from a fixed seat")
+TURN_ORDER = None  # no first player: the day's votes start beside the night's victim
 TEAM = codes(TEAMS, "Team")
 HUMAN, WOLF = TEAM.human, TEAM.wolf
 UNDECIDED = 2  # the paranoid's camp until night 2 (counted for neither camp)
