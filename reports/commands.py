@@ -128,7 +128,8 @@ def _table(sweep, numbers=None) -> str:
     for cell, label in zip(sweep.cells, labels):
         if cell.status == "ok":
             b = measures.balance(cell.result)
-            mark = "covers target" if b["covers_target"] else ""
+            mark = {"balanced": f"balanced within ±{100 * b['tolerance']:.1f} points",
+                    "unbalanced": "unbalanced", "undecided": "not settled yet"}[b["verdict"]]
             extra = f"  [{dealt[cell.index]}]" if dealt.get(cell.index) else ""
             lines.append(f"  {label:<{width}}  {b['who']} {100 * b['rate']:5.1f}% of decided "
                          f"(95% CI {100 * b['low']:.1f}–{100 * b['high']:.1f}%){extra}  "

@@ -121,7 +121,7 @@ def sweep_tables(numbers: dict) -> dict[str, dict]:
         columns += [f"{team}_win_rate", f"{team}_low", f"{team}_high"]
     for end in ends:
         columns += [f"end: {end}", f"end: {end} low", f"end: {end} high"]
-    columns += ["draws", "mean_length", "length_low", "length_high", "seat_fairness_p",
+    columns += ["draws", "mean_length", "length_low", "length_high", "turn_order_p",
                 "games_to_halve", "dealt"] + [f"{role}_per_game" for role in roles] + ["error"]
     rows = []
     for c in numbers["cells"]:
@@ -141,7 +141,7 @@ def sweep_tables(numbers: dict) -> dict[str, dict]:
             row += [e["rate"], e["low"], e["high"]]
         per_game = {r["name"]: r["per_game"] for r in m["roles"]}
         row += [m["draws"]["rate"], m["length"]["mean"], m["length"]["low"],
-                m["length"]["high"], m["seat_fairness_p"], b["games_to_halve"], c["dealt"]]
+                m["length"]["high"], m["turn_order_p"], b["games_to_halve"], c["dealt"]]
         row += [per_game.get(role, 0.0) for role in roles] + [c["error"]]
         rows.append(row)
     tables = {"cells": table("cells", "all cells", columns, rows)}

@@ -602,14 +602,9 @@ def test_method(result: Result, name: str) -> str:
     games = int(t["games"][0])
     players = len(t["seat_wins"])
     try:
-        if name == "camp balance" and game.team_game:
-            target = result.data.get("config", {}).get("balance_target")
-            targets = None if target is None else [target, 1 - target]
-            return stats.team_balance(t["team_wins"], games, targets).name
-        if name == "seat fairness":
-            if game.team_game:
-                return stats.seat_fairness(t["seat_wins"], np.full(players, games)).name
-            return stats.individual_fairness(t["seat_wins"], games).name
+        for test in result.summary().tests:
+            if test.name == name:
+                return test.method
     except ValueError:
         pass
     return name

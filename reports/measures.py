@@ -33,7 +33,7 @@ GROUP_TITLES = {
     "seat": "Win rate by seat",
     "role": "Win rate by role",
     "strategy": "Win rate by strategy",
-    "position": "Win rate by position, clockwise from the first player",
+    "position": "Win rate by position in turn order from the first player",
     "end": "How games end",
 }
 
@@ -71,10 +71,14 @@ def rate_dict(rate: stats.Rate, name: str = "", group: str = "", games: int | No
 
 def first_team_target(result: Result) -> float:
     """The intended share of decided games of the first team (first seat when individual)."""
+    from simulator import verdict as verdicts
+
     game = result.game
     target = result.data.get("config", {}).get("balance_target")
     if game.team_game:
-        return float(target) if target is not None else 1 / len(game.teams)
+        targets = verdicts.team_targets(game, result.tallies, target,
+                                        result.data.get("dealt_teams"))
+        return float(targets.get(0, 0.0))
     return 1 / len(result.tallies["seat_wins"])
 
 
@@ -85,11 +89,17 @@ def balance(result: Result, confidence: float = CONFIDENCE) -> dict:
         wins, who = t["team_wins"], game.teams[0]
     else:
         wins, who = t["seat_wins"], "seat 0"
+    if game.team_game:  # the games won by a team somebody was dealt
+        from simulator import verdict as verdicts
+
+        wins = wins[verdicts.dealt_teams(game, t, result.data.get("dealt_teams"))]
+        who = game.teams[0]
     decided = int(np.sum(wins))
     rate = stats.wilson(int(wins[0]), decided, confidence)
     target = first_team_target(result)
     value = rate.value
     out = rate_dict(rate, who, "balance", decided)
+    judged = result.summary(confidence).judgement  # the run's verdict, as `fairplay run` says
     out.update({
         "label": f"{who}'s share of decided games",
         "who": who,
@@ -97,6 +107,9 @@ def balance(result: Result, confidence: float = CONFIDENCE) -> dict:
         "distance": _finite(abs(value - target)) if rate.trials else None,
         "covers_target": bool(rate.low <= target <= rate.high),
         "decided": decided,
+        "verdict": judged.status,  # balanced (within the tolerance), unbalanced, undecided
+        "verdict_headline": judged.headline,
+        "tolerance": judged.tolerance,
     })
     return out
 
@@ -400,6 +413,7 @@ def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
     games = summary.games
     judged = summary.judgement
     seat_test = next((t for t in tests if t["name"] == "seat fairness"), None)
+    order_test = next((t for t in tests if t["name"] == "turn-order fairness"), None)
     if games == 0 or judged is None:
         return {"headline": "No games played", "sentence": summary.verdict, "sure": "",
                 "favoured": None, "points": None, "significant": False, "seat": "",
@@ -436,14 +450,17 @@ def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
         sure += (f" Whether it is within {band} is not settled yet: {more} would tell "
                  f"(the tolerance is the config's balance_tolerance).")
     seat = ""
-    if seat_test is not None:
-        effect = "has a significant effect" if seat_test["significant"] else \
-            "has no significant effect"
-        seat = (f"Seat position {effect} "
-                f"on who wins ({stats.format_p(seat_test['p_holm'])}, Holm-corrected).")
-        if game.symmetric_seats:
-            seat += (f" Seats are symmetric by construction ({game.symmetric_seats}): a seat "
-                     f"difference can only come from the strategies or chance.")
+    for test, what in ((order_test, "Turn order"), (seat_test, "Seat number")):
+        if test is not None:
+            effect = "has a significant effect" if test["significant"] else \
+                "has no significant effect"
+            seat += (f"{what} {effect} on who wins ({stats.format_p(test['p_holm'])}, "
+                     f"Holm-corrected with every other finding). ")
+    seat += " ".join(judged.notes)
+    if game.symmetric_seats:
+        seat += (f" Seats are alike by construction ({game.symmetric_seats}): seat numbers are "
+                 f"not judged.")
+    seat = seat.strip()
     lead_dict = None if lead is None else {
         "group": lead.group, "name": lead.name, "rate": _finite(lead.rate.value),
         "low": lead.rate.low, "high": lead.rate.high, "target": _finite(lead.target),
@@ -511,10 +528,9 @@ def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
     draws = rate_dict(stats.wilson(int(t["draws"][0]), games, confidence), "draws", "draws", games)
     lengths = length(result, confidence)
     players = len(t["seat_wins"])
-    if game.team_game:
-        seat_test = stats.seat_fairness(t["seat_wins"], np.full(players, games))
-    else:
-        seat_test = stats.individual_fairness(t["seat_wins"], games)
+    rows = {test.name: test for test in result.summary(confidence).tests}
+    # where the rules name a first player, turn order; else seat numbers, where they are judged
+    order = rows.get("turn-order fairness") or rows.get("seat fairness")
     return {
         "games": games,
         "players": players,
@@ -525,6 +541,6 @@ def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
         "draws": draws,
         "length": {"mean": lengths["mean"], "low": lengths["low"], "high": lengths["high"],
                    "unit": lengths["unit"], "hist": lengths["hist"]},
-        "seat_fairness_p": float(seat_test.pvalue),
+        "turn_order_p": None if order is None else float(order.adjusted_pvalue),
         "roles": setup(result)["roles_per_game"],
     }

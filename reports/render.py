@@ -420,9 +420,16 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
             entry["strategies_line"] = guidance.strategy_line(cell.result)
         cells.append(entry)
     valid = [c for c in cells if c["measures"] is not None]
-    covering = sorted((c for c in valid if c["measures"]["balance"]["covers_target"]
+    # a cell is fair when its own verdict is "balanced within the tolerance" (the run's verdict:
+    # difference and equivalence tests), however many games it played
+    covering = sorted((c for c in valid if c["measures"]["balance"]["verdict"] == "balanced"
                        and c["measures"]["balance"]["distance"] is not None),
                       key=lambda c: (c["measures"]["balance"]["distance"], c["index"]))
+    verdict_counts = {status: sum(1 for c in valid
+                                  if c["measures"]["balance"]["verdict"] == status)
+                      for status in ("balanced", "unbalanced", "undecided")}
+    band = (f"±{100 * valid[0]['measures']['balance']['tolerance']:.1f} points" if valid
+            else "")
     for rank, c in enumerate(covering[:top], start=1):
         c["fairest"], c["rank"] = True, rank
     closest = min((c for c in valid if c["measures"]["balance"]["distance"] is not None),
@@ -432,18 +439,24 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
     targets = sorted({round(c["measures"]["balance"]["target"], 12) for c in valid})
     target = targets[0] if len(targets) == 1 else None  # None: each cell has its own
     who = valid[0]["measures"]["balance"]["who"] if valid else (teams[0] if teams else "seat 0")
+    others = (f" {verdict_counts['unbalanced']} are unbalanced beyond it, "
+              f"{verdict_counts['undecided']} not settled yet.")
     if covering:
         best = covering[0]
         b = best["measures"]["balance"]
-        summary = (f"The fairest cell is {best['label']}: {who} wins {_pct(b['rate'])} of decided "
-                   f"games (95% CI {_interval(b)}) against a target of {_pct(b['target'])}. "
-                   f"{len(covering)} of {len(valid)} valid cells have an interval that covers the "
-                   f"target.")
+        summary = (f"{len(covering)} of {len(valid)} valid cells are balanced within {band} "
+                   f"(each cell's own verdict).{others if len(covering) < len(valid) else ''} "
+                   f"The fairest is {best['label']}: {who} wins {_pct(b['rate'])} of decided "
+                   f"games (95% CI {_interval(b)}) against a target of {_pct(b['target'])}.")
     elif closest is not None:
         b = closest["measures"]["balance"]
-        summary = (f"No cell's interval covers the target of {_pct(b['target'])}: every cell is "
-                   f"measurably unbalanced. The closest is {closest['label']}, where {who} wins "
-                   f"{_pct(b['rate'])} of decided games (95% CI {_interval(b)}).")
+        settled = ("every cell is unbalanced beyond the tolerance"
+                   if verdict_counts["unbalanced"] == len(valid) else
+                   f"{verdict_counts['unbalanced']} cells are unbalanced beyond it and "
+                   f"{verdict_counts['undecided']} not settled yet (more games would tell)")
+        summary = (f"No cell is balanced within {band}: {settled}. The closest is "
+                   f"{closest['label']}, where {who} wins {_pct(b['rate'])} of decided games "
+                   f"(95% CI {_interval(b)}) against a target of {_pct(b['target'])}.")
     else:
         summary = "No cell could be played: every cell's config is invalid."
     numbers = {
@@ -462,6 +475,8 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
         "invalid": sum(1 for c in cells if c["status"] == "invalid"),
         "pending": sum(1 for c in cells if c["status"] == "pending"),
         "fairest": [c["index"] for c in covering[:top]],
+        "verdicts": verdict_counts,
+        "tolerance_band": band,
         "closest": closest["index"] if closest else None,
         "target": target,
         "targets_vary": len(targets) > 1,
@@ -750,15 +765,19 @@ def roles_charts(data: dict) -> list[dict]:
             for r in data["roles"]]
     title = f"{data['team']} win rate with one more of each role (in place of a {data['filler']})"
     return [_chart("values", lambda: charts.differences_chart(
-        rows, title, xlabel="change in percentage points, 95% paired interval", sort=True),
-        "Each role's value: the point estimate and its 95% paired interval; the zero line is "
-        "the base setup.")]
+        rows, title, xlabel="change in percentage points, 95% simultaneous paired interval",
+        sort=True),
+        "Each role's value: the point estimate and its 95% paired interval, widened so that "
+        "the intervals of every role hold together (one base run); the zero line is the base "
+        "setup.")]
 
 
 def _role_values_numbers(data: dict) -> dict:
     """Role values (schema fairplay.roles) with their notes in one list, for the templates."""
     numbers = dict(data)
     numbers["notes"] = roles_module.notes(data)
+    numbers["measured_with"] = roles_module.measured_with(data["strategies"]) \
+        if data.get("strategies") else ""
     return numbers
 
 

@@ -224,6 +224,7 @@ def execute(p: Plan, workers: int | None = None,
     progress.close()
     rows = [pair_estimate(pair, wins[pair.with_], wins[pair.without], played[pair.with_],
                           played[pair.without]) for pair in p.pairs]
+    rows = simultaneous(rows, chunks)
     rows.sort(key=lambda r: (-r["value"], r["role"]))
     base_cfg = p.setups[0][2]
     return {
@@ -232,6 +233,8 @@ def execute(p: Plan, workers: int | None = None,
         "players": p.players, "overrides": p.overrides,
         "games": p.games, "seed": p.seed, "chunk_size": p.chunk_size, "chunks": chunks,
         "team": p.team, "filler": p.game.filler_role, "confidence": CONFIDENCE,
+        "simultaneous": "Bonferroni across the roles (one base run); Holm for the tests",
+        "strategies": [slot.label() for slot in base_cfg.slots],
         "base_setup": p.game.describe_setup(base_cfg.params),
         "setups": [{"label": label, "overrides": over,
                     "win_rate": float(wins[i].sum() / played[i].sum())}
@@ -269,7 +272,8 @@ def pair_estimate(pair: Pair, w_with, w_without, n_with, n_without) -> dict:
     total = int(n_with.sum())
     ulow, uhigh, use = unpaired_interval(int(w_with.sum()), int(w_without.sum()), total)
     return {
-        "role": pair.role, "value": value, "low": low, "high": high,
+        "role": pair.role, "value": value, "low": low, "high": high, "se": se,
+        "pointwise_low": low, "pointwise_high": high,
         "excludes_zero": bool(low > 0 or high < 0),
         "unpaired_low": ulow, "unpaired_high": uhigh,
         "width_ratio": float((high - low) / (uhigh - ulow)) if uhigh > ulow else None,
@@ -279,13 +283,53 @@ def pair_estimate(pair: Pair, w_with, w_without, n_with, n_without) -> dict:
     }
 
 
+def simultaneous(rows: list[dict], chunks: int, confidence: float = CONFIDENCE) -> list[dict]:
+    """Make the roles' intervals hold together: every value of one table is measured against the
+    same base run, and a designer reads them side by side, so each interval is widened to
+    Bonferroni's 1 - (1 - confidence)/m (m roles: valid whatever the dependence through the
+    shared base), and each value's paired t-test is Holm-adjusted across the table. `low` and
+    `high` become the simultaneous interval; the one-at-a-time interval stays as `pointwise_*`."""
+    from simulator import stats
+
+    m = len(rows)
+    if not m:
+        return rows
+    level = 1 - (1 - confidence) / m
+    t = float(scipy_stats.t.ppf(0.5 + level / 2, chunks - 1))
+    pvalues = []
+    for row in rows:
+        se = row["se"]
+        row["low"], row["high"] = row["value"] - t * se, row["value"] + t * se
+        pvalues.append(float(2 * scipy_stats.t.sf(abs(row["value"]) / se, chunks - 1))
+                       if se > 0 else (1.0 if row["value"] == 0 else 0.0))
+    for row, p, adjusted in zip(rows, pvalues, stats.holm(pvalues)):
+        row["p"], row["p_holm"] = p, float(adjusted)
+        row["excludes_zero"] = bool(row["low"] > 0 or row["high"] < 0)
+    return rows
+
+
+def measured_with(strategies: list[str]) -> str:
+    """Who the values were measured with, in words (random play says what that means)."""
+    names = sorted(set(strategies))
+    text = "measured with " + ", ".join(names)
+    if names == ["random"]:
+        text += (" (every seat plays at random: the values say what a role is worth to players "
+                 "who do not use it, not to people)")
+    return text
+
+
 def table(data: dict) -> list[str]:
     """The terminal table, sorted by value (largest first)."""
     pct = lambda x: f"{100 * x:+.1f}"  # noqa: E731
+    together = len(data["roles"])
     lines = [f"Role values in {data['game']} ({data['players']} players, {data['games']:,} games "
              f"per setup, seed {data['seed']}): the {data['team']} win rate with one more of the "
-             f"role in place of a {data['filler']}, in points, 95% paired interval",
+             f"role in place of a {data['filler']}, in points, with 95% paired intervals that "
+             f"hold together across the {together} roles (Bonferroni: every value is measured "
+             f"against one base run)",
              f"  base setup: {data['base_setup'].get('roles', data['config'])}"]
+    if data.get("strategies"):
+        lines.append(f"  {measured_with(data['strategies'])}")
     width = max([len(r["role"]) for r in data["roles"]] + [4])
     lines.append(f"  {'role':<{width}}  {'value':>6}  {'95% interval':>15}  {'copies':>6}  "
                  f"{'without':>7}  {'with':>6}  {'paired/unpaired width':>21}")

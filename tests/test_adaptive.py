@@ -303,3 +303,35 @@ def test_the_command_line_plays_until_precise_and_records_the_command(tmp_path):
     report = tmp_path / "p.html"
     assert run_cli("report", str(out), "-o", str(report)).exit_code == 0
     assert f"Stopped after {saved.games_played:,} games" in report.read_text(encoding="utf-8")
+
+
+def test_repeated_intervals_cover_the_truth_wherever_the_run_stops(designed):
+    """A run that stops early prints repeated confidence intervals (Wilson at the stopping
+    look's critical value c_k): over 4,000 replications near the tolerance's edge, where many
+    stop early, they miss the true rate at most 5% of the time (plus the binomial bound). The
+    plain 95% interval at the stop is the optimistic one the verdicts issue measured."""
+    truth = TARGET + TOLERANCE + 0.005
+    decided, stopped_at = first_decisions(truth, *designed, seed=5)
+    rng = np.random.default_rng(5)  # the same games as first_decisions drew
+    wins = rng.binomial(CHUNK, truth, size=(REPLICATIONS, LOOKS)).cumsum(axis=1)
+    at = stopped_at - 1
+    games = CHUNK * stopped_at
+    p = wins[np.arange(REPLICATIONS), at] / games
+    low, high = sequential._wilson(p, games, designed[1][at])
+    missed = np.mean((truth < low) | (truth > high))
+    assert np.mean(stopped_at < LOOKS) > 0.2  # a quarter stop early (seed 5): they are there
+    assert missed <= upper(0.05), missed
+    plain_low, plain_high = sequential._wilson(p, games, sps.norm.isf(0.025))
+    plain_missed = np.sum((truth < plain_low) | (truth > plain_high))
+    assert wilson_low(plain_missed) > 0.05  # the plain interval misses more than 5%
+
+
+def test_an_early_stop_prints_its_intervals_at_the_repeated_level():
+    rule = adaptive.Rule("decided", 400_000, None)  # the base game: the wolves win 84%
+    result = runner.run(config.load("werewolf"), 400_000, seed=2, workers=1, chunk_size=5_000,
+                        stopping=rule)
+    level = adaptive.interval_level(result.data)
+    assert result.games_played < 400_000 and level > 0.95
+    summary = result.summary()
+    assert all(row.rate.confidence == level for row in summary.rows)
+    assert "repeated confidence intervals" in summary.table()

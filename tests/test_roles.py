@@ -202,3 +202,28 @@ def test_a_run_report_can_carry_the_role_values(values, tmp_path):
         assert f'data-role="{role}"' in page
     # a resumed run has no CONFIG to vary: refused in one line
     one_line_error(run_cli("run", "--resume", out, "--role-values"), "--role-values")
+
+
+def test_the_intervals_of_one_table_hold_together_and_name_the_players(values):
+    """Every value of a table is measured against one base run and read side by side: each
+    interval is Bonferroni's at 1 - 0.05/m (m roles), the tests Holm-adjusted across them, and
+    the table says which strategies played."""
+    from scipy import stats as sps
+
+    from simulator.stats import holm
+
+    data, output, _ = values
+    rows, chunks = data["roles"], data["chunks"]
+    t = sps.t.ppf(1 - 0.05 / len(rows) / 2, chunks - 1)
+    for r in rows:
+        assert r["high"] - r["value"] == pytest.approx(t * r["se"])
+        assert r["low"] <= r["pointwise_low"] and r["pointwise_high"] <= r["high"]
+        assert r["excludes_zero"] == (r["low"] > 0 or r["high"] < 0)
+    assert [r["p_holm"] for r in rows] == pytest.approx(list(holm([r["p"] for r in rows])))
+    assert "hold together across the 3 roles" in output
+    assert "measured with seer-led" in output
+
+
+def test_random_play_says_what_its_values_mean():
+    line = roles_module.measured_with(["random", "random"])
+    assert line.startswith("measured with random") and "not to people" in line
