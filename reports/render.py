@@ -24,7 +24,9 @@ from markupsafe import Markup
 from simulator import adaptive, stats
 from simulator import roles as roles_module
 from simulator.fileio import write_atomically
+from simulator import tune as tune_module
 from simulator.compare import (Comparison, change_phrase, compare, difference_clause,
+                                fairness_headline,
                                difference_sentence)
 from simulator.results import Result
 from simulator.sweep import Sweep
@@ -310,8 +312,22 @@ def compare_numbers(c: Comparison, labels=("A", "B")) -> dict:
                     key=lambda d: -abs(d["diff"] or 0.0))
     headline_rows = team_rows or others[:1]
     lead = headline_rows[0]["sentence"] if headline_rows else ""
-    also = [d["clause"] for d in headline_rows[1:]] + [d["clause"] for d in others
-                                                       if d not in headline_rows]
+
+    def said(d, before) -> bool:
+        """Is this the same fact as one said before (the other of two teams, a role or a
+        strategy whose rate is its team's in both runs)?"""
+        rates = [(x["a"]["rate"], x["b"]["rate"]) for x in (d, *before)]
+        if any(r is None for pair in rates for r in pair):
+            return False
+        return any(len(team_rows) == 2 and e["group"] == d["group"] == "team" or
+                   abs(rates[0][0] - ra) < 1e-12 and abs(rates[0][1] - rb) < 1e-12
+                   for e, (ra, rb) in zip(before, rates[1:]))
+
+    also, before = [], headline_rows[:1]
+    for d in headline_rows[1:] + [d for d in others if d not in headline_rows]:
+        if not said(d, before):
+            also.append(d["clause"])
+        before.append(d)
     role_values = []
     for name, before, after in c.role_changes:
         r = c.a.game.role_index(name)
@@ -350,6 +366,17 @@ def compare_numbers(c: Comparison, labels=("A", "B")) -> dict:
         "role_values": role_values,
         "only_in": c.only_in,
         "sides": sides,
+        # "is B fairer than A?": each verdict measure's distance from its target, both runs
+        "fairer": fairness_headline(c, labels),
+        "fairness": [{"group": f.group, "name": f.name, "label": f.label,
+                      "rate_a": measures._finite(f.rate_a), "rate_b": measures._finite(f.rate_b),
+                      "target_a": f.target_a, "target_b": f.target_b,
+                      "distance_a": measures._finite(f.distance_a),
+                      "distance_b": measures._finite(f.distance_b),
+                      "change": measures._finite(f.change), "low": measures._finite(f.low),
+                      "high": measures._finite(f.high), "p_holm": measures._finite(f.adjusted),
+                      "significant": bool(f.adjusted < alpha)} for f in c.fairness],
+        "verdicts": [{"status": v.status, "headline": v.headline} for v in c.verdicts],
     }
     lines = [sides["a"]["strategies_line"], sides["b"]["strategies_line"]]
     numbers["strategies_line"] = (f"{lines[0]} in both setups" if lines[0] == lines[1] else
@@ -467,6 +494,8 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
         "varied": varied,
         "games": sweep.data["games"],
         "tune": sweep.data.get("tune"),  # a `fairplay tune` race: its log
+        "tune_ties": tune_module.tie_sentence(sweep.data["tune"]) if sweep.data.get("tune")
+        else "",
         "seed": sweep.data["seed"],
         "chunk_size": sweep.data.get("chunk_size"),
         "complete": sweep.complete,

@@ -61,9 +61,98 @@ class Comparison:
     changes: list[tuple[str, object, object]]  # config keys that differ: (key, in A, in B)
     role_changes: list[tuple[str, float, float]]  # roles dealt per game: (role, in A, in B)
     only_in: dict = field(default_factory=dict)  # {"a": [...], "b": [...]} rows in one side only
+    fairness: list["Fairness"] = field(default_factory=list)  # "is B fairer than A?"
+    verdicts: tuple = ()  # each run's verdict (simulator.verdict.Verdict), A then B
 
     def of(self, group: str) -> list[Difference]:
         return [d for d in self.differences if d.group == group]
+
+
+@dataclass
+class Fairness:
+    """One verdict measure in both runs: its distance from its target, and the change of that
+    distance from A to B with its interval (B fairer: negative)."""
+
+    group: str
+    name: str
+    label: str
+    rate_a: float
+    rate_b: float
+    target_a: float
+    target_b: float
+    distance_a: float
+    distance_b: float
+    change: float
+    low: float
+    high: float
+    pvalue: float
+    adjusted: float = math.nan
+
+
+def fairness(a: Result, b: Result, confidence: float = 0.95):
+    """Each measure the verdict judges in both runs (a team's share of decided games against its
+    target; a role, strategy or position against its fair share), with its distance from the
+    target in A and in B and the change of that distance (delta method: the distance's standard
+    error is its rate's away from the target; both runs' games are independent). Holm across
+    them. Returns (rows, verdict of A, verdict of B)."""
+    from scipy import stats as sps
+
+    from simulator import verdict as verdicts
+
+    found = []
+    for result in (a, b):
+        rows, tolerance = verdicts.run_findings(result.game, result.tallies, result.data,
+                                                confidence)
+        if result.game.team_game:  # every dealt team, not only the one ahead
+            dealt = verdicts.team_targets(result.game, result.tallies,
+                                          (result.data.get("config") or {}).get("balance_target"),
+                                          result.data.get("dealt_teams"))
+            teams = list(dealt)[:1] if len(dealt) == 2 else list(dealt)  # two mirror each other
+            wins = result.tallies["team_wins"]
+            decided = int(sum(int(wins[i]) for i in dealt))
+            rows = [verdicts.finding("team", result.game.teams[i], stats.wilson(
+                int(wins[i]), decided, confidence), dealt[i], tolerance,
+                int(result.tallies["games"][0])) for i in teams] + \
+                [f for f in rows if f.group != "team"]
+        found.append({(f.group, f.name): f for f in rows if f.rate.trials})
+    z = stats._z(confidence)
+    out = []
+    for key in [k for k in found[0] if k in found[1]]:
+        fa, fb = found[0][key], found[1][key]
+        da, db = abs(fa.difference), abs(fb.difference)
+        se = math.hypot(verdicts._standard_error(fa.rate), verdicts._standard_error(fb.rate))
+        change = db - da
+        p = float(2 * sps.norm.sf(abs(change) / se)) if se > 0 else float(change == 0)
+        out.append(Fairness(fa.group, fa.name, fa.label(), fa.rate.value, fb.rate.value,
+                            fa.target, fb.target, da, db, change, change - z * se,
+                            change + z * se, p))
+    for row, adjusted in zip(out, stats.holm([r.pvalue for r in out]) if out else []):
+        row.adjusted = float(adjusted)
+    out.sort(key=lambda r: -max(r.distance_a, r.distance_b))
+    return out
+
+
+def fairness_headline(comparison: "Comparison", labels=("A", "B")) -> str:
+    """The answer to "is B fairer than A?", from the measure furthest from its target."""
+    if not comparison.fairness:
+        return ""
+    lead = comparison.fairness[0]
+    a, b = labels
+    level = f"{100 * comparison.confidence:.4g}%"
+    what = (f"{lead.label}'s distance from its target ({100 * lead.target_b:.1f}%) goes from "
+            f"{100 * lead.distance_a:.1f} points in {a} to {100 * lead.distance_b:.1f} in {b} "
+            f"({_points(lead.change)} points, {level} CI {_points(lead.low)} to "
+            f"{_points(lead.high)}, {stats.format_p(lead.adjusted)} after Holm)")
+    if lead.adjusted < 1 - comparison.confidence:
+        answer = f"{b} is fairer than {a}" if lead.change < 0 else f"{b} is less fair than {a}"
+    else:
+        answer = f"{b} is not measurably fairer or less fair than {a}"
+    statuses = [v.status for v in comparison.verdicts]
+    tail = ""
+    if statuses:
+        tail = f" Verdicts: {a} {comparison.verdicts[0].headline.lower()}; " \
+               f"{b} {comparison.verdicts[1].headline.lower()}."
+    return f"{answer}: {what}.{tail}"
 
 
 def _flat(table: dict, prefix: str = "") -> dict:
@@ -103,6 +192,9 @@ def compare(a: Result, b: Result, confidence: float = 0.95) -> Comparison:
         rows_a = {row.name: row for row in sa.rows_of(group)}
         rows_b = {row.name: row for row in sb.rows_of(group)}
         for name in list(rows_a) + [n for n in rows_b if n not in rows_a]:
+            if group == "end" and name in rows_a and name in rows_b and \
+                    not rows_a[name].rate.successes and not rows_b[name].rate.successes:
+                continue  # an ending that occurs in neither run says nothing
             if name not in rows_b:
                 only_in["a"].append(f"{group} {name}" if group != "seat" else name)
                 continue
@@ -143,7 +235,8 @@ def compare(a: Result, b: Result, confidence: float = 0.95) -> Comparison:
     role_changes = [(name, ca.get(name, 0.0), cb.get(name, 0.0)) for name in ca
                     if abs(ca.get(name, 0.0) - cb.get(name, 0.0)) > 1e-9]
     changes = config_changes(a.data.get("config", {}), b.data.get("config", {}))
-    return Comparison(a, b, confidence, differences, length, changes, role_changes, only_in)
+    return Comparison(a, b, confidence, differences, length, changes, role_changes, only_in,
+                      fairness(a, b, confidence), (sa.judgement, sb.judgement))
 
 
 # --- words -------------------------------------------------------------------------------------

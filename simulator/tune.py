@@ -231,7 +231,30 @@ def _record(planned, objective, alpha, confidence, ladder, log, alive, valid, ga
                     for c in ranked],
         "games_spent": int(spent),
         "games_full_grid": int(games * len(valid)),
+        "tied": tied(final, ranked),
     }
+
+
+def tied(final: dict, ranked: list) -> list[int]:
+    """The setups tied with the best within their intervals (the best's included): those whose
+    95% interval of the distance reaches below the best one's upper bound. More games, not this
+    race, would tell them apart."""
+    if not ranked:
+        return []
+    best = final[ranked[0].index]
+    return [c.index for c in ranked if final[c.index]["low"] <= best["high"]]
+
+
+def tie_sentence(info: dict) -> str:
+    """Says when the best setups cannot be told apart: "tied within their intervals"."""
+    ties = info.get("tied") or []
+    if len(ties) < 2:
+        return ""
+    labels = [e["label"] for e in info["ranking"] if e["index"] in ties]
+    shown = "; ".join(labels[:4]) + (f"; and {len(labels) - 4} more" if len(labels) > 4 else "")
+    return (f"The best {len(ties)} setups are tied within their intervals ({shown}): their "
+            f"distances' 95% intervals overlap the best one's, so this race cannot rank them; "
+            f"more games (-n) would.")
 
 
 def lines(tuned, top: int = 3) -> list[str]:
@@ -243,6 +266,9 @@ def lines(tuned, top: int = 3) -> list[str]:
     for rank, entry in enumerate(info["ranking"][:top], start=1):
         out.append(f"  {rank}. {entry['label']}: {100 * entry['value']:.2f} "
                    f"(95% CI {100 * entry['low']:.2f}–{100 * entry['high']:.2f})")
+    sentence = tie_sentence(info)
+    if sentence:
+        out.append(sentence)
     for entry in info["log"]:
         if entry["eliminated"]:
             names = "; ".join(tuned.cell_label(tuned.cells[i]) for i in entry["eliminated"])

@@ -615,7 +615,8 @@ def test_comparison_numbers_are_two_sample_tests_with_holm(pages, result_file, o
     expected[("strategy", "random")] = (a["slot_wins"][0], a["slot_games"][0],
                                         b["slot_wins"][0], b["slot_games"][0])
     for e, name in enumerate(WEREWOLF.end_names):
-        expected[("end", name)] = (a["end_counts"][e], games_a, b["end_counts"][e], games_b)
+        if a["end_counts"][e] or b["end_counts"][e]:  # an ending in neither run is no row
+            expected[("end", name)] = (a["end_counts"][e], games_a, b["end_counts"][e], games_b)
     shown = {(d["group"], d["name"]): d for d in numbers["differences"]}
     assert list(shown) == list(expected)  # the same rows, in the report's order
     from simulator.results import ratio_moments
@@ -1035,3 +1036,19 @@ def test_many_roles_dealt_in_some_games_only_are_counted_not_listed():
     roles.append({"text": "2 × witch", "per_game": 2.0})
     assert guidance.dealt_text(roles) == "2 × witch, 8 roles dealt in some games only"
     assert guidance.dealt_text(roles[:2]) == "r0 in about 10% of games, r1 in about 10% of games"
+
+
+def test_a_comparison_answers_whether_b_is_fairer_first(pages, result_file, other_file):
+    """Its headline is each verdict measure's distance from its target in both runs, the change
+    of that distance with its interval; the rest follows, each fact once."""
+    page, numbers = pages["compare"], numbers_of(pages["compare"])
+    assert page.index('id="fairness"') < page.index("What else changes")
+    fair = numbers["fairness"]
+    assert fair and numbers["fairer"].startswith(("B is fairer than A", "B is less fair than A",
+                                                  "B is not measurably"))
+    first = fair[0]
+    assert first["change"] == pytest.approx(first["distance_b"] - first["distance_a"])
+    assert first["low"] < first["change"] < first["high"]
+    team = [f for f in fair if f["group"] == "team"]
+    assert len(team) == 1  # of two teams one is said: the other mirrors it
+

@@ -150,3 +150,22 @@ def test_an_interrupted_race_keeps_each_setups_last_finished_rung(monkeypatch, t
     done = CliRunner().invoke(main, ["report", str(path), "-o", str(tmp_path / "p.html")],
                               catch_exceptions=False)
     assert done.exit_code == 0, done.output
+
+
+def test_the_ties_are_the_setups_whose_intervals_reach_the_best(raced):
+    info = raced.data["tune"]
+    best = info["ranking"][0]
+    expected = [e["index"] for e in info["ranking"] if e["low"] <= best["high"]]
+    assert info["tied"] == expected and info["tied"][0] == best["index"]
+
+
+def test_identical_setups_are_said_to_be_tied(tmp_path):
+    """Two setups that differ only in their description play the same games (the same seed):
+    no race can rank them, and the command says so."""
+    out = tmp_path / "t.json"
+    done = run_cli("tune", "werewolf", "--vary", "description=a,b", "--objective", "balanced",
+                   "-n", "2000", "--start", "1000", "--workers", "1", "-o", str(out),
+                   "--report", str(tmp_path / "t.html"))
+    assert done.exit_code == 0, done.output
+    assert "The best 2 setups are tied within their intervals" in done.output
+    assert "tied within their intervals" in (tmp_path / "t.html").read_text()
