@@ -55,7 +55,11 @@ TEXT = "#222222"
 STYLE = {
     "svg.fonttype": "none",  # text stays text: small files, selectable, any script renders
     "font.family": "sans-serif",
-    "font.sans-serif": ["DejaVu Sans", "Helvetica", "Arial", "Liberation Sans"],
+    # the SVG names this stack and the reader's browser draws the text: the CJK fonts draw the
+    # games' and roles' Chinese names wherever the reader has one of them
+    "font.sans-serif": ["DejaVu Sans", "Helvetica", "Arial", "Liberation Sans",
+                        "Noto Sans CJK TC", "Noto Sans CJK SC", "Source Han Sans TC",
+                        "PingFang TC", "Microsoft JhengHei", "Microsoft YaHei"],
     "font.size": 10,
     "axes.titlesize": 11,
     "axes.titleweight": "bold",

@@ -23,8 +23,9 @@ from markupsafe import Markup
 
 from simulator import adaptive, stats
 from simulator import roles as roles_module
-from simulator.fileio import write_atomically
 from simulator import tune as tune_module
+from simulator.fileio import write_atomically
+from simulator.games import get_game
 from simulator.compare import (Comparison, change_phrase, compare, difference_clause,
                                 fairness_headline,
                                difference_sentence)
@@ -807,6 +808,9 @@ def _role_values_numbers(data: dict) -> dict:
     numbers["notes"] = roles_module.notes(data)
     numbers["measured_with"] = roles_module.measured_with(data["strategies"]) \
         if data.get("strategies") else ""
+    # each role's original (Chinese) name beside its key
+    numbers["labels"] = {role.name: role.label for role in get_game(data["game"]).roles
+                         if role.label}
     return numbers
 
 

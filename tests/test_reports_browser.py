@@ -320,3 +320,64 @@ def test_every_report_fits_the_screen_with_legible_charts(browser, report_files,
     for table in screen["tables"]:
         assert table["overflow"] == "auto"
         assert table["box"] <= width
+
+
+# The CJK characters of a text node, the platform fonts Chromium drew them with, and their width.
+CJK_TEXT = r"""(() => {
+  const node = [...document.querySelectorAll('h1, .cjk')].find(e => /[\u4e00-\u9fff]/.test(e.textContent));
+  if (!node) return null;
+  const walker = document.createTreeWalker(node, NodeFilter.SHOW_TEXT);
+  for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+    const m = t.textContent.match(/[\u4e00-\u9fff]+/);
+    if (!m) continue;
+    const range = document.createRange();
+    range.setStart(t, m.index); range.setEnd(t, m.index + m[0].length);
+    return {text: m[0], width: range.getBoundingClientRect().width,
+            em: parseFloat(getComputedStyle(t.parentElement).fontSize),
+            family: getComputedStyle(t.parentElement).fontFamily,
+            id: node.id || (node.classList.contains('cjk') ? 'cjk' : 'h1')};
+  }
+  return null;
+})()"""
+
+
+@pytest.fixture(scope="module")
+def roles_report(tmp_path_factory):
+    from simulator import roles as roles_module
+
+    data = roles_module.run_roles("werewolf", games=400, seed=1, workers=1)
+    return render.write_roles_report(data, tmp_path_factory.mktemp("roles") / "roles.html")
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+@pytest.mark.parametrize("kind", ["run", "roles"])
+def test_chinese_names_are_drawn_with_real_glyphs(browser, report_files, roles_report, kind,
+                                                  width):
+    """The pages name a CJK font stack, so with a CJK font installed (CI: Debian's
+    fonts-noto-cjk) the Chinese game and role names are drawn in it, each character a full
+    em wide, not as empty boxes from a Latin font; the roles report shows them beside the keys."""
+    path = roles_report if kind == "roles" else report_files[kind]
+    browser.events.clear()
+    browser.send("Page.enable")
+    browser.send("DOM.enable")
+    browser.send("CSS.enable")
+    browser.send("Emulation.setDeviceMetricsOverride", width=width, height=900,
+                 deviceScaleFactor=1, mobile=width < 600)
+    try:
+        browser.send("Page.navigate", url=path.resolve().as_uri())
+        browser.wait_for("Page.loadEventFired")
+        found = browser.evaluate(CJK_TEXT)
+        assert found, "the page shows a Chinese name"
+        selector = ".cjk" if found["id"] == "cjk" else "h1"
+        root = browser.send("DOM.getDocument")["root"]["nodeId"]
+        node = browser.send("DOM.querySelector", nodeId=root, selector=selector)["nodeId"]
+        fonts = browser.send("CSS.getPlatformFontsForNode", nodeId=node)["fonts"]
+    finally:
+        browser.send("Emulation.clearDeviceMetricsOverride")
+    families = [f["familyName"] for f in fonts if f["glyphCount"]]
+    if not any("CJK" in f or "Han" in f for f in families):
+        _unavailable(f"no CJK font drew the Chinese name ({families}; apt-get install -y "
+                     f"fonts-noto-cjk)")
+    assert "Noto Sans CJK" in found["family"]  # the page names the stack itself
+    # a CJK glyph is a full em wide (an empty box of a Latin font is about half that)
+    assert found["width"] >= 0.9 * len(found["text"]) * found["em"], found
