@@ -779,9 +779,31 @@ class CheckReport:
                 lines.extend(self._exact_lines(run))
             else:
                 lines.extend(self._comparison_lines(run))
+            lines.append(self._balance_line(run))
             lines.append("")
         lines.append(self.verdict())
         return "\n".join(lines)
+
+    def _balance_line(self, run: SetupRun) -> str:
+        """The run's balance verdict (as `fairplay run` says it, with the config's tolerance)
+        for the baseline's games and for this run's: a check also says when the verdict moved."""
+        from simulator import verdict as verdicts
+
+        entry = next(e for e in self.baseline.entries if e["name"] == run.name)
+        game = get_game(run.game)
+        said = []
+        for tallies, data in (
+                (run.baseline_tallies, {"config": entry["config"],
+                                        "strategies": entry["strategies"]}),
+                (run.tallies, self.results[self.runs.index(run)].data
+                 if len(self.results) == len(self.runs) else
+                 {"config": entry["config"], "strategies": entry["strategies"]})):
+            arrays = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
+            found, tolerance = verdicts.run_findings(game, arrays, data)
+            said.append(verdicts.judge(found, tolerance, int(arrays["games"][0]),
+                                       "finding").headline)
+        moved = "" if said[0] == said[1] else " (the verdict moved)"
+        return f"  balance verdict: baseline {said[0].lower()}; now {said[1].lower()}{moved}"
 
     def _comparison_lines(self, run: SetupRun) -> list[str]:
         rows = [row for row in self.comparisons if row.setup == run.name]

@@ -137,6 +137,9 @@ def test_unchanged_setup_passes_against_another_seed(copy):
     # conditions and the mean game length
     assert "PASS: all 25 measures of 1 setup(s) hold" in result.output
     assert "config differs" not in result.output
+    # the run's balance verdict, with the config's tolerance, for the baseline and for now
+    line = next(x for x in result.output.splitlines() if "balance verdict:" in x)
+    assert "baseline " in line and "; now " in line
 
 
 def test_changed_rule_fails_and_names_the_measure(copy):
@@ -149,6 +152,7 @@ def test_changed_rule_fails_and_names_the_measure(copy):
     assert result.output.splitlines()[-1].startswith("FAIL: ")
     assert "team human -1" in result.output.splitlines()[-1]
     assert 'config differs from the baseline\'s: roles.werewolf: "auto" -> 3' in result.output
+    assert "(the verdict moved)" in result.output  # 35% to 16%: a different verdict
 
 
 def test_edited_config_file_is_detected_unless_the_stored_config_is_replayed(copy):
