@@ -22,6 +22,14 @@ def game_lines(spec: GameSpec) -> list[str]:
              f"  source: {spec.source}"]
     if spec.teams:
         lines.append(f"  teams: {', '.join(spec.teams)}")
+    order = spec.turn_order
+    if order is not None:
+        lines.append(f"  turn order: {order.direction}; the first player is {order.first_player}"
+                     + (f"; note: {order.confound}" if order.confound else "")
+                     + " (the verdict judges win rates by position from the first player)")
+    if spec.symmetric_seats:
+        lines.append(f"  seats alike by construction: {spec.symmetric_seats} (seat numbers are "
+                     f"not judged)")
     lines.append("  roles:")
     for role in spec.roles:
         team = f" [{role.team}]" if role.team else ""
