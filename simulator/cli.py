@@ -347,9 +347,11 @@ from reports.commands import export, report, sweep  # noqa: E402
 from simulator.regression_cli import baseline, check  # noqa: E402
 from simulator.tune_cli import tune  # noqa: E402
 from simulator.roles_cli import roles  # noqa: E402
+from simulator.best_response_cli import best_response  # noqa: E402
 
 main.add_command(tune)
 main.add_command(roles)
+main.add_command(best_response)
 
 for command in (report, sweep, export, baseline, check):
     main.add_command(command)

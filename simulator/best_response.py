@@ -1,0 +1,362 @@
+"""Best responses: how much better could one team do by tuning its players' parameters?
+
+A balance number belongs to the game only if no side could easily do much better. This module
+searches one team's (or one role's) strategy parameters, the declared `StrategyParam`s with their
+ranges, for the highest win rate of the seats it tunes, the other seats keeping their strategies.
+
+* **A kept optimiser.** Optuna's TPE sampler proposes parameter values (integers where the
+  parameter is an integer); its successive-halving pruner drops a candidate whose rate after a
+  quarter (a half) of its games is already among the worst (racing).
+* **Common random numbers.** Every candidate plays the same seed and chunks, so the differences
+  between candidates are paired: the deals and the other seats' random draws are the same until
+  the tuned choices differ.
+* **No winner's curse.** The best of many noisy candidates looks better than it is. The gain
+  reported is measured again on fresh seeds: the default and the best found play the same fresh
+  games, and the difference of their rates has a paired interval over chunks (the same estimate
+  as `fairplay roles`, simulator/roles.py).
+* **Alternating teams.** With `rounds`, the teams take turns: each plays its best response to
+  the others' current parameters; the rates where the rounds settle are "the balance when every
+  team plays its tuned players".
+
+The objective is the win rate of the tuned seats: their wins over their seat-games (a team
+game's team win rate when every seat of the team is tuned).
+"""
+
+from __future__ import annotations
+
+import copy
+import datetime as _dt
+import json
+import math
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from simulator import config as config_module
+from simulator import fileio, roles, runner
+from simulator.config import ConfigError
+from simulator.results import versions
+
+SCHEMA = "fairplay.best_response"
+SCHEMA_VERSION = 1
+RUNGS = 3  # a candidate plays a quarter, a half, then all of its games (successive halving)
+
+
+class BestResponseError(Exception):
+    """A user's mistake (no such team, nothing to tune): one line."""
+
+
+@dataclass
+class Space:
+    """What is tuned: the config keys (one per role of the team), the strategy they play, and its
+    declared parameters with finite ranges."""
+
+    team: str
+    keys: list[str]  # strategies.<role> keys set for the tuned roles
+    strategy: str
+    params: list  # StrategyParam
+    fixed: dict  # parameter values the config gives that are not tuned (no finite range)
+    roles: list[str]
+
+    def table(self, values: dict) -> dict:
+        """The strategy table a config key takes for these parameter values."""
+        return {"name": self.strategy, **self.fixed, **values}
+
+    def overrides(self, values: dict) -> list[str]:
+        """`--set` lines that play these values."""
+        from simulator.sweep import toml_value
+
+        return [f"{key}={toml_value(self.table(values))}" for key in self.keys]
+
+
+def search_space(cfg, team: str | None = None, role: str | None = None) -> Space:
+    """The tuned roles (every role of `team` the config deals, or `role`), the one strategy they
+    play, and its parameters with finite ranges. Raises BestResponseError when there is nothing
+    to tune."""
+    game = cfg.game
+    if (team is None) == (role is None):
+        raise BestResponseError("give --team or --role (one of them)")
+    if role is not None:
+        if role not in game.role_names():
+            raise BestResponseError(f"unknown role {role!r}; {game.name} has: "
+                                    f"{', '.join(game.role_names())}")
+        tuned = [role]
+        team = game.roles[game.role_index(role)].team or role
+    else:
+        if team not in game.teams:
+            raise BestResponseError(f"unknown team {team!r}; {game.name} has: "
+                                    f"{', '.join(game.teams) or 'no teams (use --role)'}")
+        dealt = roles.role_counts(cfg)
+        tuned = [r.name for i, r in enumerate(game.roles) if r.team == team and dealt[i]]
+        if not tuned:
+            raise BestResponseError(f"no role of team {team} is dealt in this setup")
+    slots = {int(cfg.slot_table[seat, game.role_index(name)])
+             for seat in range(cfg.players) for name in tuned}
+    if len(slots) != 1:
+        raise BestResponseError(f"the {team} roles play {len(slots)} different strategies; tune "
+                                f"one role at a time (--role)")
+    slot = cfg.slots[slots.pop()]
+    tunable = [p for p in slot.info.params if math.isfinite(p.low) and math.isfinite(p.high)
+               and p.high > p.low]
+    if not tunable:
+        raise BestResponseError(f"strategy {slot.name} declares no parameter with a finite "
+                                f"range: nothing to tune (use a people-like strategy)")
+    given = dict(slot.params)
+    fixed = {p.name: given[p.name] for p in slot.info.params if p not in tunable}
+    return Space(team, [f"strategies.{name}" for name in tuned], slot.name, tunable, fixed,
+                 tuned)
+
+
+def objective_of(tallies: dict, cfg, space: Space) -> tuple[int, int]:
+    """(wins, seat-games) of the tuned seats: the tallies of the tuned roles (a strategy slot may
+    be shared with other roles' seats, a role's tallies are its seats' alone)."""
+    index = [cfg.game.role_index(name) for name in space.roles]
+    return (sum(int(tallies["role_wins"][r]) for r in index),
+            sum(int(tallies["role_games"][r]) for r in index))
+
+
+@dataclass
+class Search:
+    """The state of a search: what it tunes, how, and every candidate tried (JSON data)."""
+
+    spec: str
+    overrides: list[str]
+    players: int | None
+    games: int
+    trials: int
+    seed: int
+    chunk_size: int
+    confirm_games: int
+    data: dict = field(default_factory=dict)
+
+
+def _config(spec: str, overrides, players):
+    return config_module.load(spec, list(overrides), players)
+
+
+class Candidate:
+    """One candidate's run, played rung by rung: each rung extends the same run (the same seed
+    and chunks), so a candidate that reaches the last rung played exactly `games` games once."""
+
+    def __init__(self, spec, overrides, players, space, values, seed, chunk_size):
+        self.cfg = _config(spec, list(overrides) + space.overrides(values), players)
+        self.space, self.seed, self.chunk_size = space, seed, chunk_size
+        self.result = None
+
+    def rate(self, games: int, workers, scheduler) -> float:
+        if self.result is None:
+            self.result = runner.start(self.cfg, games, self.seed, self.chunk_size)
+        else:
+            self.result.data["games_requested"], self.result.data["complete"] = games, False
+        runner.execute(self.result, workers, scheduler=scheduler)
+        wins, seat_games = objective_of(self.result.tallies, self.cfg, self.space)
+        return wins / seat_games if seat_games else math.nan
+
+
+def rungs_of(games: int, chunk_size: int) -> list[int]:
+    """A quarter, a half and all of the games, each a whole number of chunks."""
+    out = []
+    for k in range(RUNGS):
+        n = max(chunk_size, (games >> (RUNGS - 1 - k)) // chunk_size * chunk_size)
+        if not out or n > out[-1]:
+            out.append(n)
+    return out
+
+
+def search(spec: str, team: str | None = None, role: str | None = None, overrides=(),
+           players: int | None = None, trials: int = 40, games: int = 20_000, seed: int = 0,
+           chunk_size: int | None = None, confirm_games: int | None = None,
+           workers: int | None = None, scheduler: str | None = None, done: list | None = None,
+           on_trial=None, announce=lambda line: None) -> dict:
+    """One best-response search: `trials` candidates, each on `games` games of seed `seed`
+    (common random numbers), then the default and the best found on `confirm_games` fresh games.
+    `done`: candidates already tried (a resumed search) as {"params", "value", "state"} records.
+    Returns the search's JSON data. Ctrl-C raises KeyboardInterrupt with `on_trial` having seen
+    every finished candidate."""
+    import optuna
+
+    optuna.logging.set_verbosity(optuna.logging.WARNING)
+    cfg = _config(spec, overrides, players)
+    space = search_space(cfg, team, role)
+    chunk_size = chunk_size or max(1, min(runner.DEFAULT_CHUNK_SIZE, games // 32))
+    if chunk_size < 1 or games < chunk_size:
+        raise BestResponseError(f"-n {games:,} must be at least one chunk ({chunk_size:,} games)")
+    confirm_games = confirm_games or 2 * games
+    rungs = rungs_of(games, chunk_size)
+    distributions = {
+        p.name: optuna.distributions.IntDistribution(int(p.low), int(p.high)) if p.integer
+        else optuna.distributions.FloatDistribution(float(p.low), float(p.high))
+        for p in space.params}
+    study = optuna.create_study(
+        direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed),
+        pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
+    default = {p.name: (int(p.default) if p.integer else float(p.default)) for p in space.params}
+    records = list(done or [])
+    for record in records:  # a resumed search: what was tried already
+        study.add_trial(optuna.trial.create_trial(
+            params=record["params"], distributions=distributions,
+            value=record["value"] if record["state"] == "complete" else None,
+            intermediate_values={i: v for i, v in enumerate(record.get("rungs", []))},
+            state=optuna.trial.TrialState.COMPLETE if record["state"] == "complete"
+            else optuna.trial.TrialState.PRUNED))
+    if not records:
+        study.enqueue_trial(default)  # the default is a candidate too
+
+    def evaluate(trial) -> float:
+        values = {p.name: trial.suggest_int(p.name, int(p.low), int(p.high)) if p.integer
+                  else trial.suggest_float(p.name, float(p.low), float(p.high))
+                  for p in space.params}
+        candidate = Candidate(spec, overrides, players, space, values, seed, chunk_size)
+        seen = []
+        value = math.nan
+        for step, n in enumerate(rungs):
+            value = candidate.rate(n, workers, scheduler)
+            seen.append(value)
+            trial.report(value, step)
+            if step < len(rungs) - 1 and trial.should_prune():
+                records.append({"params": values, "value": value, "state": "pruned",
+                                "rungs": seen})
+                if on_trial:
+                    on_trial(records)
+                raise optuna.TrialPruned()
+        records.append({"params": values, "value": value, "state": "complete", "rungs": seen})
+        if on_trial:
+            on_trial(records)
+        return value
+
+    left = trials - len(records)
+    for _ in range(max(0, left)):
+        study.optimize(evaluate, n_trials=1, catch=())
+        announce(f"candidate {len(records)} of {trials}: {_describe(records[-1])}")
+    complete = [r for r in records if r["state"] == "complete"]
+    best = max(complete, key=lambda r: (r["value"], -records.index(r)))
+    announce(f"measuring the default and the best found again on {confirm_games:,} fresh games")
+    confirm = confirm_gain(spec, overrides, players, space, default, best["params"],
+                           confirm_games, seed + 1_000_003, roles.default_chunk_size(confirm_games),
+                           workers, scheduler)
+    return {
+        "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
+        "default_rate_searched": next((r["value"] for r in records
+                                       if r["params"] == default and r["state"] == "complete"),
+                                      None),
+        "game": cfg.game.name, "config": spec, "overrides": list(overrides),
+        "players": cfg.players, "team": space.team, "roles": space.roles,
+        "strategy": space.strategy, "keys": space.keys, "fixed": space.fixed,
+        "params": [{"name": p.name, "low": p.low, "high": p.high, "default": p.default,
+                    "integer": p.integer, "meaning": p.meaning} for p in space.params],
+        "games": games, "trials": trials, "seed": seed, "chunk_size": chunk_size,
+        "rungs": rungs, "method": "Optuna TPE sampler, successive-halving pruner; every "
+                                  "candidate on the same seed (common random numbers)",
+        "searched": records, "default": default, "best": best["params"],
+        "confirm": confirm,
+        "set": space.overrides(best["params"]),
+        "versions": versions(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _describe(record: dict) -> str:
+    values = ", ".join(f"{k}={v:g}" for k, v in record["params"].items())
+    state = "" if record["state"] == "complete" else " (dropped early)"
+    return f"{values}: {100 * record['value']:.2f}%{state}"
+
+
+def confirm_gain(spec, overrides, players, space, default: dict, best: dict, games: int,
+                 seed: int, chunk_size: int, workers, scheduler) -> dict:
+    """The default and the best parameters on the same fresh games (seed `seed`): their rates
+    and the gain with its 95% paired interval over chunks (roles.paired_interval). Both setups
+    deal the same roles to the tuned seats, so each chunk holds as many tuned seat-games in both:
+    the chunk is the unit, the game's correlations inside it."""
+    cfgs = [_config(spec, list(overrides) + space.overrides(values), players)
+            for values in (default, best)]
+    results = [runner.start(cfg, games, seed, chunk_size) for cfg in cfgs]
+    chunks = runner.chunk_count(games, chunk_size)
+    wins = np.zeros((2, chunks), dtype=np.int64)
+    seat_games = np.zeros((2, chunks), dtype=np.int64)
+    index = {id(result): i for i, result in enumerate(results)}
+
+    def on_done(result, chunk, tallies, seconds):
+        i = index[id(result)]
+        wins[i, chunk], seat_games[i, chunk] = objective_of(tallies, cfgs[i], space)
+        result.add_chunk(chunk, tallies)
+
+    jobs = ((result, chunk) for chunk in range(chunks) for result in results)
+    runner.play_jobs(results, jobs, workers, on_done, isolate=True, scheduler=scheduler)
+    rates = wins.sum(axis=1) / np.maximum(seat_games.sum(axis=1), 1)
+    if not np.array_equal(seat_games[0], seat_games[1]):
+        raise RuntimeError("the default and the best were dealt different seats")
+    gain, low, high, _ = roles.paired_interval(wins[1] - wins[0], seat_games[0])
+    return {"games": games, "seed": seed, "chunk_size": chunk_size, "chunks": chunks,
+            "default_rate": float(rates[0]), "best_rate": float(rates[1]),
+            "gain": gain, "low": low, "high": high,
+            "excludes_zero": bool(low > 0 or high < 0)}
+
+
+def rounds(spec: str, teams: list[str], count: int, overrides=(), players=None, **kwargs) -> dict:
+    """Alternating best responses: round k tunes teams[k % len(teams)] against the others'
+    current parameters. Returns every round's search and the settled overrides."""
+    current = list(overrides)
+    out = []
+    for k in range(count):
+        team = teams[k % len(teams)]
+        data = search(spec, team=team, overrides=current, players=players, **kwargs)
+        keys = set(data["keys"])
+        current = [o for o in current if o.split("=", 1)[0] not in keys] + data["set"]
+        out.append(data)
+    return {"rounds": out, "settled": current}
+
+
+def toml_text(data: dict, out_dir: Path) -> str:
+    """A config that `extends` the searched one and plays the best parameters found (after
+    `rounds`, every team's)."""
+    from simulator.sweep import toml_key, toml_value
+
+    spec = data["config"]
+    path = Path(spec)
+    if path.exists():
+        extends = os.path.relpath(path.resolve(), out_dir.resolve())
+    else:
+        extends = str(config_module.locate(spec).relative_to(config_module.builtin_config_dir()))
+    lines = [f"# the best response of team {data['team']} found by fairplay best-response",
+             f"extends = {toml_value(Path(extends).as_posix())}"]
+    if data.get("players_arg") is not None:
+        lines.append(f"players = {int(data['players_arg'])}")
+    tuned = data.get("settled") or list(data.get("overrides", [])) + data["set"]
+    keys = {text.split("=", 1)[0] for text in tuned}
+    for text in data.get("overrides", []):
+        if text.split("=", 1)[0] not in keys:
+            lines.append(f"# also given: --set {text}")
+    lines += ["", "[strategies]"]
+    for text in tuned:
+        path, value = config_module.parse_override(text, "")
+        if path[0] == "strategies" and len(path) == 2:
+            lines.append(f"{toml_key(path[1])} = {toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def save(data: dict, path) -> None:
+    fileio.write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def load(path) -> dict:
+    """A best-response file (read as data: nothing it names is run)."""
+    try:
+        data = fileio.read_json(path)
+    except fileio.FileRefused as exc:
+        raise BestResponseError(f"{path}: {exc}") from None
+    if not isinstance(data, dict) or data.get("schema") != SCHEMA or \
+            data.get("schema_version") != SCHEMA_VERSION:
+        raise BestResponseError(f"{path}: not a fairplay best-response file")
+    searched = data.get("searched")
+    if not isinstance(searched, list) or not all(
+            isinstance(r, dict) and isinstance(r.get("params"), dict) and
+            isinstance(r.get("value"), (int, float)) and r.get("state") in ("complete", "pruned")
+            for r in searched):
+        raise BestResponseError(f"{path}: corrupt best-response file (its candidates)")
+    return data
+
+
+def copy_of(data: dict) -> dict:
+    return copy.deepcopy(data)

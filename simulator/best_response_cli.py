@@ -1,0 +1,170 @@
+"""The `fairplay best-response` command (registered on the main CLI group)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from simulator.cli_support import (
+    RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, scheduler_option,
+    writable_file,
+)
+from simulator.cli_support import fail as _fail
+
+
+def _rate(x) -> str:
+    return f"{100 * x:.2f}%"
+
+
+def _lines(data: dict) -> list[str]:
+    c = data["confirm"]
+    lines = [f"{data['game']}: best response of {data['team']} "
+             f"({', '.join(data['roles'])}, strategy {data['strategy']}), "
+             f"{len(data['searched'])} candidates on {data['games']:,} games each (seed "
+             f"{data['seed']}, the same games for every candidate)",
+             f"  measured again on {c['games']:,} fresh games (seed {c['seed']}):",
+             f"  default players  {_rate(c['default_rate'])}",
+             f"  best found       {_rate(c['best_rate'])}",
+             f"  gain             {100 * c['gain']:+.2f} points (95% paired CI "
+             f"{100 * c['low']:+.2f} to {100 * c['high']:+.2f})"
+             + ("" if c["excludes_zero"] else ": not distinguishable from no gain"),
+             "  the best parameters, as --set lines:"]
+    lines += [f"    --set '{text}'" for text in data["set"]]
+    return lines
+
+
+@click.command("best-response")
+@click.argument("config", required=False)
+@click.option("--team", help="The team whose players are tuned (every role of it dealt).")
+@click.option("--role", help="Tune one role's players instead of a whole team.")
+@click.option("--trials", type=int, default=40, show_default=True,
+              help="Candidates to try (the default parameters are the first).")
+@click.option("-n", "--games", "n_games", type=int, default=20_000, show_default=True,
+              help="Games per candidate (a quarter, then a half, then all: the worst are "
+                   "dropped early).")
+@click.option("--confirm-games", type=int, default=None,
+              help="Fresh games on which the default and the best are measured again "
+                   "[default: 2 × -n].")
+@click.option("--rounds", type=int, default=1, show_default=True,
+              help="Alternate the teams: each round tunes the next team against the others' "
+                   "current parameters.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Random seed.")
+@click.option("--chunk-size", type=int, default=None, help="Games per chunk [default: -n/32].")
+@click.option("--players", type=int, help="Number of players (overrides the config).")
+@click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
+              help="Override a key of the config (repeatable).")
+@click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+              help="Search file (JSON) [default: results/best-response-<game>-<team>.json]; a "
+                   "TOML config that extends CONFIG with the best parameters is written beside "
+                   "it.")
+@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="Continue an interrupted search saved in this file.")
+@click.option("--force", is_flag=True, help="Replace existing output files.")
+@click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
+@scheduler_option
+def best_response(config, team, role, trials, n_games, confirm_games, rounds, seed, chunk_size,
+                  players, overrides, workers, output, resume_path, force, quiet, scheduler):
+    """Search one team's strategy parameters for its best response to the other seats, and
+    report how much it gains over the default players (measured again on fresh games).
+
+    \b
+      fairplay best-response configs/werewolf/standard-16.toml --team wolf --trials 40
+      fairplay best-response vitamors --team exiles --rounds 2
+    """
+    from simulator import best_response as br
+    from simulator import runner
+    from simulator.config import ConfigError
+
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
+    check_scheduler(scheduler, workers)
+    done = []
+    if resume_path is not None:
+        if config is not None or team or role:
+            _fail("--resume takes the search from its file; give no CONFIG, --team or --role")
+        try:
+            saved = br.load(resume_path)
+        except br.BestResponseError as exc:
+            _fail(exc)
+        config, team, role = saved["config"], saved.get("team_arg"), saved.get("role_arg")
+        overrides, players = saved.get("overrides", []), saved.get("players_arg")
+        trials, n_games, seed = saved["trials"], saved["games"], saved["seed"]
+        chunk_size, confirm_games = saved.get("chunk_size"), saved.get("confirm_games")
+        done, output, force = saved["searched"], resume_path, True
+    if config is None:
+        _fail("give a CONFIG and --team or --role, or --resume FILE")
+    if trials < 1 or n_games < 1 or rounds < 1 or seed < 0:
+        _fail("--trials, -n and --rounds must be at least 1, --seed at least 0")
+    if rounds > 1 and role:
+        _fail("--rounds alternates teams: give no --role")
+    if rounds > 1 and resume_path is not None:
+        _fail("a search of several rounds is not resumed: run it again")
+    name = team or role or "all"
+    output = output or Path("results") / f"best-response-{Path(config).stem}-{name}.json"
+    toml_path = output.with_suffix(".toml")
+    distinct_outputs([(output, "-o"), (toml_path, "the TOML config")],
+                     [Path(config)] if Path(config).exists() else [])
+    for path, what in ((output, "-o"), (toml_path, "the TOML config")):
+        writable_file(path, what)
+        if resume_path is None:
+            may_replace(path, what, force)
+    say = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+    lock = lock_output(output)
+    arguments = {"team_arg": team, "role_arg": role, "players_arg": players,
+                 "confirm_games": confirm_games, "trials": trials, "games": n_games,
+                 "seed": seed, "config": config, "overrides": list(overrides),
+                 "command": "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
+
+    def checkpoint(records):
+        br.save({"schema": br.SCHEMA, "schema_version": br.SCHEMA_VERSION, "complete": False,
+                 "chunk_size": chunk_size, "searched": records, **arguments}, output)
+
+    try:
+        if rounds > 1:
+            from simulator import config as config_module
+
+            teams = list(config_module.load(config, list(overrides), players).game.teams)
+            first = team or teams[0]
+            order = teams[teams.index(first):] + teams[:teams.index(first)]
+            data = br.rounds(config, order, rounds, overrides=list(overrides), players=players,
+                             trials=trials, games=n_games, seed=seed, chunk_size=chunk_size,
+                             confirm_games=confirm_games, workers=workers, scheduler=scheduler,
+                             announce=say)
+            last = data["rounds"][-1]
+            result = dict(last, rounds=data["rounds"], settled=data["settled"], **arguments,
+                          complete=True)
+        else:
+            result = dict(br.search(config, team, role, overrides, players, trials, n_games,
+                                    seed, chunk_size, confirm_games, workers, scheduler, done,
+                                    on_trial=checkpoint, announce=say), **arguments,
+                          complete=True)
+    except (br.BestResponseError, ConfigError, runner.SchedulerError) as exc:
+        lock.release()
+        _fail(exc)
+    except runner.RunFault as stop:
+        lock.release()
+        raise RunFailed(f"{stop} (in a candidate's games); the candidates finished are saved "
+                        f"to {output}") from None
+    except KeyboardInterrupt:
+        lock.release()
+        click.echo(f"\nInterrupted: the candidates finished are saved to {output}; continue "
+                   f"with: fairplay best-response --resume {output}", err=True)
+        sys.exit(130)
+    br.save(result, output)
+    from simulator import fileio
+
+    fileio.write_atomically(toml_path, br.toml_text(result, toml_path.parent))
+    lock.release()
+    lines = _lines(result)
+    if rounds > 1:
+        lines.append("  after the rounds, every team playing its tuned players:")
+        for k, r in enumerate(result["rounds"], start=1):
+            c = r["confirm"]
+            lines.append(f"    round {k}: {r['team']} {_rate(c['default_rate'])} -> "
+                         f"{_rate(c['best_rate'])}")
+    click.echo("\n".join(lines))
+    click.echo(f"\nSaved to {output}; the tuned config: {toml_path} (fairplay run {toml_path})")
