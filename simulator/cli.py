@@ -348,10 +348,12 @@ from simulator.regression_cli import baseline, check  # noqa: E402
 from simulator.tune_cli import tune  # noqa: E402
 from simulator.roles_cli import roles  # noqa: E402
 from simulator.best_response_cli import best_response  # noqa: E402
+from simulator.coverage_cli import coverage  # noqa: E402
 
 main.add_command(tune)
 main.add_command(roles)
 main.add_command(best_response)
+main.add_command(coverage)
 
 for command in (report, sweep, export, baseline, check):
     main.add_command(command)

@@ -418,6 +418,9 @@ class GameSpec:
     # params -> the teams some seat is dealt at the start (default: every team). A team nobody
     # is dealt (Ghost Play's evil side at an even count) is not judged by the verdict.
     dealt_teams: Callable[[Any], tuple[str, ...]] | None = None
+    # event or ending name -> the roles (any one dealt) or config key (on) that make it
+    # available in a setup, for `fairplay coverage` (simulator/coverage.py)
+    coverage_needs: dict | None = None
     # the role that fills a setup's remaining seats (werewolf: "villager"), or "": `fairplay
     # roles` measures a role's value by putting it in place of one filler
     filler_role: str = ""
@@ -601,6 +604,7 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         symmetric_seats=getattr(d, "SYMMETRIC_SEATS", ""),
         turn_order=getattr(d, "TURN_ORDER", None),
         dealt_teams=getattr(params, "dealt_teams", None),
+        coverage_needs=getattr(d, "COVERAGE_NEEDS", None),
         filler_role=getattr(d, "FILLER_ROLE", ""),
         provisional_for=getattr(params, "provisional_for", None),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,

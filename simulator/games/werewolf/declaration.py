@@ -59,6 +59,23 @@ TEAMS = ("human", "wolf")
 SYMMETRIC_SEATS = ("roles are dealt at random, and vote and hanging ties count from the night's "
                    "victim, never from a fixed seat")
 TURN_ORDER = None  # no first player: the day's votes start beside the night's victim
+# What makes each power available in a setup (`fairplay coverage`): the role that holds it, or
+# the knob that turns it on.
+COVERAGE_NEEDS = {
+    "seer_killed_at_night": "seer", "seer_checks": "seer", "seer_found_wolf": "seer",
+    "hanged_seer": "seer", "medium_readings": "medium", "medium_claims": "medium",
+    "protections": "bodyguard", "protected_saves": "bodyguard",
+    "witness_redirects": "witness", "witness_caught": "witness", "owl_suspects": "owl-man",
+    "hamster_attacked": "hamster", "hamster_checked": "hamster",
+    "witch_saves": "witch", "witch_poisons": "witch", "hunter_shots": "hunter",
+    "lovers_linked": "cupid", "lovers_across": "cupid", "lover_grief": "cupid",
+    "lovers across the camps, the last two alive": "cupid",
+    "death_marks": "death-god", "death_god_kills": "death-god",
+    "paranoid_wolf": "paranoid", "paranoid_human": "paranoid",
+    "charms": "piper", "every living player but the piper charmed": "piper",
+    "mayor_elected": "rules.mayor", "mayor_successions": "rules.mayor",
+    "mayor_double_votes": "rules.mayor",
+}
 TEAM = codes(TEAMS, "Team")
 HUMAN, WOLF = TEAM.human, TEAM.wolf
 UNDECIDED = 2  # the paranoid's camp until night 2 (counted for neither camp)

@@ -1,0 +1,45 @@
+"""`fairplay coverage`: every event and ending with its rate per game; the blind spots marked,
+and what a setup does not deal is "not available", not a blind spot (simulator/coverage.py)."""
+
+from __future__ import annotations
+
+from cli_checks import one_line_error, run_cli
+from simulator import config, coverage, runner
+
+
+def test_every_event_and_ending_is_listed_and_what_is_not_dealt_is_not_available():
+    result = runner.run(config.load("werewolf"), 2_000, seed=1, workers=1)
+    lines = {line.name: line for line in coverage.coverage(result)}
+    game = result.game
+    assert set(lines) == set(game.event_names) | set(game.end_names)
+    # the base game deals a seer and no witch: the seer checks, the witch is not available
+    assert lines["seer_checks"].per_game > 0.5 and lines["seer_checks"].mark == ""
+    assert lines["witch_saves"].mark == "not available"
+    assert lines["mayor_elected"].mark == "not available"  # rules.mayor is off
+    assert lines["every player of the wolf camp dead"].per_game == \
+        result.tallies["end_counts"][0] / 2_000
+
+
+def test_an_available_power_nobody_uses_is_marked_never(tmp_path):
+    # with the witch dealt but every seat playing at random, she may still act; with the
+    # mayor's rule on the election always happens: both are available and occur
+    result = runner.run(config.load("werewolf", ["rules.mayor=true"], players=12), 1_000,
+                        seed=2, workers=1)
+    lines = {line.name: line for line in coverage.coverage(result)}
+    assert lines["mayor_elected"].available and lines["mayor_elected"].per_game > 0.9
+    # an event the setup makes available but which never happened is marked NEVER
+    lines["hanged_seer"].per_game = 0.0
+    assert lines["hanged_seer"].mark == "NEVER"
+    lines["hanged_seer"].per_game = 0.0005
+    assert lines["hanged_seer"].mark == "rare"
+
+
+def test_the_command_plays_a_config_or_reads_a_result(tmp_path):
+    played = run_cli("coverage", "werewolf", "-n", 500, "--workers", 1, "-q")
+    assert played.exit_code == 0, played.output
+    assert "rule coverage over 500 games" in played.output and "not available" in played.output
+    out = tmp_path / "r.json"
+    assert run_cli("run", "werewolf", "-n", 300, "--workers", 1, "-q", "-o", out).exit_code == 0
+    read = run_cli("coverage", str(out))
+    assert read.exit_code == 0 and "over 300 games" in read.output
+    one_line_error(run_cli("coverage", str(out), "--set", "players=10"), "no --set")
