@@ -155,10 +155,18 @@ def _on_sigterm(signum, frame):
 @click.option("--role-values", is_flag=True,
               help="Also measure what each role is worth (as `fairplay roles`: one more setup per "
                    "role, as many games each as the run played) and add it to the report.")
+@click.option("--robustness", is_flag=True,
+              help="Also play the setup with every built-in strategy family of the game at "
+                   "every seat (and --tuned), and say whether the verdict depends on the "
+                   "players.")
+@click.option("--tuned", "tuned_path", type=click.Path(dir_okay=False, path_type=Path),
+              help="With --robustness: a tuned config (from fairplay best-response) to play "
+                   "too.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @scheduler_option
 def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
-        report_path, force, precision, until_decided, max_games, role_values, quiet, scheduler):
+        report_path, force, precision, until_decided, max_games, role_values, robustness,
+        tuned_path, quiet, scheduler):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
     if workers is not None and workers < 1:
         _fail(f"--workers must be at least 1, got {workers}")
@@ -172,6 +180,10 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     check_scheduler(scheduler, workers)
     if role_values and resume_path is not None:
         _fail("--role-values needs the CONFIG: run it without --resume (or use fairplay roles)")
+    if (robustness or tuned_path) and resume_path is not None:
+        _fail("--robustness needs the CONFIG: run it without --resume")
+    if tuned_path is not None and not robustness:
+        _fail("--tuned goes with --robustness")
     to_stdout = output is not None and str(output) == "-"
     if resume_path is not None and output is not None:
         _fail("--resume writes to the file it continues; give no -o")
@@ -260,6 +272,17 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     else:
         click.echo(result.summary().table())
         click.echo(f"\nResult saved to {path}")
+    if robustness:
+        from simulator import robustness as robustness_module
+
+        try:
+            found = robustness_module.rows(config, result, overrides, players,
+                                           result.games_played, seed, workers,
+                                           str(tuned_path) if tuned_path else None,
+                                           scheduler=scheduler)
+        except ConfigError as exc:
+            _fail(exc)
+        click.echo("\n" + "\n".join(robustness_module.table(found)), err=to_stdout)
     values = None
     if role_values:
         from simulator import roles as roles_module

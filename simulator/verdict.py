@@ -195,7 +195,8 @@ def _unbalanced_headline(lead: Finding) -> str:
         return f"{lead.name[:1].upper()}{lead.name[1:]} {word} by {_points(lead.difference)} points"
     what = {"seat": "Seats", "role": "Roles", "strategy": "Strategies",
             "position": "Turn order"}[lead.group]
-    return f"{what} matter most: {lead.label()} {'+' if lead.difference > 0 else '−'}" \
+    verb = "matters" if lead.group == "position" else "matter"
+    return f"{what} {verb} most: {lead.label()} {'+' if lead.difference > 0 else '−'}" \
            f"{_points(lead.difference)} points"
 
 
