@@ -29,6 +29,7 @@ from simulator import sweep as sweep_module
 from simulator.results import Result, checksum
 
 from cli_checks import one_line_error, run_cli
+from test_faults import _children, _running
 
 # A strategy file that leaves a mark when it is imported: reading a file that names it must not.
 MARKING = '''
@@ -256,20 +257,6 @@ def hang(kind, obs, legal, params, memory, rng):
 '''
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in os.listdir(f"/proc/{pid}/task"):
-        found += map(int, Path(f"/proc/{pid}/task/{task}/children").read_text().split())
-    return found
-
-
-def _alive(pid: int) -> bool:
-    try:
-        return Path(f"/proc/{pid}/stat").read_text().split(")")[-1].split()[0] != "Z"
-    except (FileNotFoundError, ProcessLookupError):
-        return False
-
-
 @pytest.mark.skipif(not Path("/proc/self/task").exists(), reason="reads /proc for the workers")
 def test_workers_end_when_their_parent_is_killed(tmp_path):
     (tmp_path / "hang.py").write_text(HANG)
@@ -289,14 +276,14 @@ def test_workers_end_when_their_parent_is_killed(tmp_path):
         process.kill()  # kill -9: the parent cannot end them itself
         process.wait()
         deadline = time.monotonic() + 10
-        while any(map(_alive, workers)) and time.monotonic() < deadline:
+        while any(map(_running, workers)) and time.monotonic() < deadline:
             time.sleep(0.1)
-        assert not any(map(_alive, workers))
+        assert not any(map(_running, workers))
     finally:
         if process.poll() is None:
             os.killpg(process.pid, signal.SIGKILL)
         for pid in workers:
-            if _alive(pid):
+            if _running(pid):
                 os.kill(pid, signal.SIGKILL)
 
 
