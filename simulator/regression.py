@@ -420,8 +420,9 @@ def load_baseline(path) -> Baseline:
                             f"supported (this fairplay reads version {SCHEMA_VERSION}); "
                             f"regenerate it with `fairplay baseline`", path)
     _check_keys(data, _TOP_KEYS, "", path)
-    if data["games"] < 1 or data["chunk_size"] < 1:
-        raise BaselineError("corrupt baselines: games and chunk_size must be at least 1", path)
+    if data["games"] < 1 or data["chunk_size"] < 1 or data["seed"] < 0:
+        raise BaselineError("corrupt baselines: games and chunk_size must be at least 1, the "
+                            "seed at least 0", path)
     if not data["configs"]:
         raise BaselineError("corrupt baselines: no setups in \"configs\"", path)
     names = set()

@@ -114,6 +114,15 @@ def checksum(data: dict) -> str:
     return hashlib.sha256(text.encode()).hexdigest()
 
 
+def _check_fingerprint(stored: dict, path) -> None:
+    """A fingerprint is texts: the config's and the code's hashes, and each strategy file's."""
+    files = stored.get("strategy_files", {})
+    if not all(isinstance(stored.get(k, ""), str) for k in ("config", "code")) or \
+            not isinstance(files, dict) or \
+            not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
+        raise ResultError(path, "corrupt result: its fingerprint must hold hashes as text")
+
+
 _REQUIRED = object()
 # Every field of a result file: the types it may have, and its default when absent (older files
 # lack the optional ones).
@@ -200,11 +209,15 @@ class Result:
             raise ResultError(path, f"corrupt result: tallies missing {', '.join(absent)}")
         if data["games_requested"] < 1 or data["chunk_size"] < 1 or data["seed"] < 0:
             raise ResultError(path, "corrupt result: games, chunk size and seed out of range")
+        if not all(isinstance(c, int) and not isinstance(c, bool) for c in data["chunks_done"]):
+            raise ResultError(path, "corrupt result: chunks_done must list chunk numbers")
+        _check_fingerprint(data["fingerprint"], path)
+        dealt = data["dealt_teams"]
+        if dealt is not None and not all(isinstance(t, str) and t in game.teams for t in dealt):
+            raise ResultError(path, "corrupt result: dealt_teams must name teams of its game")
         if data.get("checksum") is not None and data["checksum"] != checksum(data):
             raise ResultError(path, "its contents do not match the checksum fairplay wrote (the "
                                     "file was edited or damaged); it is not read")
-        if not all(isinstance(c, int) and not isinstance(c, bool) for c in data["chunks_done"]):
-            raise ResultError(path, "corrupt result: chunks_done must list chunk numbers")
         adaptive.check(data, path)
         try:
             result = cls(data)

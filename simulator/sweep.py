@@ -188,6 +188,9 @@ def parse_vary(text: str) -> Axis:
         low, high = int(match.group(1)), int(match.group(2))
         if low > high:
             raise SweepError(f"--vary {text!r}: the range {low}..{high} is empty (write low..high)")
+        if high - low + 1 > MAX_CELLS:
+            raise SweepError(f"--vary {text!r}: {high - low + 1:,} levels; a sweep has at most "
+                             f"{MAX_CELLS:,} cells")
         values = tuple(range(low, high + 1))
     else:
         items = split_items(values_text)
@@ -201,7 +204,8 @@ def parse_vary(text: str) -> Axis:
                 values.append(parse_value(item))
         values = tuple(values)
     seen = [json.dumps(v, sort_keys=True) for v in values]  # typed: true is not 1
-    duplicates = [v for i, v in enumerate(values) if seen[i] in seen[:i]]
+    duplicates = [v for i, v in enumerate(values) if seen[i] in set(seen[:i])] \
+        if len(set(seen)) < len(seen) else []
     if duplicates:
         raise SweepError(f"--vary {text!r}: level {label(duplicates[0])!r} appears twice")
     return Axis(key, op, values, text)
@@ -330,6 +334,7 @@ class Sweep:
         missing = [k for k in ("game", "axes", "cells", "games", "seed") if k not in data]
         if missing:
             raise SweepError(f"{path}: corrupt sweep: missing {', '.join(missing)}")
+        _check_fields(data, path)
         if data["game"] not in game_names():
             raise SweepError(f"{path}: unknown game {data['game']!r}")
         try:
@@ -351,6 +356,12 @@ class Sweep:
                     raise ValueError(f"cell {c['index']} has status {c['status']!r} without "
                                      f"a complete result" if c["status"] == "ok" else
                                      f"cell {c['index']} has an unknown status")
+                if not isinstance(c["values"], list) or len(c["values"]) != len(axes) or \
+                        not isinstance(c["overrides"], list) or \
+                        not all(isinstance(o, str) for o in c["overrides"]) or \
+                        isinstance(c["index"], bool) or not isinstance(c["index"], int):
+                    raise ValueError(f"cell {c.get('index')!r}: its values, overrides or number "
+                                     f"are damaged")
                 cells.append(Cell(int(c["index"]), tuple(c["values"]), list(c["overrides"]),
                                   c["status"], str(c.get("error", "")), result))
             if not isinstance(data["games"], int) or not isinstance(data["seed"], int) or \
@@ -389,6 +400,48 @@ class Sweep:
                 raise SweepError(f"cannot resume cell {cell.index}: {exc}") from None
             except ConfigError as exc:
                 raise SweepError(f"{path}: cannot resume cell {cell.index}: {exc}") from None
+
+
+# The top-level fields of a sweep file: their types, and a default where older files lack them.
+_FIELDS = {"game": (str,), "axes": (list,), "cells": (list,), "games": (int,), "seed": (int,),
+           "chunk_size": (int,), "base_config": (dict,), "overrides": (list,),
+           "versions": (dict,), "elapsed_seconds": (int, float), "command": (str,),
+           "config": (str,), "source": (str,), "created": (str,), "complete": (bool,),
+           "tune": (dict,)}
+_DEFAULTS = {"elapsed_seconds": 0.0, "versions": {}, "overrides": [], "command": "",
+             "chunk_size": runner.DEFAULT_CHUNK_SIZE}
+
+
+def _check_fields(data: dict, path) -> None:
+    """Refuse (SweepError) a sweep whose fields have the wrong types or out-of-range numbers, or
+    whose base config holds a null (TOML has none); fill the defaults of older files."""
+    for key, default in _DEFAULTS.items():
+        data.setdefault(key, copy.deepcopy(default))
+    for key, kinds in _FIELDS.items():
+        value = data.get(key)
+        if key in data and (isinstance(value, bool) and bool not in kinds or
+                            not isinstance(value, kinds)):
+            raise SweepError(f"{path}: corrupt sweep: {key} must be "
+                             f"{' or '.join(k.__name__ for k in kinds)}")
+    if data["games"] < 1 or data["seed"] < 0 or data["chunk_size"] < 1:
+        raise SweepError(f"{path}: corrupt sweep: games, seed or chunk size out of range")
+    if not all(isinstance(o, str) for o in data["overrides"]):
+        raise SweepError(f"{path}: corrupt sweep: overrides must be KEY=VALUE texts")
+    if _holds_null(data.get("base_config")):
+        raise SweepError(f"{path}: corrupt sweep: its base config holds a null (TOML has none)")
+
+
+def _holds_null(value) -> bool:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if item is None:
+            return True
+        if isinstance(item, dict):
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def is_sweep_file(path) -> bool:
