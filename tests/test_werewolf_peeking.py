@@ -609,7 +609,7 @@ def expected_views(deal, watched, trace):
 
     def obs(kind, at_night):
         o = np.full(OBS.size, -1, np.int64)
-        head = [kind, watched, deal[watched], n, day, -1 if at_night else victim,
+        head = [kind, watched, deal[watched], n, -1, day, -1 if at_night else victim,
                 suspects[0] if kind == SENTENCE_VOTE else -1,
                 suspects[1] if kind == SENTENCE_VOTE else -1, wolves]
         o[:OBS.dealt] = head

@@ -601,17 +601,17 @@ def test_legal_pair_is_exactly_the_two_suspects():
 # engine's `ask` and returns what the strategy was handed.
 
 def test_observation_layout():
-    # 9 scalars, the 16 role counts dealt, 2 scalars; then per-seat pieces of MAX_PLAYERS = 23
-    # entries (said: 23 x 23), then the private pieces. The first four are the engine's standard
-    # pieces, the same in every game.
+    # 10 scalars, the 16 role counts dealt, 2 scalars; then per-seat pieces of MAX_PLAYERS = 23
+    # entries (said: 23 x 23), then the private pieces. The first five are the engine's standard
+    # pieces, the same in every game (werewolf names no first player: -1).
     assert [name for name, _, _ in OBSERVATION.pieces] == [
-        "kind", "me", "my_role", "players", "day", "victim", "suspect_a", "suspect_b", "wolves",
+        "kind", "me", "my_role", "players", "first_player", "day", "victim", "suspect_a", "suspect_b", "wolves",
         "dealt", "mayor", "hanged", "alive", "revealed", "claimed", "named_wolf", "named_clear",
         "said", "votes", "voted", "ballot", "known", "lovers", "charmed", "potions", "protected"]
     assert (OBS.kind, OBS.me, OBS.my_role, OBS.players) == (OBS_KIND, OBS_ME, OBS_ROLE,
                                                             OBS_PLAYERS) == (0, 1, 2, 3)
     assert (OBS.dealt, OBS.alive, OBS.said, OBS.votes, OBS.known, OBS.size) == (
-        9, 27, 142, 671, 740, 769)
+        10, 28, 143, 672, 741, 770)
 
 
 def test_fill_observation_for_a_villager():
@@ -625,7 +625,7 @@ def test_fill_observation_for_a_villager():
     seer_learns(st, 6, 2)
     publish_claim(st, 1, S, 2, True)
     obs = observation(pos, 3, SENTENCE_VOTE, 2, 5, 2, 7)
-    assert obs[:OBS.dealt].tolist() == [SENTENCE_VOTE, 3, V, 8, 2, 5, 2, 7, 2]
+    assert obs[:OBS.dealt].tolist() == [SENTENCE_VOTE, 3, V, 8, -1, 2, 5, 2, 7, 2]
     assert obs[OBS.dealt:OBS.dealt + 3].tolist() == [5, 2, 1]  # the public setup
     assert obs[OBS.alive:OBS.alive + 8].tolist() == [1, 1, 1, 1, 1, 0, 1, 1]
     assert obs[OBS.known:OBS.known + 8].tolist() == [-1, -1, -1, V, -1, -1, -1, -1]
@@ -647,7 +647,7 @@ def test_fill_observation_for_the_seer_and_a_wolf():
     seer_learns(st, 6, 3)
     seer_learns(st, 6, 2)
     obs = observation(pos, 6, SEER_CHECK, 3, -1, -1, -1)
-    assert obs[:OBS.dealt].tolist() == [SEER_CHECK, 6, S, 8, 3, -1, -1, -1, 2]
+    assert obs[:OBS.dealt].tolist() == [SEER_CHECK, 6, S, 8, -1, 3, -1, -1, -1, 2]
     assert obs[OBS.known:OBS.known + 8].tolist() == [-1, -1, W, NOT_WOLF, -1, -1, S, -1]
     # Wolf 2 choosing the victim: knows itself and wolf 5 (dead, still known as a wolf); nothing
     # of the seer's checks.

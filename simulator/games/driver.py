@@ -58,6 +58,7 @@ def blank_state(spec: GameSpec, players: int):
     st.team_game = 1 if spec.team_game else 0
     st.trace_game = -1
     st.asking_seat = -1
+    st.first_seat = -1  # no first player named yet (a hand-built position's too)
     if spec.team_game:
         st.role_team[:len(spec.roles)] = [spec.teams.index(r.team) for r in spec.roles]
     return st
