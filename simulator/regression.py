@@ -801,10 +801,13 @@ class CheckReport:
                  {"config": entry["config"], "strategies": entry["strategies"]})):
             arrays = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
             found, tolerance = verdicts.run_findings(game, arrays, data)
-            said.append(verdicts.judge(found, tolerance, int(arrays["games"][0]),
-                                       "finding").headline)
-        moved = "" if said[0] == said[1] else " (the verdict moved)"
-        return f"  balance verdict: baseline {said[0].lower()}; now {said[1].lower()}{moved}"
+            said.append(verdicts.judge(found, tolerance, int(arrays["games"][0]), "finding"))
+        # moved: another status, or another finding leads it (not the same one by a hair)
+        keys = [(v.status, v.lead.group if v.lead else "", v.lead.name if v.lead else "")
+                for v in said]
+        moved = "" if keys[0] == keys[1] else " (the verdict moved)"
+        return (f"  balance verdict: baseline {said[0].headline.lower()}; now "
+                f"{said[1].headline.lower()}{moved}")
 
     def _comparison_lines(self, run: SetupRun) -> list[str]:
         rows = [row for row in self.comparisons if row.setup == run.name]
