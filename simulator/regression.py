@@ -802,10 +802,13 @@ class CheckReport:
             arrays = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
             found, tolerance = verdicts.run_findings(game, arrays, data)
             said.append(verdicts.judge(found, tolerance, int(arrays["games"][0]), "finding"))
-        # moved: another status, or another finding leads it (not the same one by a hair)
+        # moved: another status, another finding leading it, or the same one by more than the
+        # tolerance (not the same verdict by a hair)
         keys = [(v.status, v.lead.group if v.lead else "", v.lead.name if v.lead else "")
                 for v in said]
-        moved = "" if keys[0] == keys[1] else " (the verdict moved)"
+        size = [v.lead.difference if v.lead and v.lead.rate.trials else 0.0 for v in said]
+        same = keys[0] == keys[1] and abs(size[1] - size[0]) <= said[0].tolerance
+        moved = "" if same else " (the verdict moved)"
         return (f"  balance verdict: baseline {said[0].headline.lower()}; now "
                 f"{said[1].headline.lower()}{moved}")
 
