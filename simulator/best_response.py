@@ -24,19 +24,17 @@ game's team win rate when every seat of the team is tuned).
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import json
 import math
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
 from simulator import config as config_module
 from simulator import fileio, roles, runner
-from simulator.config import ConfigError
 from simulator.results import versions
 
 SCHEMA = "fairplay.best_response"
@@ -115,21 +113,6 @@ def objective_of(tallies: dict, cfg, space: Space) -> tuple[int, int]:
     index = [cfg.game.role_index(name) for name in space.roles]
     return (sum(int(tallies["role_wins"][r]) for r in index),
             sum(int(tallies["role_games"][r]) for r in index))
-
-
-@dataclass
-class Search:
-    """The state of a search: what it tunes, how, and every candidate tried (JSON data)."""
-
-    spec: str
-    overrides: list[str]
-    players: int | None
-    games: int
-    trials: int
-    seed: int
-    chunk_size: int
-    confirm_games: int
-    data: dict = field(default_factory=dict)
 
 
 def _config(spec: str, overrides, players):
@@ -356,7 +339,3 @@ def load(path) -> dict:
             for r in searched):
         raise BestResponseError(f"{path}: corrupt best-response file (its candidates)")
     return data
-
-
-def copy_of(data: dict) -> dict:
-    return copy.deepcopy(data)
