@@ -52,11 +52,12 @@ class Space:
     declared parameters with finite ranges."""
 
     team: str
-    keys: list[str]  # strategies.<role> keys set for the tuned roles
+    keys: list[str]  # strategies.<role> keys (or strategies."seat.N") set for the tuned seats
     strategy: str
     params: list  # StrategyParam
     fixed: dict  # parameter values the config gives that are not tuned (no finite range)
     roles: list[str]
+    seat: int | None = None  # an individual game's one tuned seat (its roles are every role)
 
     def table(self, values: dict) -> dict:
         """The strategy table a config key takes for these parameter values."""
@@ -69,13 +70,25 @@ class Space:
         return [f"{key}={toml_value(self.table(values))}" for key in self.keys]
 
 
-def search_space(cfg, team: str | None = None, role: str | None = None) -> Space:
-    """The tuned roles (every role of `team` the config deals, or `role`), the one strategy they
-    play, and its parameters with finite ranges. Raises BestResponseError when there is nothing
-    to tune."""
+def search_space(cfg, team: str | None = None, role: str | None = None,
+                 seat: int | None = None) -> Space:
+    """The tuned seats (every role of `team` the config deals, `role`, or one `seat`: an
+    individual game's player against the rest of the table), the one strategy they play, and its
+    parameters with finite ranges. Raises BestResponseError when there is nothing to tune."""
     game = cfg.game
-    if (team is None) == (role is None):
-        raise BestResponseError("give --team or --role (one of them)")
+    if sum(x is not None for x in (team, role, seat)) != 1:
+        raise BestResponseError("give one of --team, --role or --seat")
+    if seat is not None:
+        if not 0 <= seat < cfg.players:
+            raise BestResponseError(f"--seat {seat} is not a seat of {cfg.players} players "
+                                    f"(0 to {cfg.players - 1})")
+        slots = {int(s) for s in cfg.slot_table[seat]}
+        if len(slots) != 1:
+            raise BestResponseError(f"seat {seat} plays {len(slots)} strategies (one per role): "
+                                    f"tune a role instead (--role)")
+        slot = cfg.slots[slots.pop()]
+        return _space(slot, f"seat {seat}", [f'strategies."seat.{seat}"'], game.role_names(),
+                      seat)
     if role is not None:
         if role not in game.role_names():
             raise BestResponseError(f"unknown role {role!r}; {game.name} has: "
@@ -95,7 +108,10 @@ def search_space(cfg, team: str | None = None, role: str | None = None) -> Space
     if len(slots) != 1:
         raise BestResponseError(f"the {team} roles play {len(slots)} different strategies; tune "
                                 f"one role at a time (--role)")
-    slot = cfg.slots[slots.pop()]
+    return _space(cfg.slots[slots.pop()], team, [f"strategies.{name}" for name in tuned], tuned)
+
+
+def _space(slot, team: str, keys: list[str], tuned: list[str], seat: int | None = None) -> Space:
     tunable = [p for p in slot.info.params if math.isfinite(p.low) and math.isfinite(p.high)
                and p.high > p.low]
     if not tunable:
@@ -103,13 +119,15 @@ def search_space(cfg, team: str | None = None, role: str | None = None) -> Space
                                 f"range: nothing to tune (use a people-like strategy)")
     given = dict(slot.params)
     fixed = {p.name: given[p.name] for p in slot.info.params if p not in tunable}
-    return Space(team, [f"strategies.{name}" for name in tuned], slot.name, tunable, fixed,
-                 tuned)
+    return Space(team, keys, slot.name, tunable, fixed, tuned, seat)
 
 
 def objective_of(tallies: dict, cfg, space: Space) -> tuple[int, int]:
     """(wins, seat-games) of the tuned seats: the tallies of the tuned roles (a strategy slot may
-    be shared with other roles' seats, a role's tallies are its seats' alone)."""
+    be shared with other roles' seats, a role's tallies are its seats' alone); a tuned seat's
+    wins over the games."""
+    if space.seat is not None:
+        return int(tallies["seat_wins"][space.seat]), int(tallies["games"][0])
     index = [cfg.game.role_index(name) for name in space.roles]
     return (sum(int(tallies["role_wins"][r]) for r in index),
             sum(int(tallies["role_games"][r]) for r in index))
@@ -152,7 +170,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
            players: int | None = None, trials: int = 40, games: int = 20_000, seed: int = 0,
            chunk_size: int | None = None, confirm_games: int | None = None,
            workers: int | None = None, scheduler: str | None = None, done: list | None = None,
-           on_trial=None, announce=lambda line: None) -> dict:
+           on_trial=None, announce=lambda line: None, seat: int | None = None) -> dict:
     """One best-response search: `trials` candidates, each on `games` games of seed `seed`
     (common random numbers), then the default and the best found on `confirm_games` fresh games.
     `done`: candidates already tried (a resumed search) as {"params", "value", "state"} records.
@@ -162,7 +180,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
 
     optuna.logging.set_verbosity(optuna.logging.WARNING)
     cfg = _config(spec, overrides, players)
-    space = search_space(cfg, team, role)
+    space = search_space(cfg, team, role, seat)
     chunk_size = chunk_size or max(1, min(runner.DEFAULT_CHUNK_SIZE, games // 32))
     if chunk_size < 1 or games < chunk_size:
         raise BestResponseError(f"-n {games:,} must be at least one chunk ({chunk_size:,} games)")
@@ -225,7 +243,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
                                        if r["params"] == default and r["state"] == "complete"),
                                       None),
         "game": cfg.game.name, "config": spec, "overrides": list(overrides),
-        "players": cfg.players, "team": space.team, "roles": space.roles,
+        "players": cfg.players, "team": space.team, "roles": space.roles, "seat": space.seat,
         "strategy": space.strategy, "keys": space.keys, "fixed": space.fixed,
         "params": [{"name": p.name, "low": p.low, "high": p.high, "default": p.default,
                     "integer": p.integer, "meaning": p.meaning} for p in space.params],
@@ -249,11 +267,20 @@ def _describe(record: dict) -> str:
 def confirm_gain(spec, overrides, players, space, default: dict, best: dict, games: int,
                  seed: int, chunk_size: int, workers, scheduler) -> dict:
     """The default and the best parameters on the same fresh games (seed `seed`): their rates
-    and the gain with its 95% paired interval over chunks (roles.paired_interval). Both setups
-    deal the same roles to the tuned seats, so each chunk holds as many tuned seat-games in both:
-    the chunk is the unit, the game's correlations inside it."""
-    cfgs = [_config(spec, list(overrides) + space.overrides(values), players)
-            for values in (default, best)]
+    and the gain with its 95% paired interval over chunks."""
+    return paired_gain(spec, overrides, players, space,
+                       (space.overrides(default), space.overrides(best)), games, seed,
+                       chunk_size, workers, scheduler)
+
+
+def paired_gain(spec, overrides, players, space, variants, games: int, seed: int,
+                chunk_size: int, workers, scheduler) -> dict:
+    """Two variants of the tuned seats' players (two lists of overrides) on the same games
+    (seed `seed`): their rates and the second's gain over the first with its 95% paired
+    interval over chunks (roles.paired_difference: the chunk is the unit, the game's correlations
+    inside it; a team's seat-games may differ between the two where players change teams during
+    play)."""
+    cfgs = [_config(spec, list(overrides) + list(variant), players) for variant in variants]
     results = [runner.start(cfg, games, seed, chunk_size) for cfg in cfgs]
     chunks = runner.chunk_count(games, chunk_size)
     wins = np.zeros((2, chunks), dtype=np.int64)
@@ -268,9 +295,7 @@ def confirm_gain(spec, overrides, players, space, default: dict, best: dict, gam
     jobs = ((result, chunk) for chunk in range(chunks) for result in results)
     runner.play_jobs(results, jobs, workers, on_done, isolate=True, scheduler=scheduler)
     rates = wins.sum(axis=1) / np.maximum(seat_games.sum(axis=1), 1)
-    if not np.array_equal(seat_games[0], seat_games[1]):
-        raise RuntimeError("the default and the best were dealt different seats")
-    gain, low, high, _ = roles.paired_interval(wins[1] - wins[0], seat_games[0])
+    gain, low, high, _ = roles.paired_difference(wins[1], seat_games[1], wins[0], seat_games[0])
     return {"games": games, "seed": seed, "chunk_size": chunk_size, "chunks": chunks,
             "default_rate": float(rates[0]), "best_rate": float(rates[1]),
             "gain": gain, "low": low, "high": high,
@@ -302,7 +327,8 @@ def toml_text(data: dict, out_dir: Path) -> str:
         extends = os.path.relpath(path.resolve(), out_dir.resolve())
     else:
         extends = str(config_module.locate(spec).relative_to(config_module.builtin_config_dir()))
-    lines = [f"# the best response of team {data['team']} found by fairplay best-response",
+    who = data["team"] if data.get("seat") is not None else f"team {data['team']}"
+    lines = [f"# the best response of {who} found by fairplay best-response",
              f"extends = {toml_value(Path(extends).as_posix())}"]
     if data.get("players_arg") is not None:
         lines.append(f"players = {int(data['players_arg'])}")

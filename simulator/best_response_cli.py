@@ -21,8 +21,9 @@ def _rate(x) -> str:
 
 def _lines(data: dict) -> list[str]:
     c = data["confirm"]
+    tuned = ("" if data.get("seat") is not None else f"{', '.join(data['roles'])}, ")
     lines = [f"{data['game']}: best response of {data['team']} "
-             f"({', '.join(data['roles'])}, strategy {data['strategy']}), "
+             f"({tuned}strategy {data['strategy']}), "
              f"{len(data['searched'])} candidates on {data['games']:,} games each (seed "
              f"{data['seed']}, the same games for every candidate)",
              f"  measured again on {c['games']:,} fresh games (seed {c['seed']}):",
@@ -30,7 +31,10 @@ def _lines(data: dict) -> list[str]:
              f"  best found       {_rate(c['best_rate'])}",
              f"  gain             {100 * c['gain']:+.2f} points (95% paired CI "
              f"{100 * c['low']:+.2f} to {100 * c['high']:+.2f})"
-             + ("" if c["excludes_zero"] else ": not distinguishable from no gain"),
+             + ("" if c["excludes_zero"] else ": not distinguishable from no gain")
+             if data["best"] != data["default"] else
+             "  gain             none: no candidate beat the default players on the search's "
+             "games",
              "  the best parameters, as --set lines:"]
     lines += [f"    --set '{text}'" for text in data["set"]]
     return lines
@@ -40,6 +44,8 @@ def _lines(data: dict) -> list[str]:
 @click.argument("config", required=False)
 @click.option("--team", help="The team whose players are tuned (every role of it dealt).")
 @click.option("--role", help="Tune one role's players instead of a whole team.")
+@click.option("--seat", type=int, help="Tune one seat's player against the rest of the table (an "
+              "individual game: its win rate is the seat's).")
 @click.option("--trials", type=int, default=40, show_default=True,
               help="Candidates to try (the default parameters are the first).")
 @click.option("-n", "--games", "n_games", type=int, default=20_000, show_default=True,
@@ -66,7 +72,7 @@ def _lines(data: dict) -> list[str]:
 @click.option("--force", is_flag=True, help="Replace existing output files.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
 @scheduler_option
-def best_response(config, team, role, trials, n_games, confirm_games, rounds, seed, chunk_size,
+def best_response(config, team, role, seat, trials, n_games, confirm_games, rounds, seed, chunk_size,
                   players, overrides, workers, output, resume_path, force, quiet, scheduler):
     """Search one team's strategy parameters for its best response to the other seats, and
     report how much it gains over the default players (measured again on fresh games).
@@ -84,26 +90,28 @@ def best_response(config, team, role, trials, n_games, confirm_games, rounds, se
     check_scheduler(scheduler, workers)
     done = []
     if resume_path is not None:
-        if config is not None or team or role:
-            _fail("--resume takes the search from its file; give no CONFIG, --team or --role")
+        if config is not None or team or role or seat is not None:
+            _fail("--resume takes the search from its file; give no CONFIG, --team, --role "
+                  "or --seat")
         try:
             saved = br.load(resume_path)
         except br.BestResponseError as exc:
             _fail(exc)
         config, team, role = saved["config"], saved.get("team_arg"), saved.get("role_arg")
+        seat = saved.get("seat_arg")
         overrides, players = saved.get("overrides", []), saved.get("players_arg")
         trials, n_games, seed = saved["trials"], saved["games"], saved["seed"]
         chunk_size, confirm_games = saved.get("chunk_size"), saved.get("confirm_games")
         done, output, force = saved["searched"], resume_path, True
     if config is None:
-        _fail("give a CONFIG and --team or --role, or --resume FILE")
+        _fail("give a CONFIG and --team, --role or --seat, or --resume FILE")
     if trials < 1 or n_games < 1 or rounds < 1 or seed < 0:
         _fail("--trials, -n and --rounds must be at least 1, --seed at least 0")
-    if rounds > 1 and role:
-        _fail("--rounds alternates teams: give no --role")
+    if rounds > 1 and (role or seat is not None):
+        _fail("--rounds alternates teams: give no --role or --seat")
     if rounds > 1 and resume_path is not None:
         _fail("a search of several rounds is not resumed: run it again")
-    name = team or role or "all"
+    name = team or role or (f"seat{seat}" if seat is not None else "all")
     output = output or Path("results") / f"best-response-{Path(config).stem}-{name}.json"
     toml_path = output.with_suffix(".toml")
     distinct_outputs([(output, "-o"), (toml_path, "the TOML config")],
@@ -114,7 +122,7 @@ def best_response(config, team, role, trials, n_games, confirm_games, rounds, se
             may_replace(path, what, force)
     say = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     lock = lock_output(output)
-    arguments = {"team_arg": team, "role_arg": role, "players_arg": players,
+    arguments = {"team_arg": team, "role_arg": role, "seat_arg": seat, "players_arg": players,
                  "confirm_games": confirm_games, "trials": trials, "games": n_games,
                  "seed": seed, "config": config, "overrides": list(overrides),
                  "command": "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
@@ -140,7 +148,7 @@ def best_response(config, team, role, trials, n_games, confirm_games, rounds, se
         else:
             result = dict(br.search(config, team, role, overrides, players, trials, n_games,
                                     seed, chunk_size, confirm_games, workers, scheduler, done,
-                                    on_trial=checkpoint, announce=say), **arguments,
+                                    on_trial=checkpoint, announce=say, seat=seat), **arguments,
                           complete=True)
     except (br.BestResponseError, ConfigError, runner.SchedulerError) as exc:
         lock.release()

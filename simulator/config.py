@@ -214,7 +214,21 @@ def parse_override(text: str, file: str) -> tuple[list[str], Any]:
         value = tomllib.loads(f"v = {value_text.strip()}")["v"]
     except tomllib.TOMLDecodeError:
         value = value_text.strip()
-    return key.split("."), value
+    return _key_path(key), value
+
+
+def _key_path(key: str) -> list[str]:
+    """A dotted TOML key as its parts: `strategies."seat.0"` -> ["strategies", "seat.0"] (read
+    by the TOML parser; a key it cannot read is split at its dots)."""
+    try:
+        node = tomllib.loads(f"{key} = 0")
+    except tomllib.TOMLDecodeError:
+        return key.split(".")
+    path = []
+    while isinstance(node, dict) and len(node) == 1:
+        part, node = next(iter(node.items()))
+        path.append(part)
+    return path
 
 
 def apply_overrides(raw: dict, overrides, file: str) -> dict:

@@ -257,6 +257,21 @@ def paired_interval(x: np.ndarray, n: np.ndarray, confidence: float = CONFIDENCE
     return float(d), float(d - half), float(d + half), se
 
 
+def paired_difference(w1, n1, w0, n0, confidence: float = CONFIDENCE):
+    """D = sum(w1)/sum(n1) − sum(w0)/sum(n0) for two setups played on the same chunks, where a
+    chunk's trial counts may differ between them (a team's seat-games change when players change
+    teams during play), and its t interval from the linearised chunk residuals
+    z = (w1 − r1·n1)/N1 − (w0 − r0·n0)/N0; with n1 = n0 this is `paired_interval`."""
+    w1, n1, w0, n0 = (np.asarray(a, dtype=np.float64) for a in (w1, n1, w0, n0))
+    k, big1, big0 = len(w1), n1.sum(), n0.sum()
+    r1, r0 = w1.sum() / big1, w0.sum() / big0
+    z = (w1 - r1 * n1) / big1 - (w0 - r0 * n0) / big0
+    se = math.sqrt(k / (k - 1) * float(np.sum(z ** 2)))
+    half = float(scipy_stats.t.ppf(0.5 + confidence / 2, k - 1)) * se
+    d = float(r1 - r0)
+    return d, d - half, d + half, se
+
+
 def unpaired_interval(w1: int, w0: int, n: int, confidence: float = CONFIDENCE):
     """The Wald interval of a difference of two independent proportions over n games each."""
     p1, p0 = w1 / n, w0 / n
