@@ -4,13 +4,16 @@ Every event a game counts (`EVENTS` in its declaration) and every end condition 
 how often it happens per game; one that never happens, or in fewer than 0.1% of games (per game,
 fewer than one in a thousand), is marked, so "the seer never checks" or "this ending never
 occurs" shows at a glance. A game may say what makes an event available (`COVERAGE_NEEDS` in its
-declaration: event or ending name -> the roles, any of which must be dealt, or a config key that
-must be on): where that is missing in a setup, the event is "not available", not a blind spot.
+declaration: event or ending name -> the roles, any of which must be dealt, a config key that
+must be on, or a `SetupNeed` that reads the config): where that is missing in a setup, the event is
+"not available", not a blind spot.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
+from simulator.games.base import SetupNeed
 
 RARE = 0.001  # per game: under one in a thousand games
 
@@ -59,10 +62,13 @@ def coverage(result) -> list[Line]:
                                 ("end", game.end_names, t["end_counts"])):
         for i, name in enumerate(names):
             need = needs.get(name, ())
-            need = (need,) if isinstance(need, str) else tuple(need)
-            available = not need or _available(need, game, t, config)
+            if isinstance(need, SetupNeed):
+                available, words = bool(need.test(config)), need.words
+            else:
+                need = (need,) if isinstance(need, str) else tuple(need)
+                available, words = not need or _available(need, game, t, config), " or ".join(need)
             lines.append(Line(kind, name, float(counts[i]) / games if games else 0.0, available,
-                              " or ".join(need)))
+                              words))
     return lines
 
 

@@ -43,3 +43,24 @@ def test_the_command_plays_a_config_or_reads_a_result(tmp_path):
     read = run_cli("coverage", str(out))
     assert read.exit_code == 0 and "over 300 games" in read.output
     one_line_error(run_cli("coverage", str(out), "--set", "players=10"), "no --set")
+
+
+def test_a_setup_need_reads_the_setup_scrolls_cards_knobs_and_player_count():
+    """Vita Mors' spells are available where the setup deals their scrolls (the mode's table at
+    the player count), its judgement ties at an even count; Ghost Play's artifacts and spells
+    where the Taoist deck holds such cards, its at-once seal where the knob says so."""
+    def marks(spec, overrides=(), players=None):
+        result = runner.run(config.load(spec, list(overrides), players), 64, seed=1, workers=1)
+        return {line.name: line.available for line in coverage.coverage(result)}
+
+    novice, expert = marks("vitamors"), marks("vitamors/expert-8.toml")
+    assert novice["spell_gaze"] and novice["spell_swap"] and not novice["spell_brink"]
+    assert expert["spell_brink"] and expert["spell_prolong"] and expert["spell_requiem"]
+    assert not novice["judgement_ties"] and expert["judgement_ties"]  # 7 and 8 players
+    assert not marks("vitamors", ["rules.without=[\"swap\"]"])["spell_swap"]
+    assert not marks("vitamors", players=5)["spell_swap"]  # no swap scroll at 5 players
+    plain, artifacts = marks("ghostplay"), marks("ghostplay/artifacts.toml")
+    assert not plain["artifacts"] and not plain["spells"] and not plain["unpossessed"]
+    assert artifacts["artifacts"] and artifacts["spells"] and artifacts["unpossessed"]
+    assert not plain["the seal breaks at once (knob)"]
+    assert marks("ghostplay", ["rules.seal=\"at-once\""])["the seal breaks at once (knob)"]

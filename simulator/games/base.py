@@ -30,7 +30,7 @@ warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning
 
 # --- limits every game shares ---------------------------------------------------------------------
 MAX_STRATEGY_SLOTS = 16   # different strategies (with their parameters) in one run
-MAX_STRATEGY_PARAMS = 8   # parameters of one strategy
+MAX_STRATEGY_PARAMS = 12  # parameters of one strategy
 MEMORY_PER_SEAT = 256     # float64 words of strategy memory one seat may use in all
 TRACE_WIDTH = 6           # one trace row: (step, event code, actor, target, value, extra)
 
@@ -359,6 +359,15 @@ class StrategyInfo:
 
 
 @dataclass(frozen=True)
+class SetupNeed:
+    """What makes an event available where a role or an on/off key cannot say it (`fairplay
+    coverage`): `test` reads the run's resolved config (a dict), `words` say it."""
+
+    words: str
+    test: Callable[[dict], bool]
+
+
+@dataclass(frozen=True)
 class TurnOrder:
     """What "position" means in a game: seats are numbered in turn order, and a seat's position
     is its offset from the first player in that order (engine.first_player names it)."""
@@ -426,6 +435,13 @@ class GameSpec:
     filler_role: str = ""
     # params -> the provisional rulings a setup depends on (default: all of them)
     provisional_for: Callable[[Any], tuple[str, ...]] | None = None
+    # the game's people-like strategy: what its players' standard measures (simulator/standard.py)
+    measuring_strategy: str = ""
+    # the built-in configs the players' standard is measured on (three player counts, each mode)
+    standard_configs: tuple[str, ...] = ()
+    # event or ending name -> why good players never bring it about in a standard setup (the
+    # coverage standard's exemptions, printed beside the coverage table)
+    never_used: dict | None = None
 
     def __post_init__(self):
         self.validate()
@@ -557,7 +573,8 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
     declaration.py  NAME, TITLE, SOURCE, MIN_PLAYERS, MAX_PLAYERS, SCORING, TEAMS, ROLES, DECISIONS,
                     OBSERVATION, END_CONDITIONS, EVENTS, TRACE_EVENTS, LENGTH_UNIT, MAX_LENGTH,
                     MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and SYMMETRIC_SEATS, FILLER_ROLE,
-                    optional)
+                    TURN_ORDER, COVERAGE_NEEDS, MEASURING_STRATEGY, STANDARD_CONFIGS,
+                    NEVER_USED, optional)
     state.py        FIELDS
     metrics.py      TALLIES
     params.py       KEYS, load_params, setup, actions, describe_setup (and provisional_for,
@@ -607,5 +624,8 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         coverage_needs=getattr(d, "COVERAGE_NEEDS", None),
         filler_role=getattr(d, "FILLER_ROLE", ""),
         provisional_for=getattr(params, "provisional_for", None),
+        measuring_strategy=getattr(d, "MEASURING_STRATEGY", ""),
+        standard_configs=tuple(getattr(d, "STANDARD_CONFIGS", ())),
+        never_used=getattr(d, "NEVER_USED", None),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

@@ -24,6 +24,28 @@ SCORING = "individual"
 TEAMS = ()
 LENGTH_UNIT = "rounds"
 DEFAULT_CONFIG = "chenghuang/default.toml"
+
+# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# game's balance is measured with, and the built-in configs it is measured on.
+MEASURING_STRATEGY = "balanced"
+# What makes an event available (`fairplay coverage`): the advanced pool's roles.
+COVERAGE_NEEDS = {"horse_face_takes": "horse-face", "fan_penalties": "general-fan"}
+# Why good players never bring these about (the coverage standard, docs/strategies.md).
+NEVER_USED = {
+    "compensation_empty": "cannot happen in a real game: every player discards a card to the pile "
+                          "each round before the judgement and only 甘將軍 takes one back, so the "
+                          "pile holds at least players − 1 cards when a correct denial is "
+                          "compensated (the rule is kept for completeness)",
+    "theft_declined": "a thief gains nothing this round by declining: a stolen card never "
+                      "lowers its score (every kind's points grow or stay with its count) and "
+                      "never raises the victim's",
+}
+STANDARD_CONFIGS = (
+    "chenghuang/players-3.toml",
+    "chenghuang/default.toml",
+    "chenghuang/players-6.toml",
+    "chenghuang/overseers.toml",
+)
 HAND = 6            # cards dealt to each player and held after the draft
 LAYOUT = 5          # cards laid out after the discard
 MAX_SLOTS = 8       # cards a layout can hold before the reveal (5 laid out + 1 from 甘將軍, spare)

@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes
+from simulator.games.base import (
+    DecisionKind, Item, ObservationLayout, Role, SetupNeed, TurnOrder, codes,
+)
 
 NAME = "ghostplay"
 TITLE = "鬼戏 Ghost Play (designer's prototype)"
@@ -22,6 +24,43 @@ MAX_PLAYERS = 8
 SCORING = "team"
 LENGTH_UNIT = "turns"
 DEFAULT_CONFIG = "ghostplay/default.toml"
+
+# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# game's balance is measured with, and the built-in configs it is measured on.
+MEASURING_STRATEGY = "people"
+
+
+def _deck_has(field: str, value: str):
+    """A Taoist deck (the run's config) holding a card whose `field` is `value`."""
+    def test(config: dict) -> bool:
+        deck = config.get("taoist_deck") or {}
+        return any(isinstance(card, dict) and card.get(field) == value and card.get("count", 1)
+                   for card in deck.values())
+    return test
+
+
+# What makes an event available (`fairplay coverage`): the evil path is dealt at odd counts;
+# artifacts, spells and wards come with the deck's cards; the at-once seal is a knob.
+COVERAGE_NEEDS = {
+    "evil_kings": "evil",
+    "artifacts": SetupNeed("an artifact card in the Taoist deck", _deck_has("play", "artifact")),
+    "spells": SetupNeed("a spell card in the Taoist deck", _deck_has("play", "spell")),
+    "unpossessed": SetupNeed("a ward artifact in the Taoist deck", _deck_has("effect", "ward")),
+    "the seal breaks at once (knob)": SetupNeed(
+        "rules.seal = \"at-once\"", lambda config: (config.get("rules") or {}).get("seal")
+        == "at-once"),
+}
+# Why good players never bring these about (the coverage standard, docs/strategies.md).
+NEVER_USED = {
+    "unpossessed": "cannot happen with the artifacts deck: a ghost finds no player only when every "
+                   "player is warded, and its 2 peach swords ward at most 2 players",
+}
+STANDARD_CONFIGS = (
+    "ghostplay/players-4.toml",
+    "ghostplay/players-5.toml",
+    "ghostplay/default.toml",
+    "ghostplay/artifacts.toml",
+)
 
 # --- identities (身份牌) --------------------------------------------------------------------------
 TEAMS = ("taiping", "tianshi", "evil")

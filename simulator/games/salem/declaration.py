@@ -25,6 +25,21 @@ MAX_PLAYERS = 12
 SCORING = "team"
 LENGTH_UNIT = "turns"
 DEFAULT_CONFIG = "salem/default.toml"
+
+# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# game's balance is measured with, and the built-in configs it is measured on.
+MEASURING_STRATEGY = "people"
+# Why good players never bring these about (the coverage standard, docs/strategies.md).
+NEVER_USED = {
+    "no winner after 2000 turns": "a safety stop against an endless game, not a rule of the "
+                                  "game: no game of the standard setups comes near it",
+}
+STANDARD_CONFIGS = (
+    "salem/draft-5.toml",
+    "salem/default.toml",
+    "salem/players-12.toml",
+    "salem/extra-witch.toml",
+)
 MAX_TRYALS = 10          # tryals a player may be dealt (the state is sized for it)
 MAX_TRYAL_CARDS = MAX_PLAYERS * MAX_TRYALS
 MAX_DECK = 128           # playing cards a config's deck may hold

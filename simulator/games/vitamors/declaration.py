@@ -13,7 +13,9 @@ config key (params.py).
 
 from __future__ import annotations
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes
+from simulator.games.base import (
+    DecisionKind, Item, ObservationLayout, Role, SetupNeed, TurnOrder, codes,
+)
 
 NAME = "vitamors"
 TITLE = "生死逆謀 Vita Mors Conspiro (provisional rules: card ranks and effects are this project's)"
@@ -24,6 +26,56 @@ MAX_PLAYERS = 10
 SCORING = "team"
 LENGTH_UNIT = "turns"
 DEFAULT_CONFIG = "vitamors/default.toml"
+
+# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# game's balance is measured with, and the built-in configs it is measured on.
+MEASURING_STRATEGY = "conspirator"
+
+
+def _scroll_dealt(item: str):
+    """The run's config deals at least one scroll of `item` (its mode's table at its player
+    count, less `rules.without`)."""
+    def test(config: dict) -> bool:
+        from simulator.games.vitamors.params import SCROLL_TABLES
+
+        rules = config.get("rules") or {}
+        mode = rules.get("mode", "novice")
+        if item in (rules.get("without") or ()):
+            return False
+        players = config.get("players")
+        table = {str(k): v for k, v in (SCROLL_TABLES.get(mode) or {}).items()}
+        table.update({str(k): v for k, v in ((config.get("scrolls") or {}).get(mode) or {})
+                      .items()})
+        row = table.get(str(players)) or {}
+        return bool(row.get(item, 0))
+    return SetupNeed(f"a {item} scroll in the setup", test)
+
+
+# What makes an event available (`fairplay coverage`): the scrolls the setup deals; a judgement
+# can tie only at an even count.
+COVERAGE_NEEDS = {
+    "spell_gaze": _scroll_dealt("gaze"), "gaze_exposed": _scroll_dealt("gaze"),
+    "spell_peek": _scroll_dealt("peek"), "peek_found_jester": _scroll_dealt("peek"),
+    "spell_brink": _scroll_dealt("brink"), "spell_veil": _scroll_dealt("veil"),
+    "veiled": _scroll_dealt("veil"), "spell_swap": _scroll_dealt("swap"),
+    "exchanged": _scroll_dealt("swap"), "spell_prolong": _scroll_dealt("prolong"),
+    "spell_requiem": _scroll_dealt("requiem"),
+    "judgement_ties": SetupNeed("an even number of players",
+                                lambda config: int(config.get("players", 1)) % 2 == 0),
+}
+# Why good players never bring these about (the coverage standard, docs/strategies.md).
+NEVER_USED = {
+    "judgement_ties": "each faction votes as one at a judgement (the exiles for the altar their "
+                      "pattern needs, the jesters against it) and no standard count deals the "
+                      "factions evenly, so the ballots never split half and half",
+}
+STANDARD_CONFIGS = (
+    "vitamors/players-5.toml",
+    "vitamors/default.toml",
+    "vitamors/players-10.toml",
+    "vitamors/expert.toml",
+    "vitamors/expert-8.toml",
+)
 
 MAX_SCROLLS = 15   # scroll tokens in the box: the most positions a setup may use
 MAX_ALTAR = 15     # cards the two altars may hold together (the card limit, prolonged, at most)

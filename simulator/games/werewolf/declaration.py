@@ -18,6 +18,16 @@ MAX_PLAYERS = 23
 SCORING = "team"
 LENGTH_UNIT = "days"
 DEFAULT_CONFIG = "werewolf/base.toml"
+
+# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# game's balance is measured with, and the built-in configs it is measured on.
+MEASURING_STRATEGY = "people"
+STANDARD_CONFIGS = (
+    "werewolf/standard-12.toml",
+    "werewolf/standard-16.toml",
+    "werewolf/standard-23.toml",
+    "werewolf/mayor-23.toml",
+)
 FILLER_ROLE = "villager"  # villagers fill the seats the config's roles leave (fairplay roles)
 # Rulings where the note and the text are silent (docs/rules/werewolf.md, "Provisional rulings"),
 # each with what makes it matter: a result names a ruling when its setup deals one of these roles
@@ -65,7 +75,8 @@ COVERAGE_NEEDS = {
     "seer_killed_at_night": "seer", "seer_checks": "seer", "seer_found_wolf": "seer",
     "hanged_seer": "seer", "medium_readings": "medium", "medium_claims": "medium",
     "protections": "bodyguard", "protected_saves": "bodyguard",
-    "witness_redirects": "witness", "witness_caught": "witness", "owl_suspects": "owl-man",
+    "peeks": "witness", "witness_redirects": "witness", "witness_caught": "witness",
+    "owl_suspects": "owl-man",
     "hamster_attacked": "hamster", "hamster_checked": "hamster",
     "witch_saves": "witch", "witch_poisons": "witch", "hunter_shots": "hunter",
     "lovers_linked": "cupid", "lovers_across": "cupid", "lover_grief": "cupid",
