@@ -58,6 +58,12 @@ class Space:
     fixed: dict  # parameter values the config gives that are not tuned (no finite range)
     roles: list[str]
     seat: int | None = None  # an individual game's one tuned seat (its roles are every role)
+    start: dict | None = None  # the tuned parameters as configured: the first candidate
+
+    def configured(self) -> dict:
+        """The players as configured (the strategy's defaults where the config gives none)."""
+        return {p.name: (int(self.start[p.name]) if p.integer else float(self.start[p.name]))
+                for p in self.params}
 
     def table(self, values: dict) -> dict:
         """The strategy table a config key takes for these parameter values."""
@@ -119,7 +125,8 @@ def _space(slot, team: str, keys: list[str], tuned: list[str], seat: int | None 
                                 f"range: nothing to tune (use a people-like strategy)")
     given = dict(slot.params)
     fixed = {p.name: given[p.name] for p in slot.info.params if p not in tunable}
-    return Space(team, keys, slot.name, tunable, fixed, tuned, seat)
+    return Space(team, keys, slot.name, tunable, fixed, tuned, seat,
+                 {p.name: given[p.name] for p in tunable})
 
 
 def objective_of(tallies: dict, cfg, space: Space) -> tuple[int, int]:
@@ -193,7 +200,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
     study = optuna.create_study(
         direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed),
         pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
-    default = {p.name: (int(p.default) if p.integer else float(p.default)) for p in space.params}
+    default = space.configured()
     records = list(done or [])
     for record in records:  # a resumed search: what was tried already
         study.add_trial(optuna.trial.create_trial(

@@ -47,7 +47,7 @@ def _lines(data: dict) -> list[str]:
 @click.option("--seat", type=int, help="Tune one seat's player against the rest of the table (an "
               "individual game: its win rate is the seat's).")
 @click.option("--trials", type=int, default=40, show_default=True,
-              help="Candidates to try (the default parameters are the first).")
+              help="Candidates to try (the configured parameters are the first).")
 @click.option("-n", "--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games per candidate (a quarter, then a half, then all: the worst are "
                    "dropped early).")
@@ -72,8 +72,9 @@ def _lines(data: dict) -> list[str]:
 @click.option("--force", is_flag=True, help="Replace existing output files.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
 @scheduler_option
-def best_response(config, team, role, seat, trials, n_games, confirm_games, rounds, seed, chunk_size,
-                  players, overrides, workers, output, resume_path, force, quiet, scheduler):
+def best_response(config, team, role, seat, trials, n_games, confirm_games, rounds, seed,
+                  chunk_size, players, overrides, workers, output, resume_path, force, quiet,
+                  scheduler):
     """Search one team's strategy parameters for its best response to the other seats, and
     report how much it gains over the default players (measured again on fresh games).
 

@@ -175,3 +175,14 @@ def test_the_paired_difference_is_the_paired_interval_and_covers_with_unequal_co
         _, low, high, _ = roles.paired_difference(w1, n1, w0, n0)
         covered += low <= 0.05 <= high
     assert 0.917 <= covered / 400 <= 0.983
+
+
+def test_the_first_candidate_is_the_players_as_configured():
+    """A config that gives the tuned team parameters is measured against those players, not
+    against the strategy's declared defaults."""
+    cfg = config.load("werewolf/standard-12.toml",
+                      ['strategies.wolf={ name = "people", cover = 0.25 }'])
+    space = br.search_space(cfg, team="wolf")
+    assert space.configured()["cover"] == 0.25
+    declared = {p.name: p.default for p in get_game("werewolf").strategies()["people"].params}
+    assert space.configured()["counter"] == declared["counter"]
