@@ -31,7 +31,7 @@ M_PROBABILITY = M_BELIEF + MAX_PLAYERS  # [16..23] the same as probabilities, mi
 PEOPLE_MEMORY = M_PROBABILITY + MAX_PLAYERS
 
 # parameters of `people` (positions in params)
-P_TRUST, P_DOUBT, P_HELP, P_SPOIL, P_CHALLENGE, P_GUARD, P_LEARN, P_MARGIN = range(8)
+P_TRUST, P_DOUBT, P_HELP, P_SPOIL, P_CHALLENGE, P_GUARD, P_LEARN, P_MARGIN, P_EVIL_SPOIL = range(9)
 W_CHALLENGE = 3.0   # evidence of a challenge's result (log-odds)
 W_COUNT = 1.5       # evidence of the shuffled count, shared among the unchallenged voters
 MAX_BELIEF = 8.0
@@ -206,15 +206,16 @@ def choose_vote(obs, legal, params, memory, rng):
     if host == me:  # my own exorcism or summoning: enough to meet the requirement
         extra = 0 if role == ROLE.ghost_king else int(params[P_MARGIN])
         return vote_action(legal, requirement + extra, 0, rng)
+    evil_cards = int(params[P_EVIL_SPOIL])
     if role == ROLE.ghost_king:  # keeps its cards for summoning: spoils only with a surplus
         surplus = obs[OBS.colours + 1 - colour] - KING_KEEPS
         if surplus > 0:
-            return vote_action(legal, 0, min(spoil_cards, surplus), rng)
+            return vote_action(legal, 0, min(evil_cards, surplus), rng)
         return 0
     if role == ROLE.evil:
         if obs[OBS.king] >= 0 or obs[OBS.in_play] >= 5 or target == evil_target(obs, memory,
                                                                                  rng):
-            return vote_action(legal, 0, spoil_cards, rng)
+            return vote_action(legal, 0, evil_cards, rng)
         return 0
     if params[P_GUARD] > 0 and danger(obs, target):
         return vote_action(legal, help_needed(obs, memory, params, requirement), 0, rng)
@@ -419,24 +420,29 @@ def builtin():
             "at risk; evil piles ghosts on one player; the ghost king keeps its cards and summons "
             "when it can",
             params=(
-                StrategyParam("trust", 0.6, 0.0, 1.0,
+                StrategyParam("trust", 0.03, 0.0, 1.0,
                               "belief in the host's sect above which a member helps"),
-                StrategyParam("doubt", 0.4, 0.0, 1.0,
+                StrategyParam("doubt", 0.08, 0.0, 1.0,
                               "belief below which a member quietly spoils"),
-                StrategyParam("help", 2, 0, 6, "most positive cards a helper adds (it adds what "
+                StrategyParam("help", 6, 0, 6, "most positive cards a helper adds (it adds what "
                                                    "the exorcism still lacks, plus one)",
                               integer=True),
-                StrategyParam("spoil", 1, 0, 6, "negative cards a spoiler adds", integer=True),
-                StrategyParam("challenge", 0.7, 0.0, 1.0,
+                StrategyParam("spoil", 1, 0, 6,
+                              "negative cards a sect member adds to an exorcism it doubts",
+                              integer=True),
+                StrategyParam("challenge", 0.6, 0.0, 1.0,
                               "suspicion (1 - belief) from which a host at risk challenges"),
                 StrategyParam("guard", 1, 0, 1,
                               "1: help dispel a ghost whose player is close to rising",
                               integer=True),
-                StrategyParam("learn", 1.0, 0.0, 4.0,
+                StrategyParam("learn", 1.4, 0.0, 4.0,
                               "weight of the evidence read from the exorcism log (0: none)"),
-                StrategyParam("margin", 1, 0, 6,
+                StrategyParam("margin", 0, 0, 6,
                               "positive cards a host adds beyond the requirement",
                               integer=True),
+                StrategyParam("evil_spoil", 2, 0, 6,
+                              "negative cards the evil player and the ghost king add to an "
+                              "exorcism they spoil", integer=True),
             ),
             memory=PEOPLE_MEMORY),
         "helpful": StrategyInfo(

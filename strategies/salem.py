@@ -54,7 +54,8 @@ FIELD = 1 << 17                          # each field holds a whole number in (-
 HALF = FIELD // 2
 
 # params
-P_FOCUS, P_AGGRESSION, P_FEAR, P_PROFILE, P_INSIGHT = range(5)
+(P_FOCUS, P_AGGRESSION, P_FEAR, P_PROFILE, P_INSIGHT, P_WITCH_AGGRESSION,
+ P_SHORT_AGGRESSION) = range(7)
 
 # What a card in hand is worth to the one who holds it (Parris, Proctor, Tituba, the draft).
 CARD_VALUE = (1.0, 3.0, 7.0, 2.5, 2.0, 2.5, 1.5, 1.5, 1.0, 2.5, 2.0, 0.5, 0.5, 0.0, 0.0)
@@ -414,7 +415,7 @@ def next_card(obs, legal, params, memory, witch, rng, first):
             return plan(memory, CARD.piety, ally, -1, -1)
         if legal[CARD.robbery] and foe >= 0 and foe != ally and obs[OBS.hand_size + foe] >= 3:
             return plan(memory, CARD.robbery, foe, ally, -1)
-    if foe >= 0 and (first or random_double(rng) < params[P_AGGRESSION]):
+    if foe >= 0 and (first or random_double(rng) < aggression(obs, params, witch)):
         if red_ok(obs, foe):
             kind = best_red(obs, legal, foe)
             if kind >= 0:
@@ -422,6 +423,17 @@ def next_card(obs, legal, params, memory, witch, rng, first):
     if legal[STOP]:
         return STOP
     return uniform_legal(legal, rng)
+
+
+@inlined
+def aggression(obs, params, witch):
+    """The temper for accusations that cause no trial yet: the witches' own (their best
+    responses keep it low at every count), the town's by its tryals (with three tryals each, at
+    10 to 12 players, the town's best responses accuse at once; with four or five, seldom:
+    docs/strategies.md)."""
+    if witch:
+        return params[P_WITCH_AGGRESSION]
+    return params[P_SHORT_AGGRESSION] if obs[OBS.tryals_dealt] <= 3 else params[P_AGGRESSION]
 
 
 @inlined
@@ -441,7 +453,7 @@ def worth_playing(obs, params, memory, witch, rng):
     if ally >= 0 and gap(obs, ally) <= 3 and (obs[OBS.hand + CARD.alibi] > 0
                                               or obs[OBS.hand + CARD.scapegoat] > 0):
         return True
-    temper = params[P_AGGRESSION]
+    temper = aggression(obs, params, witch)
     if witch:
         temper *= 1.0 - params[P_PROFILE]
     return random_double(rng) < temper
@@ -638,14 +650,20 @@ PEOPLE_PARAMS = (
     StrategyParam("focus", 0.9, 0.0, 1.0,
                   "probability of striking the player I suspect most (else a random one I do "
                   "not trust)"),
-    StrategyParam("aggression", 0.5, 0.0, 1.0,
-                  "probability of placing accusations that cause no trial yet"),
+    StrategyParam("aggression", 0.15, 0.0, 1.0,
+                  "the town's probability of placing accusations that cause no trial yet, with "
+                  "four or five tryals each"),
     StrategyParam("fear", 0.5, 0.0, 1.0,
                   "propensity to confess at dawn, scaled by how much I have accused"),
-    StrategyParam("profile", 0.5, 0.0, 1.0,
+    StrategyParam("profile", 0.8, 0.0, 1.0,
                   "a witch's low profile: probability of drawing when no trial is in reach"),
-    StrategyParam("insight", 1.0, 0.0, 3.0,
-                  "weight of what players did (the event log) against their tryals left"),
+    StrategyParam("insight", 0.75, 0.0, 3.0,
+                  "the town's weight of what players did (the event log) against their tryals "
+                  "left"),
+    StrategyParam("witch_aggression", 0.1, 0.0, 1.0,
+                  "a witch's probability of placing accusations that cause no trial yet"),
+    StrategyParam("short_aggression", 0.95, 0.0, 1.0,
+                  "`aggression` with three tryals each (10 to 12 players)"),
 )
 
 

@@ -47,7 +47,7 @@ M_SUS = M_DISSENT + MAX_PLAYERS           # per seat: suspicion (derived)
 M_BEL = M_SUS + MAX_PLAYERS               # per altar slot: the rank I believe, -1
 MEMORY = M_BEL + 2 * MAX_ALTAR
 
-P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH = range(5)
+P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_EXPERT_PATIENCE = range(6)
 
 
 # --- what a seat believes -------------------------------------------------------------------------
@@ -454,7 +454,8 @@ def exile_move(kind, obs, legal, params, memory, rng):
         total = obs[OBS.altar_size] + obs[OBS.altar_size + 1]
         gain_life, gain_death = gains(obs, memory, obs[OBS.hand])
         if total == 0 or max(gain_life, gain_death) >= 2.0 \
-                or random_double(rng) >= params[P_PATIENCE]:
+                or random_double(rng) >= params[P_EXPERT_PATIENCE if obs[OBS.mode] == 1
+                                                else P_PATIENCE]:
             return OFFER.play
         return OFFER.remove
     if kind == DECISION.remove_scroll:  # keep the scrolls that verify a claim or swap cards
@@ -689,17 +690,23 @@ def builtin():
             "liars, and vote for the ritual they believe in; jesters lie to plant false patterns, "
             "trap Death's Gaze with schemes, and back doomed rituals",
             params=(
-                StrategyParam("doubt", 2.0, 0.0, 100.0,
-                              "suspicion at which an exile stops believing a player"),
+                StrategyParam("doubt", 9.5, 0.0, 100.0,
+                              "suspicion at which an exile stops believing a player (a claim "
+                              "it knows to be false counts 10: a liar is never believed; a "
+                              "dissent or a disputed claim 1)"),
                 StrategyParam("patience", 1.0, 0.0, 1.0,
                               "chance an exile holds back a card that fits nowhere"),
                 StrategyParam("vigilance", 1.0, 0.0, 1.0,
                               "chance an exile casts a spell it has a reason for"),
-                StrategyParam("bluff", 0.8, 0.0, 1.0, "chance a jester lies when a lie helps"),
+                StrategyParam("bluff", 0.98, 0.0, 1.0, "chance a jester lies when a lie helps"),
                 StrategyParam("faith", 1.0, 0.0, 1.0,
                               "chance an exile backs a ritual whose pattern rests on claims it "
                               "has not verified (else only its own knowledge and known exiles' "
                               "word count)"),
+                StrategyParam("expert_patience", 0.5, 0.0, 1.0,
+                              "`patience` in expert mode (its schemes and the arcane tiles make a "
+                              "held-back card cost more: the exiles' best responses there hold "
+                              "back half as often)"),
             ),
             flags=FLAG_TALKS, memory=MEMORY),
     }

@@ -112,7 +112,7 @@ M_FIRST = M_ATT + MAX_PLAYERS    # per seat: when it first claimed (day, then di
 M_SCORE = M_FIRST + MAX_PLAYERS  # per seat: the current decision's scores (scratch)
 PEOPLE_MEMORY = M_SCORE + MAX_PLAYERS
 
-P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE, P_HUNT = range(8)
+P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE, P_HUNT, P_PACK_FOLLOW = range(9)
 
 SURE = 100.0     # a seat's own knowledge: a certainty
 ACCUSE = 3.0     # one believed claim "s is a werewolf"
@@ -686,7 +686,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.suspect_vote:
         if memory[M_DAY] != obs[OBS.day]:
             derive(obs, memory, params, False)
-        follow = params[P_FOLLOW]
+        follow = params[P_PACK_FOLLOW]
         top = -1
         top_score = NEG
         tops = 0
@@ -822,16 +822,19 @@ def builtin():
                 StrategyParam("grudge", 1.0, 0.0, 2.0,
                               "weight of how a player voted (suspect votes, sentence ballots) "
                               "in the suspicion of him"),
-                StrategyParam("counter", 0.5, 0.0, 1.0,
+                StrategyParam("counter", 0.95, 0.0, 1.0,
                               "chance the wolf camp counter-claims the seer once someone claimed "
                               "it"),
-                StrategyParam("cover", 0.5, 0.0, 1.0,
+                StrategyParam("cover", 0.97, 0.0, 1.0,
                               "chance a wolf votes against a fellow wolf the town has doomed"),
                 StrategyParam("save", 1.0, 0.0, 1.0,
                               "chance the witch revives the wolves' victim on night 1"),
                 StrategyParam("hunt", 1.0, 0.0, 2.0,
                               "weight a charmed player gives to the piper being among the "
                               "uncharmed, at its votes and the pack's attack (0: ignores it)"),
+                StrategyParam("pack_follow", 0.25, 0.0, 2.0,
+                              "the wolf camp's weight of the suspect votes already cast today: "
+                              "how readily it joins the town's bandwagon"),
             ),
             # (claims come from the seer, the medium and the wolf camp only)
             flags=FLAG_TALKS, talks_as=(ROLE.seer, ROLE.medium, ROLE.werewolf, ROLE.madman),

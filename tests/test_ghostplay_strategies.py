@@ -23,7 +23,12 @@ from test_ghostplay_positions import (
 
 SIX = [TP, TS, TP, TS, TP, TS]
 DEFAULTS = builtin()["people"].defaults()
-PEOPLE = np.array(list(DEFAULTS.values()), dtype=np.float64)
+# The hand-built positions below read each parameter's effect off round values (the defaults are
+# the best response's, docs/strategies.md, and may move): a member helps trusted hosts with at
+# most 2, spoils doubted ones with 1, a host adds a margin of 1, the evil side spoils with 1.
+SET = {"trust": 0.6, "doubt": 0.4, "help": 2, "spoil": 1, "challenge": 0.7, "guard": 1,
+       "learn": 1.0, "margin": 1, "evil_spoil": 1}
+PEOPLE = np.array([SET[name] for name in DEFAULTS], dtype=np.float64)
 
 
 def seen_by(st, me, kind):
@@ -61,7 +66,7 @@ def test_builtin_strategies_and_their_parameters():
     strategies = builtin()
     assert set(strategies) == {"random", "people", "helpful"}
     assert list(DEFAULTS) == ["trust", "doubt", "help", "spoil", "challenge", "guard", "learn",
-                              "margin"]
+                              "margin", "evil_spoil"]
     assert strategies["people"].memory == PEOPLE_MEMORY <= 256
     assert strategies["helpful"].memory == 0
 

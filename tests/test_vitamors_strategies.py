@@ -21,7 +21,8 @@ from simulator.games.vitamors.declaration import (
 from simulator.games.vitamors.rules import deal
 from strategies.common import random_play
 from strategies.vitamors import (
-    M_DISSENT, MEMORY, P_BLUFF, P_DOUBT, P_FAITH, P_PATIENCE, P_VIGILANCE, builtin, conspirator,
+    M_DISSENT, MEMORY, P_BLUFF, P_DOUBT, P_EXPERT_PATIENCE, P_FAITH, P_PATIENCE, P_VIGILANCE,
+    builtin, conspirator,
 )
 
 LIFE, DEATH = ALTAR.life, ALTAR.death
@@ -32,7 +33,8 @@ DEFAULTS = {p.name: p.default for p in builtin()["conspirator"].params}
 def params(**given):
     values = np.zeros(8)
     for name, index in (("doubt", P_DOUBT), ("patience", P_PATIENCE),
-                        ("vigilance", P_VIGILANCE), ("bluff", P_BLUFF), ("faith", P_FAITH)):
+                        ("vigilance", P_VIGILANCE), ("bluff", P_BLUFF), ("faith", P_FAITH),
+                        ("expert_patience", P_EXPERT_PATIENCE)):
         values[index] = given.get(name, DEFAULTS[name])
     return values
 
@@ -116,7 +118,8 @@ def test_builtin_strategies_and_their_parameters():
     strategies = builtin()
     assert set(strategies) == {"random", "conspirator"}
     assert strategies["conspirator"].defaults() == \
-        {"doubt": 2.0, "patience": 1.0, "vigilance": 1.0, "bluff": 0.8, "faith": 1.0}
+        {"doubt": 9.5, "patience": 1.0, "vigilance": 1.0, "bluff": 0.98, "faith": 1.0,
+         "expert_patience": 0.5}
     assert strategies["conspirator"].memory == MEMORY <= 256
 
 
