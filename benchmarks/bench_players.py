@@ -29,6 +29,12 @@ def interval(d: dict) -> str:
     return f"{pts(d['gain'])} ({pts(d['low'])} to {pts(d['high'])})"
 
 
+def rows_of(findings) -> list[tuple]:
+    """Verdict findings as (name, difference, low, high, within, beyond) against their target."""
+    return [(f.name, f.difference, f.rate.low - f.target, f.rate.high - f.target, f.within,
+             f.beyond) for f in findings]
+
+
 def measure(game, args, say) -> dict:
     out = {"game": game.name, "strategy": game.measuring_strategy, "setups": []}
     for setup in standard.setups(game):
@@ -53,16 +59,10 @@ def measure(game, args, say) -> dict:
             "games": played.games,
             "gaps": [(x.name, x.per_game) for x in played.gaps],
             "exempt": [(x.name, x.per_game, why) for x, why in played.exempt],
-            "seats": [(f.name, f.difference, f.rate.low - f.target, f.rate.high - f.target,
-                       f.within, f.beyond) for f in played.seats],
-            "positions": [(f.name, f.difference, f.rate.low - f.target,
-                           f.rate.high - f.target, f.within, f.beyond)
-                          for f in played.positions],
-            "random_positions": [(f.name, f.difference, f.rate.low - f.target,
-                                  f.rate.high - f.target, f.within, f.beyond)
-                                 for f in played.random_positions],
+            "seats": rows_of(played.seats),
+            "positions": rows_of(played.positions),
+            "random_positions": rows_of(played.random_positions),
             "tolerance": played.tolerance,
-            "teams": {team: (r.value, r.low, r.high) for team, r in played.teams.items()},
             "coverage": [(x.kind, x.name, x.per_game, x.mark) for x in played.lines]}
         out["setups"].append(row)
     return out
@@ -77,7 +77,9 @@ def markdown(data: dict) -> list[str]:
         for t in row["targets"]:
             br = t.get("best_response")
             gain = ("not searched" if not br else "none (the default was the best found)"
-                    if br["best"] == br["default"] else interval(br["confirm"]))
+                    if br["best"] == br["default"] else interval(br["confirm"])
+                    + (" **above the standard**" if br["confirm"]["gain"] > standard.EXPLOITABLE
+                       else ""))
             tuned = ("" if not br else "(the defaults)" if br["best"] == br["default"] else
                      ", ".join(f"{k}={v:.3g}" for k, v in br["best"].items()))
             lines.append(f"| {row['config']} | {row['players']} | {t['target']} | "

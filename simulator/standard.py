@@ -25,8 +25,9 @@ module measures the four parts of the standard (docs/strategies.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import cached_property
 
-from simulator import best_response, coverage, runner, stats, verdict
+from simulator import best_response, coverage, roles, runner, verdict
 from simulator import config as config_module
 from simulator.sweep import toml_value
 
@@ -42,7 +43,7 @@ class Setup:
     config: str  # the built-in config, e.g. "werewolf/standard-16.toml"
     strategy: str
 
-    @property
+    @cached_property
     def overrides(self) -> list[str]:
         cfg = config_module.load(self.config, [], None)
         if {slot.name for slot in cfg.slots} == {self.strategy}:
@@ -86,15 +87,8 @@ def beats_random(setup: Setup, target: Target, games: int, seed: int = 0,
     space = target.space(cfg)
     randoms = [f"{key}={toml_value('random')}" for key in space.keys]
     out = best_response.paired_gain(setup.config, setup.overrides, None, space, (randoms, []),
-                                    games, seed, runner_chunk(games), workers, None)
+                                    games, seed, roles.default_chunk_size(games), workers, None)
     return {"random_rate": out.pop("default_rate"), "people_rate": out.pop("best_rate"), **out}
-
-
-def runner_chunk(games: int) -> int:
-    """Chunks for a paired interval: at least 32 of them (the t interval's degrees of freedom)."""
-    from simulator import roles
-
-    return roles.default_chunk_size(games)
 
 
 def exploitability(setup: Setup, target: Target, trials: int, games: int, seed: int = 0,
@@ -118,15 +112,9 @@ class Play:
     positions: list  # verdict.Finding
     tolerance: float
     lines: list = field(default_factory=list)  # every coverage line
-    teams: dict = field(default_factory=dict)  # team -> its win rate (stats.Rate), team games
     # the positions with `random` at every seat: a turn-order effect that random players show too
     # belongs to the rules (random players cannot favour a position)
     random_positions: list = field(default_factory=list)
-
-    @property
-    def seat_bias(self) -> list:
-        """Seats whose rate is not shown to be within the tolerance of the table's average."""
-        return [f for f in self.seats if not f.within]
 
 
 def play(setup: Setup, games: int, seed: int = 0, workers: int | None = None) -> Play:
@@ -138,8 +126,6 @@ def play(setup: Setup, games: int, seed: int = 0, workers: int | None = None) ->
     blind = [line for line in lines if line.available and line.mark in ("NEVER", "rare")]
     tolerance = verdict.DEFAULT_TOLERANCE
     tallies = result.tallies
-    teams = {team: stats.wilson(int(tallies["team_wins"][k]), result.games_played)
-             for k, team in enumerate(cfg.game.teams)}
     randoms = []
     if verdict.position_findings(tallies, tolerance):
         at_random = config_module.load(setup.config,
@@ -150,4 +136,4 @@ def play(setup: Setup, games: int, seed: int = 0, workers: int | None = None) ->
                 [line for line in blind if line.name not in reasons],
                 [(line, reasons[line.name]) for line in blind if line.name in reasons],
                 verdict.seat_findings(tallies, tolerance),
-                verdict.position_findings(tallies, tolerance), tolerance, lines, teams, randoms)
+                verdict.position_findings(tallies, tolerance), tolerance, lines, randoms)
