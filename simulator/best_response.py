@@ -140,16 +140,23 @@ def objective_of(tallies: dict, cfg, space: Space) -> tuple[int, int]:
             sum(int(tallies["role_games"][r]) for r in index))
 
 
-def _config(spec: str, overrides, players):
-    return config_module.load(spec, list(overrides), players)
+def _config(spec: str, overrides, players, code=config_module.USER_CONFIG):
+    """A candidate's config; `code` says which user strategy files it may run (a resumed search:
+    only those whose contents the search recorded)."""
+    return config_module.load(spec, list(overrides), players, code=code)
+
+
+def strategy_files(cfg) -> dict:
+    """The SHA-256 of every user strategy file a config plays, as a search records them."""
+    return {slot.name: slot.info.digest for slot in cfg.slots if slot.info.digest}
 
 
 class Candidate:
     """One candidate's run, played rung by rung: each rung extends the same run (the same seed
     and chunks), so a candidate that reaches the last rung played exactly `games` games once."""
 
-    def __init__(self, spec, overrides, players, space, values, seed, chunk_size):
-        self.cfg = _config(spec, list(overrides) + space.overrides(values), players)
+    def __init__(self, spec, overrides, players, space, values, seed, chunk_size, code):
+        self.cfg = _config(spec, list(overrides) + space.overrides(values), players, code)
         self.space, self.seed, self.chunk_size = space, seed, chunk_size
         self.result = None
 
@@ -177,7 +184,8 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
            players: int | None = None, trials: int = 40, games: int = 20_000, seed: int = 0,
            chunk_size: int | None = None, confirm_games: int | None = None,
            workers: int | None = None, scheduler: str | None = None, done: list | None = None,
-           on_trial=None, announce=lambda line: None, seat: int | None = None) -> dict:
+           on_trial=None, announce=lambda line: None, seat: int | None = None,
+           code=config_module.USER_CONFIG) -> dict:
     """One best-response search: `trials` candidates, each on `games` games of seed `seed`
     (common random numbers), then the default and the best found on `confirm_games` fresh games.
     `done`: candidates already tried (a resumed search) as {"params", "value", "state"} records.
@@ -185,8 +193,9 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
     every finished candidate."""
     import optuna
 
-    optuna.logging.set_verbosity(optuna.logging.WARNING)
-    cfg = _config(spec, overrides, players)
+    # (a failed trial is the search's own one-line error, not Optuna's warning with a traceback)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    cfg = _config(spec, overrides, players, code)
     space = search_space(cfg, team, role, seat)
     chunk_size = chunk_size or max(1, min(runner.DEFAULT_CHUNK_SIZE, games // 32))
     if chunk_size < 1 or games < chunk_size:
@@ -216,7 +225,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
         values = {p.name: trial.suggest_int(p.name, int(p.low), int(p.high)) if p.integer
                   else trial.suggest_float(p.name, float(p.low), float(p.high))
                   for p in space.params}
-        candidate = Candidate(spec, overrides, players, space, values, seed, chunk_size)
+        candidate = Candidate(spec, overrides, players, space, values, seed, chunk_size, code)
         seen = []
         value = math.nan
         for step, n in enumerate(rungs):
@@ -243,7 +252,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
     announce(f"measuring the default and the best found again on {confirm_games:,} fresh games")
     confirm = confirm_gain(spec, overrides, players, space, default, best["params"],
                            confirm_games, seed + 1_000_003, roles.default_chunk_size(confirm_games),
-                           workers, scheduler)
+                           workers, scheduler, code)
     return {
         "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
         "default_rate_searched": next((r["value"] for r in records
@@ -252,6 +261,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
         "game": cfg.game.name, "config": spec, "overrides": list(overrides),
         "players": cfg.players, "team": space.team, "roles": space.roles, "seat": space.seat,
         "strategy": space.strategy, "keys": space.keys, "fixed": space.fixed,
+        "strategy_files": strategy_files(cfg),
         "params": [{"name": p.name, "low": p.low, "high": p.high, "default": p.default,
                     "integer": p.integer, "meaning": p.meaning} for p in space.params],
         "games": games, "trials": trials, "seed": seed, "chunk_size": chunk_size,
@@ -272,22 +282,24 @@ def _describe(record: dict) -> str:
 
 
 def confirm_gain(spec, overrides, players, space, default: dict, best: dict, games: int,
-                 seed: int, chunk_size: int, workers, scheduler) -> dict:
+                 seed: int, chunk_size: int, workers, scheduler,
+                 code=config_module.USER_CONFIG) -> dict:
     """The default and the best parameters on the same fresh games (seed `seed`): their rates
     and the gain with its 95% paired interval over chunks."""
     return paired_gain(spec, overrides, players, space,
                        (space.overrides(default), space.overrides(best)), games, seed,
-                       chunk_size, workers, scheduler)
+                       chunk_size, workers, scheduler, code)
 
 
 def paired_gain(spec, overrides, players, space, variants, games: int, seed: int,
-                chunk_size: int, workers, scheduler) -> dict:
+                chunk_size: int, workers, scheduler, code=config_module.USER_CONFIG) -> dict:
     """Two variants of the tuned seats' players (two lists of overrides) on the same games
     (seed `seed`): their rates and the second's gain over the first with its 95% paired
     interval over chunks (roles.paired_difference: the chunk is the unit, the game's correlations
     inside it; a team's seat-games may differ between the two where players change teams during
     play)."""
-    cfgs = [_config(spec, list(overrides) + list(variant), players) for variant in variants]
+    cfgs = [_config(spec, list(overrides) + list(variant), players, code)
+            for variant in variants]
     results = [runner.start(cfg, games, seed, chunk_size) for cfg in cfgs]
     chunks = runner.chunk_count(games, chunk_size)
     wins = np.zeros((2, chunks), dtype=np.int64)
@@ -371,4 +383,8 @@ def load(path) -> dict:
             isinstance(r.get("value"), (int, float)) and r.get("state") in ("complete", "pruned")
             for r in searched):
         raise BestResponseError(f"{path}: corrupt best-response file (its candidates)")
+    files = data.get("strategy_files", {})
+    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                              for k, v in files.items()):
+        raise BestResponseError(f"{path}: corrupt best-response file (its strategy files)")
     return data

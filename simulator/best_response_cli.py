@@ -122,13 +122,27 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
         if resume_path is None:
             may_replace(path, what, force)
     say = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
+    # A search file is data: a resumed search runs only the strategy files whose contents it
+    # recorded when it began (the user named them then), checked on the bytes that are run.
+    from simulator import config as config_module
+
+    code = config_module.USER_CONFIG if resume_path is None else config_module.recorded(
+        saved.get("strategy_files") or {}, "the search began")
+    try:
+        files = br.strategy_files(config_module.load(config, list(overrides), players, code=code))
+    except ConfigError as exc:
+        _fail(exc)
     lock = lock_output(output)
     arguments = {"team_arg": team, "role_arg": role, "seat_arg": seat, "players_arg": players,
+                 "strategy_files": files,
                  "confirm_games": confirm_games, "trials": trials, "games": n_games,
                  "seed": seed, "config": config, "overrides": list(overrides),
                  "command": "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
 
+    tried = list(done)
+
     def checkpoint(records):
+        tried[:] = records
         br.save({"schema": br.SCHEMA, "schema_version": br.SCHEMA_VERSION, "complete": False,
                  "chunk_size": chunk_size, "searched": records, **arguments}, output)
 
@@ -149,12 +163,14 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
         else:
             result = dict(br.search(config, team, role, overrides, players, trials, n_games,
                                     seed, chunk_size, confirm_games, workers, scheduler, done,
-                                    on_trial=checkpoint, announce=say, seat=seat), **arguments,
+                                    on_trial=checkpoint, announce=say, seat=seat, code=code),
+                          **arguments,
                           complete=True)
     except (br.BestResponseError, ConfigError, runner.SchedulerError) as exc:
         lock.release()
         _fail(exc)
     except runner.RunFault as stop:
+        checkpoint(list(tried))  # (the file exists even when no candidate finished)
         lock.release()
         raise RunFailed(f"{stop} (in a candidate's games); the candidates finished are saved "
                         f"to {output}") from None

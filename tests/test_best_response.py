@@ -186,3 +186,20 @@ def test_the_first_candidate_is_the_players_as_configured():
     assert space.configured()["cover"] == 0.25
     declared = {p.name: p.default for p in get_game("werewolf").strategies()["people"].params}
     assert space.configured()["counter"] == declared["counter"]
+
+
+def test_a_resumed_search_runs_no_strategy_file_it_did_not_record(tmp_path):
+    """A search file is data: one naming a strategy file whose contents it never recorded is
+    refused in one line (exit 2), and the file is never imported."""
+    marker = tmp_path / "ran"
+    (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n"
+                                      "def f(kind, obs, legal, params, memory, rng):\n"
+                                      "    return 0\n")
+    saved = {"schema": br.SCHEMA, "schema_version": br.SCHEMA_VERSION, "complete": False,
+             "searched": [], "team_arg": "wolf", "trials": 2, "games": 200, "seed": 0,
+             "config": "werewolf", "overrides": [f"strategies.wolf={tmp_path / 'evil.py'}:f"]}
+    path = tmp_path / "br.json"
+    path.write_text(json.dumps(saved))
+    result = run_cli("best-response", "--resume", path, "-q")
+    one_line_error(result, "was not recorded when the search began")
+    assert result.exit_code == 2 and not marker.exists()
