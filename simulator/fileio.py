@@ -6,17 +6,22 @@ bounded size, in UTF-8, and JSON may not nest without bound. A FIFO, a device, a
 file is one line, never a hang or a MemoryError. Reading never runs anything.
 
 Outputs are written atomically (a temporary file beside the target, synced, then renamed over
-it), and a run holds a lock beside its output so that two runs never write one file.
+it), and a run holds a lock beside its output so that two runs never write one file. What a
+saved file claims is updated with Ctrl-C held off (`signals_held`), so a stop never saves half
+of a change.
 """
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import fcntl
 import json
 import os
+import signal
 import stat
 import tempfile
+import threading
 from pathlib import Path
 
 # Bounds on what is read. A config or a strategy file is a few kilobytes; a result a few hundred;
@@ -24,6 +29,32 @@ from pathlib import Path
 TEXT_LIMIT = 1 << 20  # configs (with each file they extend) and strategy files: 1 MiB
 JSON_LIMIT = 256 << 20  # results, baselines, sweeps, tune and roles files: 256 MiB
 JSON_DEPTH = 64  # the deepest nesting any file of ours has is under 10
+
+
+@contextlib.contextmanager
+def signals_held(signums=(signal.SIGINT, signal.SIGTERM)):
+    """Ctrl-C or SIGTERM arriving inside the block takes effect when it ends (with the handler
+    that was in place), so a block that changes several things together (a chunk's tallies and
+    its number) is never left half done. Outside the main thread signals cannot arrive there, and
+    the block just runs."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived: list[int] = []
+    previous = {}
+    try:
+        for signum in signums:
+            previous[signum] = signal.signal(signum, lambda number, _frame: arrived.append(number))
+        yield
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+        if arrived:
+            handler = previous[arrived[0]]
+            if callable(handler):
+                handler(arrived[0], None)  # e.g. raises KeyboardInterrupt
+            elif handler == signal.SIG_DFL:
+                os.kill(os.getpid(), arrived[0])
 
 
 class FileRefused(Exception):

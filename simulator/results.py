@@ -155,12 +155,15 @@ class Result:
     def add_chunk(self, chunk: int, tallies: dict) -> None:
         if int(chunk) in self._merged:  # a chunk played twice (a backend's bug) never counts twice
             raise ValueError(f"chunk {chunk} is already merged into this result")
-        self._merged.add(int(chunk))
-        for name, values in tallies.items():
-            self.tallies[name] += values
-        self.data["chunks_done"].append(int(chunk))
-        total = (self.data["games_requested"] + self.data["chunk_size"] - 1) // self.data["chunk_size"]
-        self.data["complete"] = len(self.data["chunks_done"]) == total
+        # A Ctrl-C between the tallies and the chunk's number would save games no chunk claims,
+        # and a resume would play them again
+        with fileio.signals_held():
+            self._merged.add(int(chunk))
+            for name, values in tallies.items():
+                self.tallies[name] += values
+            self.data["chunks_done"].append(int(chunk))
+            total = -(-self.data["games_requested"] // self.data["chunk_size"])
+            self.data["complete"] = len(self.data["chunks_done"]) == total
 
     # --- files -------------------------------------------------------------------------------
     def to_json(self) -> str:

@@ -265,6 +265,32 @@ def test_resume_refuses_tallies_that_disagree_with_the_chunks(tmp_path):
     one_line(run_cli("run", "--resume", path), 2, "tallies count 200 games but its chunks hold 100")
 
 
+class _InterruptingTallies(dict):
+    """A chunk's tallies whose reading is interrupted by Ctrl-C, between the first tally merged
+    and the rest."""
+
+    def items(self):
+        for number, item in enumerate(super().items()):
+            if number == 1:
+                os.kill(os.getpid(), signal.SIGINT)
+                time.sleep(0.01)  # a signal is handled between bytecodes: let it arrive here
+            yield item
+
+
+def test_ctrl_c_during_a_merge_waits_until_the_chunk_is_whole():
+    """A Ctrl-C that lands inside a merge takes effect after it, so a saved result never holds
+    tallies that no chunk claims (a resume would play them again)."""
+    cfg = config.load("werewolf", ["strategies.all=random"])
+    played = runner.run(cfg, 100, seed=0, workers=1, chunk_size=100)
+    result = runner.start(cfg, 200, seed=0, chunk_size=100)
+    with pytest.raises(KeyboardInterrupt):
+        result.add_chunk(0, _InterruptingTallies(played.tallies))
+    assert result.data["chunks_done"] == [0]
+    for name, values in played.tallies.items():
+        np.testing.assert_array_equal(result.tallies[name], values, err_msg=name)
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 def test_resume_refuses_tallies_of_the_wrong_shape(tmp_path):
     path = partial_run(tmp_path)
     data = json.loads(path.read_text())
