@@ -8,9 +8,11 @@ offsets in `OBS`, never the game state, and breaks ties at random with its rng.
 belief about each seat being of its own sect (log-odds, in memory), learnt from the public log of
 exorcisms (what challenges showed, what the shuffled votes added up to) and fixed by the
 identities it looked at. Sect members help hosts they believe are of their sect (with what the
-exorcism still lacks) and quietly spoil the others; hosts challenge the voters they suspect
-when their exorcism is at risk; the evil path helps ghosts pile up on one player; the ghost king
-keeps its cards and summons when it can.
+exorcism still lacks) and quietly spoil the others, more warily at a table dealt an evil player
+(`wary_trust`); they reciprocate, helping no host that took more than `reciprocity` cards of
+help from them without giving back (a ledger read from the public log); hosts challenge the
+voters they suspect when their exorcism is at risk; the evil path helps ghosts pile up on one
+player; the ghost king keeps its cards and summons when it can.
 """
 
 from simulator.games.base import StrategyInfo, StrategyParam
@@ -28,10 +30,12 @@ M_MY_NEGATIVE = 3  # its negative cards
 M_TARGET = 4       # evil: 1 + the seat it helps ghosts pile up on (0: none yet)
 M_BELIEF = 8       # [8..15] evidence that each seat is of my sect (a score, like log-odds)
 M_PROBABILITY = M_BELIEF + MAX_PLAYERS  # [16..23] the same as probabilities, minus 0.5
-PEOPLE_MEMORY = M_PROBABILITY + MAX_PLAYERS
+M_OWED = M_PROBABILITY + MAX_PLAYERS  # [24..31] cards I gave each host beyond what it gave me
+PEOPLE_MEMORY = M_OWED + MAX_PLAYERS
 
 # parameters of `people` (positions in params)
-P_TRUST, P_DOUBT, P_HELP, P_SPOIL, P_CHALLENGE, P_GUARD, P_LEARN, P_MARGIN, P_EVIL_SPOIL = range(9)
+(P_TRUST, P_DOUBT, P_HELP, P_SPOIL, P_CHALLENGE, P_GUARD, P_LEARN, P_MARGIN, P_EVIL_SPOIL,
+ P_RECIPROCITY, P_WARY_TRUST) = range(11)
 W_CHALLENGE = 3.0   # evidence of a challenge's result (log-odds)
 W_COUNT = 1.5       # evidence of the shuffled count, shared among the unchallenged voters
 MAX_BELIEF = 8.0
@@ -111,6 +115,28 @@ def learn_entry(obs, memory, base, weight):
 
 
 @inlined
+def keep_account(obs, memory, base):
+    """Reciprocity's ledger, per seat: the positive cards I placed on its exorcisms, less the
+    cards it placed on mine (public: how many cards each voter placed)."""
+    me = obs[OBS.me]
+    host = obs[base + LF.host]
+    placed = base + len(LF)
+    if host == me:
+        for v in range(obs[OBS.players]):
+            if v != me and obs[placed + v] > 0:
+                memory[M_OWED + v] -= obs[placed + v]
+    elif memory[M_MY_SEQ] == obs[base + LF.seq]:
+        memory[M_OWED + host] += memory[M_MY_POSITIVE]
+
+
+@inlined
+def rides_free(obs, memory, params, s):
+    """Have I given seat s's exorcisms more than `reciprocity` cards beyond what it gave mine?
+    People stop helping such a host until it helps back."""
+    return memory[M_OWED + s] > params[P_RECIPROCITY]
+
+
+@inlined
 def read_log(obs, memory, weight):
     """Learn from every exorcism of the log not read yet (summonings tell nothing)."""
     latest = obs[OBS.ex_seq] - (1 if obs[OBS.ex_host] >= 0 else 0)
@@ -120,8 +146,10 @@ def read_log(obs, memory, weight):
         if obs[base + LF.seq] != seq:
             continue
         outcome = obs[base + LF.outcome]
-        if outcome != OUTCOME.summoned and outcome != OUTCOME.summon_failed and weight > 0:
-            learn_entry(obs, memory, base, weight)
+        if outcome != OUTCOME.summoned and outcome != OUTCOME.summon_failed:
+            keep_account(obs, memory, base)
+            if weight > 0:
+                learn_entry(obs, memory, base, weight)
     if latest > memory[M_SEQ]:
         memory[M_SEQ] = latest
 
@@ -175,6 +203,14 @@ def evil_target(obs, memory, rng):
 
 
 @inlined
+def trust_needed(obs, params):
+    """The belief in a host's sect from which a member helps: `trust`, or `wary_trust` at a
+    table dealt an evil player (help given to a host of the other sect or to a hidden enemy
+    feeds the ghost king's side there)."""
+    return params[P_WARY_TRUST] if obs[OBS.evil_dealt] > 0 else params[P_TRUST]
+
+
+@inlined
 def help_needed(obs, memory, params, requirement):
     """Positive cards a helper adds: what the exorcism still lacks, plus one against a spoiler
     still to vote, at most `help`. The host's cards count as positive, so do those of voters I
@@ -186,7 +222,7 @@ def help_needed(obs, memory, params, requirement):
         placed = obs[OBS.placed + v]
         if v == host or v == me or placed <= 0:
             continue
-        if belief(obs, memory, v) >= params[P_TRUST]:
+        if belief(obs, memory, v) >= trust_needed(obs, params):
             lacking -= placed
         else:
             lacking += placed
@@ -220,7 +256,9 @@ def choose_vote(obs, legal, params, memory, rng):
     if params[P_GUARD] > 0 and danger(obs, target):
         return vote_action(legal, help_needed(obs, memory, params, requirement), 0, rng)
     trust = belief(obs, memory, host)
-    if trust >= params[P_TRUST]:
+    if trust < 1.0 and rides_free(obs, memory, params, host):  # no free ride on my help
+        return 0
+    if trust >= trust_needed(obs, params):
         return vote_action(legal, help_needed(obs, memory, params, requirement), 0, rng)
     if trust <= params[P_DOUBT]:
         return vote_action(legal, 0, spoil_cards, rng)
@@ -296,7 +334,7 @@ def choose_challenge(obs, legal, params, memory, rng):
     for v in range(n):
         if v == me or obs[OBS.placed + v] <= 0 or obs[OBS.shown_positive + v] >= 0:
             continue
-        if belief(obs, memory, v) >= params[P_TRUST]:
+        if belief(obs, memory, v) >= trust_needed(obs, params):
             safe += obs[OBS.placed + v]
         else:
             doubtful += obs[OBS.placed + v]
@@ -369,13 +407,16 @@ def people(kind, obs, legal, params, memory, rng):
 
 @strategy
 def helpful(kind, obs, legal, params, memory, rng):
-    """No memory and no suspicion: helps every exorcism with `help` positive cards, hosts the
+    """No memory and no suspicion: a sect member helps every exorcism with `help` positive cards
+    (the evil player and the ghost king help none: a simple player, never a traitor), hosts the
     ghost with most points it can dispel alone, never challenges; the ghost king summons when it
     can. A baseline of trusting play."""
     if kind == DECISION.vote:
         card = obs[OBS.ex_card]
         if obs[OBS.ex_host] == obs[OBS.me]:
             return vote_action(legal, obs[OBS.card_requirement + card] + 1, 0, rng)
+        if not is_sect(obs[OBS.my_role]):  # the evil side never helps an exorcism
+            return 0
         return vote_action(legal, int(params[0]), 0, rng)
     if kind == DECISION.exorcise or kind == DECISION.summon:
         best = -1
@@ -416,7 +457,8 @@ def builtin():
         "people": StrategyInfo(
             "people", people,
             "beliefs about each seat in memory (exorcism log, looks); helps trusted hosts with "
-            "what the exorcism still lacks, quietly spoils doubted ones, challenges suspects when "
+            "what the exorcism still lacks (more warily at a table with an evil player), never a "
+            "host that does not help back, quietly spoils doubted ones, challenges suspects when "
             "at risk; evil piles ghosts on one player; the ghost king keeps its cards and summons "
             "when it can",
             params=(
@@ -443,12 +485,19 @@ def builtin():
                 StrategyParam("evil_spoil", 2, 0, 6,
                               "negative cards the evil player and the ghost king add to an "
                               "exorcism they spoil", integer=True),
+                StrategyParam("reciprocity", 1, 0, 40,
+                              "cards a member gives a host's exorcisms beyond what that host "
+                              "gave its own before it stops helping (40: help regardless)",
+                              integer=True),
+                StrategyParam("wary_trust", 0.6, 0.0, 1.0,
+                              "`trust` at a table dealt an evil player (5 and 7 players)"),
             ),
             memory=PEOPLE_MEMORY),
         "helpful": StrategyInfo(
             "helpful", helpful,
-            "no memory: helps every exorcism, hosts the most points it can dispel alone, never "
-            "challenges; the ghost king summons when it can",
+            "no memory: a sect member helps every exorcism (the evil side helps none), hosts the "
+            "most points it can dispel alone, never challenges; the ghost king summons when it "
+            "can",
             params=(StrategyParam("help", 1, 0, 6, "positive cards it adds to others' "
                                                    "exorcisms", integer=True),)),
     }

@@ -8,12 +8,12 @@ import numpy as np
 from simulator.games import driver
 from simulator.games.base import OBS_KIND, OBS_ME, OBS_ROLE
 from simulator.games.ghostplay import GAME
-from simulator.games.ghostplay.declaration import DECISION, OBS, PASS, VOTE_BASE
+from simulator.games.ghostplay.declaration import DECISION, OBS, OUTCOME, PASS, VOTE_BASE
 from simulator.games.ghostplay.observation import (
     legal_challenge, legal_ghost, legal_vote, observe,
 )
 from simulator.games.ghostplay.params import default_params
-from simulator.games.ghostplay.rules import challenge, open_exorcism, take_vote
+from simulator.games.ghostplay.rules import challenge, log_exorcism, open_exorcism, take_vote
 from strategies.common import random_play
 from strategies.ghostplay import PEOPLE_MEMORY, builtin, helpful, people
 
@@ -25,9 +25,10 @@ SIX = [TP, TS, TP, TS, TP, TS]
 DEFAULTS = builtin()["people"].defaults()
 # The hand-built positions below read each parameter's effect off round values (the defaults are
 # the best response's, docs/strategies.md, and may move): a member helps trusted hosts with at
-# most 2, spoils doubted ones with 1, a host adds a margin of 1, the evil side spoils with 1.
+# most 2, spoils doubted ones with 1, a host adds a margin of 1, the evil side spoils with 1; it
+# helps whatever a host gave back (reciprocity 40) unless a test says otherwise.
 SET = {"trust": 0.6, "doubt": 0.4, "help": 2, "spoil": 1, "challenge": 0.7, "guard": 1,
-       "learn": 1.0, "margin": 1, "evil_spoil": 1}
+       "learn": 1.0, "margin": 1, "evil_spoil": 1, "reciprocity": 40, "wary_trust": 0.95}
 PEOPLE = np.array([SET[name] for name in DEFAULTS], dtype=np.float64)
 
 
@@ -66,7 +67,7 @@ def test_builtin_strategies_and_their_parameters():
     strategies = builtin()
     assert set(strategies) == {"random", "people", "helpful"}
     assert list(DEFAULTS) == ["trust", "doubt", "help", "spoil", "challenge", "guard", "learn",
-                              "margin", "evil_spoil"]
+                              "margin", "evil_spoil", "reciprocity", "wary_trust"]
     assert strategies["people"].memory == PEOPLE_MEMORY <= 256
     assert strategies["helpful"].memory == 0
 
@@ -90,6 +91,84 @@ def test_a_sect_member_helps_a_host_of_its_sect_and_quietly_spoils_the_other():
     st = exorcism_on_3()  # an unknown host, nothing learnt yet (belief 1/2): abstain
     legal_vote(st, 0, RED)
     assert ask(people, st, 0, DECISION.vote) == 0
+
+
+def test_a_member_stops_helping_a_host_that_never_helps_back():
+    """Reciprocity: the ledger of cards given and received is read from the public log; past
+    `reciprocity` cards given beyond what the host gave back, a member no longer helps it (and
+    helps again once it gives)."""
+    from strategies.ghostplay import M_OWED
+    strict = PEOPLE.copy()  # an unknown host (belief 1/2) is trusted, unless it rides free
+    strict[list(DEFAULTS).index("reciprocity")] = 2
+    strict[list(DEFAULTS).index("trust")] = 0.3
+    strict[list(DEFAULTS).index("doubt")] = 0.1
+    st = exorcism_on_3()
+    legal_vote(st, 0, RED)
+    memory = np.zeros(PEOPLE_MEMORY)
+    assert ask(people, st, 0, DECISION.vote, params=strict, memory=memory) == 2 * VOTE_BASE
+    memory[M_OWED + 2] = 3  # gave the host's exorcisms 3 cards more than it gave seat 0's
+    assert ask(people, st, 0, DECISION.vote, params=strict, memory=memory) == 0
+    haunt(st, ghost(PARAMS, colour="blue"), 3)  # but a rise is near: guard comes first
+    legal_vote(st, 0, RED)
+    assert ask(people, st, 0, DECISION.vote, params=strict, memory=memory) == 2 * VOTE_BASE
+    st = exorcism_on_3(known=TP)  # a host known to be of my sect is helped whatever the ledger
+    legal_vote(st, 0, RED)
+    assert ask(people, st, 0, DECISION.vote, params=strict, memory=memory) == 2 * VOTE_BASE
+
+
+def test_the_ledger_counts_my_cards_on_a_hosts_exorcism_and_its_cards_on_mine():
+    """Read from the public log: seat 4 placed 2 cards on seat 0's exorcism (seat 0 owes it 2),
+    then seat 0 placed 2 on seat 2's (seat 2 owes seat 0 2)."""
+    from strategies.ghostplay import M_OWED
+    memory = np.zeros(PEOPLE_MEMORY)
+    st = exorcism_on_3(host=0)
+    take_vote(st, 0, 3, 0, RED)
+    give(st, 4, red=2)
+    take_vote(st, 4, 2, 0, RED)
+    log_exorcism(st, 0, st.obs[OBS.ex_card], 3, OUTCOME.dispelled, 5, 0)
+    slot = haunt(st, ghost(PARAMS, colour="red", requirement=3), 1)
+    open_exorcism(st, 2, slot)
+    give(st, 0, red=4)
+    legal_vote(st, 0, RED)
+    st.known[0, 2] = TP
+    assert ask(people, st, 0, DECISION.vote, memory=memory) == 2 * VOTE_BASE
+    assert memory[M_OWED + 4] == -2 and memory[M_OWED + 2] == 0
+    take_vote(st, 0, 2, 0, RED)
+    log_exorcism(st, 2, st.obs[OBS.ex_card], 1, OUTCOME.dispelled, 2, 0)
+    slot = haunt(st, ghost(PARAMS, colour="red", requirement=3), 5)
+    open_exorcism(st, 4, slot)
+    legal_vote(st, 0, RED)
+    ask(people, st, 0, DECISION.vote, memory=memory)
+    assert memory[M_OWED + 2] == 2 and memory[M_OWED + 4] == -2
+
+
+def test_at_a_table_dealt_an_evil_player_a_member_helps_only_hosts_it_trusts_more():
+    """`wary_trust` replaces `trust` where the evil path is dealt (5 and 7 players): an unknown
+    host (belief 1/2) is helped at 6 players with trust 0.4, not at 5 with wary trust 0.6."""
+    params = PEOPLE.copy()
+    params[list(DEFAULTS).index("trust")] = 0.4
+    params[list(DEFAULTS).index("doubt")] = 0.1
+    params[list(DEFAULTS).index("wary_trust")] = 0.6
+    st = exorcism_on_3()
+    legal_vote(st, 0, RED)
+    assert ask(people, st, 0, DECISION.vote, params=params) == 2 * VOTE_BASE
+    st = exorcism_on_3(roles=[TP, TS, TP, TS, EVIL])
+    assert st.obs[OBS.evil_dealt] == 1
+    legal_vote(st, 0, RED)
+    assert ask(people, st, 0, DECISION.vote, params=params) == 0
+
+
+def test_helpful_evil_players_never_help_an_exorcism():
+    roles = [EVIL, TS, TP, TS, TP, KING]
+    st = exorcism_on_3(roles)
+    st.king = st.obs[OBS.king] = 5
+    give(st, 5, red=3)
+    give(st, 1, red=3)
+    for seat in (0, 5):
+        legal_vote(st, seat, RED)
+        assert ask(helpful, st, seat, DECISION.vote, params=np.array([2.0])) == 0
+    legal_vote(st, 1, RED)
+    assert ask(helpful, st, 1, DECISION.vote, params=np.array([2.0])) == 2 * VOTE_BASE
 
 
 def test_a_helper_adds_only_what_the_exorcism_still_lacks():

@@ -160,6 +160,7 @@ OBSERVATION = ObservationLayout((
     ("type_effect", _T, "each type's effect (EFFECT)"),
     ("type_amount", _T, "each type's effect amount"),
     ("card_cost", 1, "spirit power per extra Taoist card"),
+    ("evil_dealt", 1, "evil identities dealt (the draft's table by player count: public)"),
     # the game so far (public)
     ("turn", 1, "current turn, from 1"),
     ("turn_player", 1, "whose turn it is"),

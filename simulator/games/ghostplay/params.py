@@ -462,6 +462,7 @@ def setup(params: GhostplayParams, st) -> None:
         obs[OBS.type_effect + t] = st.type_effect[t]
         obs[OBS.type_amount + t] = st.type_amount[t]
     obs[OBS.card_cost] = params.card_cost
+    obs[OBS.evil_dealt] = params.identities[2]
 
 
 def actions(params: GhostplayParams) -> int:
