@@ -20,10 +20,12 @@ inlining them all into every caller at the Numba level made the first compile fi
   stops believing a player whose suspicion reaches `doubt`. A jester knows the jesters and what
   the scrolls hide: it always plays its card (the clock runs toward the card limit), announces a
   rank that plants a false pattern or hides a real one (probability `bluff`), votes with the table
-  except to keep a real card out of a pattern, sets the schemes as traps under Death's Gaze,
-  springs a Veil or a Swap on a card that would complete a pattern, covers its fellow jesters'
-  lies, and one jester (the first in turn order from the sacrificer) votes for a ritual it knows
-  to be doomed: with a believing exile that makes a tie, which the exiles initiate.
+  except to keep a real card out of a pattern, sets Veil and Swap as traps under Death's Gaze
+  (and Prolong Life or Requiem too, unless `open_gaze` leaves a Gaze real), springs a Veil or a
+  Swap on a card that would complete a pattern, covers its fellow jesters' lies, votes for a
+  ritual whose pattern it has verified (the jesters initiate it if they are most of the yes
+  votes), and one jester (the first in turn order from the sacrificer) votes for a ritual it
+  knows to be doomed: with a believing exile that makes a tie, which the exiles initiate.
 """
 
 from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
@@ -47,7 +49,7 @@ M_SUS = M_DISSENT + MAX_PLAYERS           # per seat: suspicion (derived)
 M_BEL = M_SUS + MAX_PLAYERS               # per altar slot: the rank I believe, -1
 MEMORY = M_BEL + 2 * MAX_ALTAR
 
-P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_EXPERT_PATIENCE = range(6)
+P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_EXPERT_PATIENCE, P_OPEN_GAZE = range(7)
 
 
 # --- what a seat believes -------------------------------------------------------------------------
@@ -568,8 +570,18 @@ def backer(obs):
 def jester_move(kind, obs, legal, params, memory, rng):
     me = obs[OBS.me]
     bluff = params[P_BLUFF]
-    if kind == DECISION.place_scheme:  # traps under the tile that verifies claims
-        position = scroll_with_effect(obs, legal, EFFECT.see_sacrifice, rng)
+    if kind == DECISION.place_scheme:
+        # A scheme that acts on the card in the sacrifice area (Veil, Swap) is a trap under the
+        # tile that verifies claims. One that changes a rule for the game (Prolong Life, Requiem)
+        # acts wherever it is flipped: with probability `open_gaze` it goes under Secret Peek,
+        # leaving a Death's Gaze real (a table that sees Gazes come true keeps casting them).
+        effect = obs[OBS.effects + obs[OBS.placing]]
+        rule_scheme = effect == EFFECT.card_limit or effect == EFFECT.ritual_votes
+        position = -1
+        if rule_scheme and random_double(rng) < params[P_OPEN_GAZE]:
+            position = scroll_with_effect(obs, legal, EFFECT.see_faction, rng)
+        if position < 0:
+            position = scroll_with_effect(obs, legal, EFFECT.see_sacrifice, rng)
         return position if position >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.offer:
         return OFFER.play if legal[OFFER.play] else OFFER.remove
@@ -614,6 +626,12 @@ def jester_move(kind, obs, legal, params, memory, rng):
             return 1 - table
         return table
     if kind == DECISION.ritual:
+        if verified_pattern(obs, memory):
+            # a pattern of ranks I know or exiles said (exiles never lie about their cards): if
+            # the jesters are most of the yes votes they initiate it and win at once; if not, the
+            # exiles would have started it anyway
+            return RITUAL_VOTE.yes
+        derive(obs, memory, params, True)  # the table's beliefs again
         if pattern_shown(obs, memory) and not true_pattern(obs, memory) \
                 and backer(obs) == me:
             return RITUAL_VOTE.yes  # support a doomed ritual
@@ -688,7 +706,8 @@ def builtin():
             "conspirator", conspirator,
             "exiles steer cards into patterns, verify claims with spells, suspect dissenters and "
             "liars, and vote for the ritual they believe in; jesters lie to plant false patterns, "
-            "trap Death's Gaze with schemes, and back doomed rituals",
+            "trap Death's Gaze with schemes, start a ritual they have verified, and back doomed "
+            "rituals",
             params=(
                 StrategyParam("doubt", 9.5, 0.0, 100.0,
                               "suspicion at which an exile stops believing a player (a claim "
@@ -707,6 +726,10 @@ def builtin():
                               "`patience` in expert mode (its schemes and the arcane tiles make a "
                               "held-back card cost more: the exiles' best responses there hold "
                               "back half as often)"),
+                StrategyParam("open_gaze", 0.5, 0.0, 1.0,
+                              "chance a jester sets a rule-changing scheme (Prolong Life, "
+                              "Requiem) under Secret Peek instead of Death's Gaze, leaving a "
+                              "Gaze real"),
             ),
             flags=FLAG_TALKS, memory=MEMORY),
     }

@@ -21,8 +21,8 @@ from simulator.games.vitamors.declaration import (
 from simulator.games.vitamors.rules import deal
 from strategies.common import random_play
 from strategies.vitamors import (
-    M_DISSENT, MEMORY, P_BLUFF, P_DOUBT, P_EXPERT_PATIENCE, P_FAITH, P_PATIENCE, P_VIGILANCE,
-    builtin, conspirator,
+    M_DISSENT, MEMORY, P_BLUFF, P_DOUBT, P_EXPERT_PATIENCE, P_FAITH, P_OPEN_GAZE, P_PATIENCE,
+    P_VIGILANCE, builtin, conspirator,
 )
 
 LIFE, DEATH = ALTAR.life, ALTAR.death
@@ -34,7 +34,7 @@ def params(**given):
     values = np.zeros(8)
     for name, index in (("doubt", P_DOUBT), ("patience", P_PATIENCE),
                         ("vigilance", P_VIGILANCE), ("bluff", P_BLUFF), ("faith", P_FAITH),
-                        ("expert_patience", P_EXPERT_PATIENCE)):
+                        ("expert_patience", P_EXPERT_PATIENCE), ("open_gaze", P_OPEN_GAZE)):
         values[index] = given.get(name, DEFAULTS[name])
     return values
 
@@ -119,7 +119,7 @@ def test_builtin_strategies_and_their_parameters():
     assert set(strategies) == {"random", "conspirator"}
     assert strategies["conspirator"].defaults() == \
         {"doubt": 9.5, "patience": 1.0, "vigilance": 1.0, "bluff": 0.98, "faith": 1.0,
-         "expert_patience": 0.5}
+         "expert_patience": 0.5, "open_gaze": 0.5}
     assert strategies["conspirator"].memory == MEMORY <= 256
 
 
@@ -296,8 +296,6 @@ def test_a_jester_backs_a_ritual_it_knows_is_doomed():
     real = [card(5, 1), card(5, 2), card(5, 4)]
     assert play(DECISION.ritual, view(role=J, life=fake, factions=JESTERS), vote) == \
         RITUAL_VOTE.yes
-    assert play(DECISION.ritual, view(role=J, life=real, factions=JESTERS), vote) == \
-        RITUAL_VOTE.no
     assert play(DECISION.ritual, view(role=J, life=fake[:2], factions=JESTERS), vote) == \
         RITUAL_VOTE.no
     # only one jester backs it, the first in turn order from the sacrificer: two jesters alone
@@ -309,10 +307,39 @@ def test_a_jester_backs_a_ritual_it_knows_is_doomed():
     assert play(DECISION.ritual, later, vote) == RITUAL_VOTE.yes
 
 
+def test_a_jester_votes_for_a_ritual_on_a_pattern_it_has_verified():
+    """A pattern of ranks the jester knows or exiles announced (exiles never lie about their own
+    cards) succeeds: voting yes wins at once if the jesters are most of the yes votes, and costs
+    nothing otherwise. A pattern resting on a fellow jester's word is not verified."""
+    vote = mask(RITUAL_VOTE.no, RITUAL_VOTE.yes)
+    real = [card(5, 1), card(5, 2), card(5, 4)]  # seats 1, 2, 4 are exiles
+    assert play(DECISION.ritual, view(role=J, life=real, factions=JESTERS), vote) == \
+        RITUAL_VOTE.yes
+    mine = [card(5, 1), card(5, 2), card(1, 0, known=5)]  # my own card, announced as a 1
+    assert play(DECISION.ritual, view(role=J, life=mine, factions=JESTERS), vote) == \
+        RITUAL_VOTE.yes
+    fellow = [card(5, 1), card(5, 2), card(5, 3)]  # seat 3 is a jester: its word proves nothing
+    assert play(DECISION.ritual, view(role=J, life=fellow, factions=JESTERS), vote) == \
+        RITUAL_VOTE.no
+
+
 def test_a_jester_sets_the_schemes_as_traps_under_deaths_gaze():
     obs = view(role=J, factions=JESTERS)
     obs[OBS.placing] = ITEM.veil
-    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s) for s in range(40)}
+    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s, open_gaze=1.0)
+             for s in range(40)}
+    assert picks == set(GAZE_POSITIONS)
+
+
+@pytest.mark.parametrize("scheme", ["prolong", "requiem"])
+def test_a_jester_may_leave_a_gaze_real_and_set_a_rule_scheme_under_secret_peek(scheme):
+    obs = view(role=J, factions=JESTERS)
+    obs[OBS.placing] = getattr(ITEM, scheme)
+    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s, open_gaze=1.0)
+             for s in range(40)}
+    assert picks == set(PEEK_POSITIONS)
+    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s, open_gaze=0.0)
+             for s in range(40)}
     assert picks == set(GAZE_POSITIONS)
 
 

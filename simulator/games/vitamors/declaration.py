@@ -63,11 +63,22 @@ COVERAGE_NEEDS = {
     "judgement_ties": SetupNeed("an even number of players",
                                 lambda config: int(config.get("players", 1)) % 2 == 0),
 }
-# Why good players never bring these about (the coverage standard, docs/strategies.md).
+# Why good players never (or, where it says so, rarely) bring these about (the coverage
+# standard, docs/strategies.md).
 NEVER_USED = {
     "judgement_ties": "each faction votes as one at a judgement (the exiles for the altar their "
                       "pattern needs, the jesters against it) and no standard count deals the "
                       "factions evenly, so the ballots never split half and half",
+    "ritual failed, jesters initiated": "a failed ritual the jesters initiate hands the exiles "
+                                        "the win: a jester votes for a ritual only on a pattern "
+                                        "it has verified, or as the one backer of a doomed ritual "
+                                        "beside a believing exile (a tie, which the exiles "
+                                        "initiate)",
+    "ritual succeeded, jesters initiated": "rare at 5 players: the jesters win by the card limit "
+                                           "or by the exiles' failed rituals, and initiate one "
+                                           "only on a real pattern the exiles do not see, which "
+                                           "both jesters must have verified (the two of them are "
+                                           "the only yes votes)",
 }
 STANDARD_CONFIGS = (
     "vitamors/players-5.toml",
