@@ -75,3 +75,37 @@ def test_oracle_values_are_what_the_simulator_is_compared_with():
     2 humans + 1 wolf; the day hangs one of the 3 uniformly: the wolf with 1/3 -> town wins,
     otherwise 1 human + 1 wolf -> parity -> wolves win."""
     assert oracle.town_win_random_float(3, 1) == pytest.approx(1 / 3)
+
+
+def hamster_run(tie_reference, games, seed):
+    """12 players under random play: 2 werewolves, the hamster and 9 villagers (no seer, whose
+    check would kill the hamster), with the given tie ruling."""
+    cfg = config.load("werewolf", players=12, overrides=[
+        "roles.werewolf=2", "roles.seer=0", "roles.hamster=1", "rules.ignore_availability=true",
+        "strategies.all=random", f"rules.tie_reference={tie_reference}"])
+    result = runner.run(cfg, games, seed=seed, workers=2, chunk_size=50_000)
+    return stats.wilson(int(result.tallies["team_wins"][0]), games, confidence=0.999)
+
+
+def test_ties_broken_at_random_make_hanging_uniform_after_a_hamster_night():
+    """The day after the wolves attacked the hamster he is the reference seat, alive. With that
+    day's ties broken at random every living player is as likely to be hanged, and the town wins
+    with the exact uniform-hanging probability (oracle model 3: 34.83%). Ranking him first in
+    every tie hangs him more often, ranking him last less often: 200,000 games each put the
+    town at 33.1% and 36.1% (docs/rules/werewolf.md), each 99.9% interval (about ±0.35 points)
+    clear of the exact value."""
+    p_town = float(oracle.town_win_random_hamster(9, 2))
+    at_random = hamster_run("random", 200_000, seed=31)
+    assert at_random.low <= p_town <= at_random.high, (p_town, at_random)
+    assert hamster_run("first", 200_000, seed=31).high < p_town
+    assert hamster_run("after", 200_000, seed=31).low > p_town
+
+
+def test_the_hamster_model_on_a_case_derived_by_hand():
+    """One villager, the hamster and one wolf: night 1 kills the villager (1/2: one human left
+    against a wolf, the wolves win) or hits the hamster (1/2: nobody dies); that day the wolf is
+    hanged with 1/3. So the town wins 1/6."""
+    from fractions import Fraction
+
+    assert oracle.town_win_random_hamster(1, 1) == Fraction(1, 6)
+    assert oracle.town_win_random_hamster(0, 1) == 0

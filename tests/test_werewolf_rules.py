@@ -27,12 +27,14 @@ from simulator.games.base import OBS_KIND, OBS_ME, OBS_PLAYERS, OBS_ROLE
 from simulator.games.engine import ask
 from simulator.games.werewolf import GAME
 from simulator.games.werewolf.declaration import (
-    CAUSE, DECISION, END, HUMAN, MAX_PLAYERS, NOT_WOLF, OBS, OBSERVATION, ROLE, UNKNOWN, WOLF,
+    CAUSE, DECISION, END, HUMAN, MAX_PLAYERS, NOT_WOLF, OBS, OBSERVATION, ROLE, TIE, TIE_RULES,
+    UNKNOWN, WOLF,
 )
 from simulator.games.werewolf.observation import legal_claim, legal_living, legal_pair, observe
 from simulator.games.werewolf.params import DEFAULT_THRESHOLDS
 from simulator.games.werewolf.rules import (
-    beats, camp_winner, choose_suspects, clockwise_distance, kill, living_counts, pack_leader,
+    beats, camp_winner, choose_suspects, clockwise_distance, draw_tie_order, kill, living_counts,
+    pack_leader,
     publish_claim, reset_for_deal, seer_learns, sentence_result, shuffle_into, suspect_vote_order,
     victory, wolves_for_players,
 )
@@ -505,8 +507,9 @@ def test_choose_suspects_equals_ranking_by_votes_then_clockwise_distance():
 
 def test_beats_is_votes_then_distance():
     # 3 votes beat 2 whatever the seats; 2 vs 2: from victim 6 (n = 8), seat 7 (1 away) beats 0.
-    assert beats(3, 0, 2, 7, 6, 8) and not beats(2, 7, 3, 0, 6, 8)
-    assert beats(2, 7, 2, 0, 6, 8) and not beats(2, 0, 2, 7, 6, 8)
+    st = Position(BASE_8, dead=(6,)).st
+    assert beats(st, 3, 0, 2, 7, 6, 8) and not beats(st, 2, 7, 3, 0, 6, 8)
+    assert beats(st, 2, 7, 2, 0, 6, 8) and not beats(st, 2, 0, 2, 7, 6, 8)
 
 
 def test_sentence_result_majority():
@@ -529,6 +532,64 @@ def test_sentence_result_tie_hangs_the_suspect_nearer_clockwise_to_the_victim():
     assert sentence_result(st, 7, 1, 5, 8) == (7, True)
     # Victim 0 instead: 1 is 1 away, 7 is 7 away -> 1 is hanged.
     assert sentence_result(st, 7, 1, 0, 8) == (1, True)
+
+
+@pytest.mark.parametrize("rule,hanged", [("first", 5), ("after", 7)])
+def test_a_living_reference_seat_ranks_in_ties_by_the_tie_ruling(rule, hanged):
+    """After a night without a death the attacked seat (5) is the reference, alive. In a sentence
+    tie with seat 7 (2 seats clockwise from it): "first" puts him at distance 0, so he is hanged;
+    "after" counts from seat 6, so he comes last and 7 is hanged. With the victim dead every
+    ruling is the text's (nearer clockwise to the victim)."""
+    pos = Position(BASE_8)
+    st = pos.st
+    st.tie_rule = TIE_RULES.index(rule)
+    st.sentence[5] = st.sentence[7] = 3
+    assert sentence_result(st, 5, 7, 5, 8) == (hanged, True)
+    assert sentence_result(st, 7, 5, 5, 8) == (hanged, True)
+    st.sentence[1] = 3  # seats 1 and 7, neither the reference: 7 is nearer to 5 either way
+    assert sentence_result(st, 1, 7, 5, 8) == (7, True)
+    dead = Position(BASE_8, dead=(5,)).st
+    dead.tie_rule = TIE_RULES.index(rule)
+    dead.sentence[1] = dead.sentence[7] = 3
+    assert sentence_result(dead, 1, 7, 5, 8) == (7, True)
+
+
+def test_random_ties_after_a_night_without_a_death_are_uniform():
+    """"random": the day's tie order is a uniform permutation drawn at daybreak, so the living
+    reference seat (5) wins a tie with seat 7 in half the days. Over 2,000 days the count of 5's
+    hangings has mean 1,000 and standard deviation sqrt(2000 / 4) = 22.4: 1,000 ± 112 (5 sd)
+    cannot be missed by a fair draw, and catches any rule that favours one of them by 6 points.
+    No order is drawn when the victim died (the text's rule holds)."""
+    pos = Position(BASE_8)
+    st = pos.st
+    st.tie_rule = TIE.random
+    st.sentence[5] = st.sentence[7] = 3
+    rng = np.random.default_rng(3)
+    hanged_5 = 0
+    for _ in range(2000):
+        draw_tie_order(st, 8, 5, rng)
+        assert sorted(st.tie_rank[:8]) == list(range(8))
+        hanged_5 += sentence_result(st, 5, 7, 5, 8)[0] == 5
+    assert abs(hanged_5 - 1000) <= 112
+    dead = Position(BASE_8, dead=(5,)).st
+    dead.tie_rule = TIE.random
+    dead.tie_rank[:8] = -1
+    draw_tie_order(dead, 8, 5, np.random.default_rng(3))
+    assert list(dead.tie_rank[:8]) == [-1] * 8
+
+
+def test_the_tie_ruling_is_a_knob_and_random_play_keeps_its_games_under_the_default():
+    """rules.tie_reference takes first (the default), after or random, refuses anything else,
+    and a setup without a night without a death plays the same games under each."""
+    assert config.load("werewolf").params.tie_reference == "first"
+    with pytest.raises(ConfigError, match="rules.tie_reference"):
+        config.load("werewolf", overrides=["rules.tie_reference=last"])
+    base = [config.load("werewolf", overrides=["strategies.all=random",
+                                               f"rules.tie_reference={rule}"])
+            for rule in TIE_RULES]
+    tallies = [driver.simulate(GAME, cfg.params, ["random"] * 8, 500, seed=2)[0] for cfg in base]
+    for other in tallies[1:]:
+        np.testing.assert_array_equal(other["team_wins"], tallies[0]["team_wins"])
 
 
 def test_publish_claim():

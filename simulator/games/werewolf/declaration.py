@@ -55,6 +55,9 @@ PROVISIONAL_RULINGS = (
      ("hunter",)),
     ("the piper's win is checked first, before the lovers' and the camps'", ("piper",)),
     ("nobody may vote for himself in the mayor's election, as in the suspect vote", ("mayor",)),
+    ("on a night without a death the attacked player, alive, is the reference seat of the day's "
+     "ties and wins every tie he is in (rules.tie_reference: first, after or random)",
+     ("bodyguard", "hamster", "witch")),
     ("the paranoid is shown the role he became at once (he would learn it at its first night "
      "call)", ("paranoid",)),
     ("the pack decides together: its spokesman's mask leaves out every living werewolf's lover",
@@ -266,3 +269,9 @@ TR = codes(TRACE_EVENTS, "Trace")
 # The cause of a death (trace: extra of a death row).
 CAUSES = ("wolves", "hanged", "poison", "seer", "grief", "shot", "death_god")
 CAUSE = codes(CAUSES, "Cause")
+# How the day's reference seat ranks in the day's ties when it is alive (a night without a death:
+# the attacked player is the reference; `rules.tie_reference`): "first" (clockwise distance 0
+# from himself: he wins every tie he is in), "after" (counted from the seat after him: he comes
+# last), "random" (that day's ties are broken uniformly at random).
+TIE_RULES = ("first", "after", "random")
+TIE = codes(TIE_RULES, "TieRule")

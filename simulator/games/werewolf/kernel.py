@@ -23,7 +23,8 @@ from .rules import (
     attack, beats, bodyguard_finds_witness, charm, choose_suspects, death_mark_kills,
     hunter_may_shoot, kill, link, living_counts, lovers_across, mark_winners, medium_learns,
     pack_leader, pack_meets, paranoid_becomes, piper_has_won, poison, protect, publish_claim,
-    reset_for_deal, revive, seer_learns, sentence_result, shuffle_into, suspect_vote_order,
+    draw_tie_order, reset_for_deal, revive, seer_learns, sentence_result, shuffle_into,
+    suspect_vote_order,
     top_living, victory, vote_weight, witness_sees,
 )
 from .state import alive, ballot, mayor, revealed, set_mayor, voted, votes
@@ -424,7 +425,7 @@ def sentence_vote(st, day, reference, voters, footprint, fur, rng):
     if chief >= 0 and alive(st)[chief]:  # would the mayor's ballot counted once have changed it?
         a = st.sentence[footprint] - (1 if ballot(st)[chief] == footprint else 0)
         b = st.sentence[fur] - (1 if ballot(st)[chief] == fur else 0)
-        once = footprint if beats(a, footprint, b, fur, reference, n) else fur
+        once = footprint if beats(st, a, footprint, b, fur, reference, n) else fur
         if once != hanged:
             st.events[EV.mayor_double_votes] += 1
     event(st, TR.hanged, hanged, -1, st.sentence[hanged],
@@ -438,6 +439,7 @@ def daytime(st, day, reference, rng):
     the hanging, then the death god's kill. Returns the end code (-1 while the game goes on)."""
     n = st.players
     event(st, TR.day, -1, -1, day, 0)
+    draw_tie_order(st, n, reference, rng)
     voters = suspect_vote_order(st, n, reference, st.order)
     if day == 1 and st.mayor_rule and mayor(st) < 0:
         elect_mayor(st, day, reference, voters, rng)

@@ -71,6 +71,17 @@ chain with exactly the transition probabilities written in the step functions be
 probability that a uniform hanging over the ``h + w`` living players takes the seer, a checked human,
 an unchecked human or a wolf is ``1, c, h - 1 - c, w`` over ``h + w``.
 
+Model 3, random play with a hamster (``town_win_random_hamster``)
+-----------------------------------------------------------------
+Model 1 with one of the humans a hamster, whom the wolves cannot kill: the night's attack is uniform
+over the living humans, hamster included, and an attack on the hamster kills nobody; the day's
+hanging is uniform over all living players. It is exact for the simulator when hanging is uniform,
+which the tie rule decides on the day after the hamster was attacked: he is the day's reference
+seat, alive (`rules.tie_reference`; with "random" that day's ties are broken at random, so every
+living player is as likely to be hanged). Its states are (villagers, hamster alive, wolves) at the
+start of a night or a day; the same exchangeability argument holds with the hamster as a category
+of his own.
+
 Game length
 -----------
 ``length_distribution_*`` return ``{(winner, days): probability}``, where ``winner`` is
@@ -100,6 +111,7 @@ __all__ = [
     "town_win_seer_led",
     "town_win_seer_led_float",
     "length_distribution_seer_led",
+    "town_win_random_hamster",
 ]
 
 HUMANS_WIN = "human"
@@ -379,3 +391,43 @@ def length_distribution_seer_led(humans: int, wolves: int) -> dict[tuple[str, in
         return {(start, 0): Fraction(1)}
     _fill_bottom_up(_lengths, humans, wolves, seer=True)
     return dict(_lengths(start))
+
+
+# --- model 3: random play with a hamster --------------------------------------------------------
+
+def _hamster_after(v: int, k: int, w: int, going_on):
+    """Victory check with v villagers and k (0 or 1) hamster: the hamster counts as a human."""
+    return _after_death(v + k, w, going_on)
+
+
+@lru_cache(maxsize=None)
+def _hamster_town(state) -> Fraction:
+    if state == HUMANS_WIN:
+        return Fraction(1)
+    if state == WOLVES_WIN:
+        return Fraction(0)
+    phase, v, k, w = state
+    if phase == "night":
+        # the attack is uniform over the v + k living humans; on the hamster nobody dies
+        total = v + k
+        value = Fraction(k, total) * _hamster_town(("day", v, k, w))
+        if v:
+            value += Fraction(v, total) * _hamster_town(
+                _hamster_after(v - 1, k, w, ("day", v - 1, k, w)))
+        return value
+    # the hanging is uniform over the v + k + w living players
+    total = v + k + w
+    value = Fraction(w, total) * _hamster_town(_hamster_after(v, k, w - 1, ("night", v, k, w - 1)))
+    if v:
+        value += Fraction(v, total) * _hamster_town(
+            _hamster_after(v - 1, k, w, ("night", v - 1, k, w)))
+    if k:
+        value += Fraction(k, total) * _hamster_town(_hamster_after(v, 0, w, ("night", v, 0, w)))
+    return value
+
+
+def town_win_random_hamster(villagers: int, wolves: int) -> Fraction:
+    """Exact probability that the humans win under random play with a hamster (model 3), from
+    the start of night 1: ``villagers`` humans besides the hamster, ``wolves`` werewolves."""
+    _check_counts(villagers + 1, wolves, need_a_human=False)
+    return _hamster_town(_hamster_after(villagers, 1, wolves, ("night", villagers, 1, wolves)))

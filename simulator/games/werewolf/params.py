@@ -14,7 +14,7 @@ from simulator.schema import AnyOf, Boolean, Choice, Integer, Key, Number, Table
 
 from .declaration import (
     AVAILABLE_FROM, AVAILABLE_UNTIL, HUMAN, MAX_ACTIONS, MAX_PLAYERS, OBS, PROVISIONAL_RULINGS, ROLE,
-    ROLE_CAMP, ROLES, UNKNOWN, WOLF,
+    ROLE_CAMP, ROLES, TIE_RULES, UNKNOWN, WOLF,
 )
 from .rules import wolves_for_players
 
@@ -61,6 +61,11 @@ KEYS = (
                                           "he names a successor)"),
     Key("rules.reveal_dead", Boolean(), False,
         "show a dead player's card (refused with a medium: the text forbids it)"),
+    Key("rules.tie_reference", Choice(TIE_RULES), "first",
+        "after a night without a death the attacked player, alive, is the reference seat of the "
+        "day's ties: \"first\" he wins every tie he is in (clockwise distance 0), \"after\" "
+        "ties are counted from the seat after him (he comes last), \"random\" that day's ties "
+        "are broken at random (provisional)"),
 )
 
 
@@ -73,6 +78,7 @@ class WerewolfParams:
     witness_caught: float = 0.25
     mayor: bool = False
     reveal_dead: bool = False
+    tie_reference: str = "first"
 
     @property
     def wolves(self) -> int:
@@ -136,7 +142,7 @@ def load_params(values: dict, ctx) -> WerewolfParams:
                                     f"roles at most {most} wolves")
     return WerewolfParams(players, tuple(counts), thresholds, values["rules.madman_literal"],
                           float(values["rules.witness_caught"]), values["rules.mayor"],
-                          values["rules.reveal_dead"])
+                          values["rules.reveal_dead"], values["rules.tie_reference"])
 
 
 def setup(params: WerewolfParams, st) -> None:
@@ -151,6 +157,7 @@ def setup(params: WerewolfParams, st) -> None:
     st.caught_chance = params.witness_caught
     st.mayor_rule = int(params.mayor)
     st.reveal_dead = int(params.reveal_dead)
+    st.tie_rule = TIE_RULES.index(params.tie_reference)
     st.obs[:] = UNKNOWN
     st.obs[OBS.wolves] = params.wolves
     st.obs[OBS.dealt:OBS.dealt + len(ROLES)] = params.role_counts
@@ -162,12 +169,20 @@ def actions(params: WerewolfParams) -> int:
     return min(2 * params.players + 1, MAX_ACTIONS)
 
 
+TIE_WORDS = {"first": "the attacked player first", "after": "counted from the seat after the "
+                                                             "attacked player",
+             "random": "broken at random"}
+
+
 def describe_setup(params: WerewolfParams) -> dict:
     roles = ", ".join(f"{c} {ROLES[r].name}" for r, c in enumerate(params.role_counts) if c)
     rules = [name for name, on in (("mayor", params.mayor), ("madman counted as a human",
                                                              params.madman_literal and
                                                              params.role_counts[ROLE.madman]),
-                                   ("dead players' cards shown", params.reveal_dead)) if on]
+                                   ("dead players' cards shown", params.reveal_dead),
+                                   (f"ties after a night without a death: "
+                                    f"{TIE_WORDS[params.tie_reference]}",
+                                    params.tie_reference != "first")) if on]
     described = {"roles": roles}
     if rules:
         described["rules"] = ", ".join(rules)

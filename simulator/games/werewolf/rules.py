@@ -12,8 +12,8 @@ hunter's shot, the mayor's successor) is settled by the kernel, which asks those
 from simulator.games.engine import inlined, uniform_index
 
 from .declaration import (
-    CAUSE, END, HUMAN, HUMAN_SIDE, MAX_PLAYERS, NOT_WOLF, OBS, ROLE, ROLE_TEAM, UNKNOWN, WOLF,
-    WOLF_SIDE,
+    CAUSE, END, HUMAN, HUMAN_SIDE, MAX_PLAYERS, NOT_WOLF, OBS, ROLE, ROLE_TEAM, TIE, UNKNOWN,
+    WOLF, WOLF_SIDE,
 )
 from .state import (
     alive, ballot, claimed, mayor, named_clear, named_wolf, revealed, said, set_mayor, voted, votes,
@@ -404,12 +404,39 @@ def suspect_vote_order(st, n, reference, order):
 
 
 @inlined
-def beats(votes_a, seat_a, votes_b, seat_b, reference, n):
-    """True if seat_a ranks above seat_b: more votes, or equal votes and nearer clockwise to the
-    night's wolf victim (the text's tie rule for both votes)."""
+def tie_place(st, seat, reference, n):
+    """A seat's place in the day's ties (lower wins): its clockwise distance from the night's wolf
+    victim (the text's rule). When the reference seat is alive (a night without a death), by
+    `rules.tie_reference`: "first" keeps the distance (he is at 0 and wins every tie he is in),
+    "after" counts from the seat after him (he comes last), "random" reads the order drawn at
+    daybreak (`draw_tie_order`)."""
+    distance = clockwise_distance(reference, seat, n)
+    if st.tie_rule == TIE.first or not alive(st)[reference]:
+        return distance
+    if st.tie_rule == TIE.after:
+        return distance - 1 if distance > 0 else n - 1
+    return st.tie_rank[seat]
+
+
+@inlined
+def draw_tie_order(st, n, reference, rng):
+    """At daybreak under `rules.tie_reference = "random"` with a living reference seat: the day's
+    tie order, a uniform permutation of the seats. (No draw otherwise, so the other rules play
+    the same games whatever this knob could have drawn.)"""
+    if st.tie_rule == TIE.random and alive(st)[reference]:
+        for seat in range(n):
+            st.scratch[seat] = seat
+        shuffle_into(st.tie_rank, st.scratch, n, rng)
+
+
+@inlined
+def beats(st, votes_a, seat_a, votes_b, seat_b, reference, n):
+    """True if seat_a ranks above seat_b: more votes, or equal votes and first in the day's tie
+    order (`tie_place`: nearer clockwise to the night's wolf victim; the text's tie rule for both
+    votes)."""
     if votes_a != votes_b:
         return votes_a > votes_b
-    return clockwise_distance(reference, seat_a, n) < clockwise_distance(reference, seat_b, n)
+    return tie_place(st, seat_a, reference, n) < tie_place(st, seat_b, reference, n)
 
 
 @inlined
@@ -419,7 +446,7 @@ def top_living(st, n, reference, counts, exclude):
     first = -1
     for seat in range(n):
         if alive(st)[seat] and seat != exclude:
-            if first < 0 or beats(counts[seat], seat, counts[first], first, reference, n):
+            if first < 0 or beats(st, counts[seat], seat, counts[first], first, reference, n):
                 first = seat
     tied = False
     if first >= 0:
@@ -447,10 +474,10 @@ def choose_suspects(st, n, reference):
     for seat in range(n):
         if not living[seat] or seat == fixed:
             continue
-        if first < 0 or beats(counts[seat], seat, counts[first], first, reference, n):
+        if first < 0 or beats(st, counts[seat], seat, counts[first], first, reference, n):
             second = first
             first = seat
-        elif second < 0 or beats(counts[seat], seat, counts[second], second, reference, n):
+        elif second < 0 or beats(st, counts[seat], seat, counts[second], second, reference, n):
             second = seat
     if fixed >= 0:  # the footprint is the owl man's; the ranking gives the fur only
         footprint, fur, last = fixed, first, first
@@ -471,6 +498,6 @@ def sentence_result(st, suspect_a, suspect_b, reference, n):
     hangs the one nearer clockwise to the night's wolf victim. Returns (hanged, tied)."""
     va = st.sentence[suspect_a]
     vb = st.sentence[suspect_b]
-    if beats(va, suspect_a, vb, suspect_b, reference, n):
+    if beats(st, va, suspect_a, vb, suspect_b, reference, n):
         return suspect_a, va == vb
     return suspect_b, va == vb

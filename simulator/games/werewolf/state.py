@@ -27,6 +27,7 @@ FIELDS = (
     Field("caught_chance", np.float64, (), "the chance the wolves notice a peeking witness"),
     Field("mayor_rule", np.int64, (), "1 if a mayor is elected"),
     Field("reveal_dead", np.int64, (), "1 if a dead player's card is shown"),
+    Field("tie_rule", np.int64, (), "how a living reference seat ranks in the day's ties (TIE)"),
     Field("in_play", np.int64, (N_ROLES,), "seats holding each role this game, living or dead "
                                            "(a phase whose role is not in play is skipped)"),
     # what each seat knows
@@ -57,6 +58,8 @@ FIELDS = (
     Field("sentence", np.int64, (MAX_PLAYERS,), "sentence votes received today (secret until "
                                                 "counted)"),
     Field("order", np.int64, (MAX_PLAYERS,), "today's voting order"),
+    Field("tie_rank", np.int64, (MAX_PLAYERS,), "each seat's place in today's ties when they are "
+                                                "drawn at random (0 first)"),
     Field("scratch", np.int64, (MAX_PLAYERS,), "working space for one rule"),
 )
 
