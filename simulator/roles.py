@@ -7,6 +7,10 @@ refuses one more (a second seer), and the base already deals the role, the pair 
 one fewer (a filler in its place) against the base: the value of its last copy (for a role that
 comes in pairs, its last two). Any other role is skipped with a note.
 
+Players. A game named by its name (its built-in setup) is measured with its people-like strategy
+at every seat (`MEASURING_STRATEGY`), unless the command sets `strategies`; a config file plays
+the strategies it names. The table always says who the values were measured with.
+
 Pairing. Both setups of a pair are played with the same seed and chunk size, so chunk i of each
 draws from the same `runner.chunk_rng(seed, i)`, and chunks are independent of one another, so the
 chunk is the unit of the paired analysis. The pairing is valid but buys little today: a changed
@@ -37,6 +41,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
+from pathlib import Path
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -116,6 +121,12 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
                          f"interval needs at least 2 (more games or a smaller --chunk-size)")
     base = config_module.load(spec, list(overrides), players)
     game = base.game
+    overrides = list(overrides)
+    if measured_by_default(spec, overrides, game):
+        # A game's built-in setup says how its rules play, not how people play it: role values
+        # are measured with its people-like strategy unless the command names the players
+        overrides.insert(0, f"strategies={{all = \"{game.measuring_strategy}\"}}")
+        base = config_module.load(spec, overrides, players)
     if not game.team_game or not game.filler_role:
         raise RolesError(f"{game.name} declares no filler role (FILLER_ROLE in its declaration), "
                          f"so no role can be added in place of one; fairplay roles needs a team "
@@ -189,6 +200,14 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
             out.skipped.append({"role": name,
                                 "note": f"skipped: {refused_more(refused, both=True)}{fewer}"})
     return out
+
+
+def measured_by_default(spec: str, overrides, game) -> bool:
+    """Are the players left to `fairplay roles`: a game's name (its built-in setup), no
+    `strategies` override, and a people-like strategy declared (`MEASURING_STRATEGY`)?"""
+    named_file = Path(spec).suffix == ".toml" or Path(spec).exists()
+    told = any(text.split("=", 1)[0].strip().startswith("strategies") for text in overrides)
+    return bool(game.measuring_strategy) and not named_file and not told
 
 
 class RolesInterrupted(Exception):

@@ -227,3 +227,20 @@ def test_the_intervals_of_one_table_hold_together_and_name_the_players(values):
 def test_random_play_says_what_its_values_mean():
     line = roles_module.measured_with(["random", "random"])
     assert line.startswith("measured with random") and "not to people" in line
+
+
+def test_a_game_named_by_its_name_is_measured_with_its_people_like_players():
+    """`fairplay roles werewolf` plays werewolf's built-in setup, whose seats play `random`; role
+    values are measured with the game's people-like strategy instead (its MEASURING_STRATEGY),
+    unless the command sets the strategies or names a config file (which says who plays)."""
+    from simulator.games import get_game
+
+    game = get_game("werewolf")
+    planned = roles_module.plan("werewolf", None, [], 400, chunk_size=100)
+    assert {slot.label() for slot in planned.setups[0][2].slots} == {game.measuring_strategy}
+    assert all(cfg.raw["strategies"] == {"all": game.measuring_strategy}
+               for _, _, cfg in planned.setups)
+    told = roles_module.plan("werewolf", None, ["strategies.all=random"], 400, chunk_size=100)
+    assert {slot.label() for slot in told.setups[0][2].slots} == {"random"}
+    named = roles_module.plan("configs/werewolf/base.toml", None, [], 400, chunk_size=100)
+    assert {slot.label() for slot in named.setups[0][2].slots} == {"random"}
