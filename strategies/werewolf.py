@@ -20,7 +20,8 @@ offsets in `OBS`, never the game state.
   role or herself, and poisons a player once a believed claim names him; the hunter shoots, the
   owl man and the death god name, the most suspected; the piper charms the least suspected; the
   paranoid becomes the believed seer if there is one; cupid links at random (night 1 tells him
-  nothing); the mayor's voters and successor are the least suspected; a charmed seat suspects the
+  nothing); the mayor's voters rally behind the first candidate named that they do not suspect
+  (else the least suspected), the successor is the least suspected; a charmed seat suspects the
   uncharmed of being the piper (`hunt`), strongly when he would win tonight. The wolf camp
   derives the same score from the public record alone (what the town is likely to think): the
   pack kills the claimed seer, then the medium, then the players the town trusts; wolves vote
@@ -584,7 +585,23 @@ def town_move(kind, obs, legal, params, memory, rng):
             else:
                 memory[M_SCORE + s] = NEG
         return pick_best(memory, legal, n, rng)
-    if kind == DECISION.charm or kind == DECISION.mayor_vote or kind == DECISION.successor:
+    if kind == DECISION.mayor_vote:
+        # An open election: the town's votes gather on one candidate instead of scattering
+        # against the pack's bloc. Each voter rallies behind the first candidate named today
+        # whom it does not suspect (the votes go round clockwise from the seat after the
+        # night's victim); with none, it names the least suspected. (Rallying behind the
+        # current leader would let a bloc that happens to vote early lead, and win.)
+        score_suspicion(obs, memory, legal, -1.0, True)
+        start = obs[OBS.victim]
+        start = 0 if start < 0 else start
+        for step in range(1, n + 1):
+            s = start + step
+            s = s - n if s >= n else s
+            c = obs[OBS.voted + s]
+            if c >= 0 and legal[c] and memory[M_SCORE + c] >= 0.0:
+                return c
+        return pick_best(memory, legal, n, rng)
+    if kind == DECISION.charm or kind == DECISION.successor:
         score_suspicion(obs, memory, legal, -1.0, True)  # the least suspected
         return pick_best(memory, legal, n, rng)
     return uniform_legal(legal, rng)  # link (night 1: nothing to go on) and anything new
@@ -807,7 +824,9 @@ def builtin():
             "people", people,
             "people-like play: the seer and the medium reveal what they learn (or hide); the town "
             "keeps a suspicion score per player from claims, open votes, the sentence ballots, "
-            "deaths and its own knowledge, and votes and uses its powers on it; the pack kills "
+            "deaths and its own knowledge, and votes and uses its powers on it (electing a "
+            "mayor, it rallies behind the first candidate named it does not suspect); the pack "
+            "kills "
             "the claimed seer and medium first, votes with the town on a non-wolf, covers a lost "
             "fellow wolf, and may counter-claim the seer; the charmed hunt the piper among the "
             "uncharmed",
