@@ -124,6 +124,21 @@ def test_deck_limits_and_the_sweep_knob_are_checked(write):
     assert result.exit_code == 2
 
 
+def test_a_deck_that_could_never_dispel_or_summon_a_ghost_is_refused(write):
+    """Votes are Taoist cards: a Taoist deck with no card of a ghost's colour (or no card at
+    all: every game would be a draw) is refused, and so is a ghost needing more than one voter's
+    6 cards can reach (the ghost king, alone at a summoning, could never summon it)."""
+    result = run_cli("run", "ghostplay", "--set", "taoist_deck.red.count=0", "--set",
+                     "taoist_deck.blue.count=0", "-n", "10")
+    assert_one_line_error(result, "taoist_deck", "no red card", "never be dispelled")
+    result = run_cli("run", "ghostplay", "--set", "ghost_deck.g01.requirement=7", "-n", "10")
+    assert_one_line_error(result, "ghost_deck", "card g01", "requirement 7", "never summon")
+    path = write("strong.toml", HEAD + "[taoist_deck]\nred = { colour = \"red\", count = 40, "
+                                       "value = 2 }\n[ghost_deck]\ng01 = { requirement = 7 }\n")
+    assert run_cli("run", str(path), "-n", "10", "-o", str(path.with_suffix(".json"))) \
+        .exit_code == 0  # red cards of value 2: one voter reaches 12
+
+
 def test_the_requirement_4_knob_redeals_requirements_and_points():
     assert Counter(requirements(32, 10)) == {2: 11, 3: 11, 4: 10}
     for fours in (0, 8, 16, 32):

@@ -100,6 +100,13 @@ def test_a_challenge_showing_only_positive_votes_fails_the_exorcism_at_once():
     assert st.discard_size == 6  # every vote discarded (seat 2's unseen)
     assert st.obs[OBS.log + LF.outcome] == OUTCOME.challenge_failed
     assert st.obs[OBS.log + LF.positive] == -1
+    # the trace says the challenged voter's cards were shown, the others' discarded unseen
+    shown = {row[2]: row[5] for row in trace[trace[:, 1] == TR.shown]}
+    assert shown == {0: 0, 1: 2, 2: 0}
+    lines = GAME.decode_trace(trace, default_params(6))
+    assert any("seat 1's vote: 2 positive, 0 negative (vote value), shown by the challenge, "
+               "then discarded" in line for line in lines), lines
+    assert any("seat 2's vote" in line and "discarded unseen" in line for line in lines), lines
 
 
 def test_a_challenge_catching_a_negative_vote_discards_it_then_the_rest_is_counted():

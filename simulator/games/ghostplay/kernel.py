@@ -181,10 +181,10 @@ def exorcism(st, host, slot, summoning, rng):
     failed, challenged = (0, 0) if summoning else challenges(st, host, rng)
     positive, negative = -1, -1
     won = 0
-    for v in range(n):  # the votes left on the table (shown, or discarded unseen after a failure)
-        if st.on_table[v] == 1:
-            event(st, TR.shown, v, host, st.positive_value[v] * 256 + st.negative_value[v],
-                  0 if failed else 1)
+    for v in range(n):  # the votes left on the table: counted, or discarded after a failure
+        if st.on_table[v] == 1:  # (unseen, or shown by the challenge that failed it)
+            how = 1 if not failed else (2 if st.shown[v] >= 0 else 0)
+            event(st, TR.shown, v, host, st.positive_value[v] * 256 + st.negative_value[v], how)
     if not failed:
         positive, negative = count_votes(st)
         won = 1 if positive - negative >= st.g_requirement[card] else 0

@@ -39,8 +39,8 @@ from simulator.schema import AnyOf, Boolean, Choice, Integer, Invalid, Key, List
 
 from .declaration import (
     ARTIFACT_EFFECTS, CARD_KINDS, COLOURS, EFFECTS, EVENT_EFFECTS, IDENTITIES, MAX_GHOST_CARDS,
-    MAX_KING_CARDS, MAX_REWARD, MAX_TAOIST, MAX_TYPES, OBS, PASS, PLAYS, POSSESSIONS, PROVISIONAL,
-    ROLE, SPELL_EFFECTS,
+    MAX_KING_CARDS, MAX_REWARD, MAX_TAOIST, MAX_TYPES, MAX_VOTE, OBS, PASS, PLAYS, POSSESSIONS,
+    PROVISIONAL, ROLE, SPELL_EFFECTS,
 )
 
 MAX_REQUIREMENT = 40
@@ -366,6 +366,22 @@ def load_params(values: dict, ctx) -> GhostplayParams:
     cards = sum(card.count for card in taoist)
     if cards > MAX_TAOIST:
         ctx.error("taoist_deck", f"{cards} cards: a Taoist deck holds at most {MAX_TAOIST}")
+    # Votes are made of Taoist cards: a ghost whose colour has none can never be dispelled, and
+    # one voter places at most MAX_VOTE cards, so the ghost king (the only voter at a summoning)
+    # can never summon a ghost needing more than MAX_VOTE of its best cards of that colour.
+    best = {colour: max((card.value for card in taoist if card.colour == colour and card.count),
+                        default=0) for colour in COLOURS}
+    for card in ghost_deck:
+        if card.kind != "ghost" or not card.count:
+            continue
+        if best[card.colour] == 0:
+            ctx.error("taoist_deck", f"no {card.colour} card: {card.colour} ghosts (such as "
+                                     f"{card.name}) could never be dispelled")
+        elif card.requirement > MAX_VOTE * best[card.colour]:
+            ctx.error("ghost_deck", f"card {card.name}: requirement {card.requirement} is more than "
+                                    f"one voter's {MAX_VOTE} cards reach ({MAX_VOTE} x value "
+                                    f"{best[card.colour]} of {card.colour}): the ghost king could "
+                                    f"never summon it")
     return GhostplayParams(
         players=players, ghost_deck=ghost_deck, taoist_deck=taoist,
         seals=tuple(values["ghost_kings.seal"]), start_hand=values["rules.start_hand"],

@@ -61,7 +61,8 @@ def _event(a, t, v, x, p):
 
 def _shown(a, t, v, x, p):
     positive, negative = divmod(v, 256)
-    how = "shown and counted" if x else "discarded unseen (the exorcism failed)"
+    how = ("discarded unseen (the exorcism failed)", "shown and counted",
+           "shown by the challenge, then discarded (the exorcism failed)")[x]
     return (f"    seat {a}'s vote: {positive} positive, {negative} negative (vote value), "
             f"{how}")
 
