@@ -91,3 +91,33 @@ def test_how_games_end_agrees_with_the_altars():
         else:
             assert "the ritual starts" in "\n".join(game) and cards <= 9
     assert limit == tallies["end_counts"][END.card_limit] > 0
+
+
+def test_spells_per_card_one_ends_the_proposals_after_the_first_spell():
+    """rules.spells_per_card: with "any" (the default) several spells may follow one played card
+    (random players propose often); with "one" never more than one. Read from the traces: the
+    feathers discarded between a card offered and the next turn."""
+    def most_spells_after_a_card(overrides):
+        traces, _ = games_of(['strategies.all="random"', *overrides], games=200)
+        most = 0
+        for game in traces:
+            count = 0
+            for line in game:
+                if line.startswith("Turn "):
+                    count = 0
+                elif "discards its feather" in line:
+                    count += 1
+                    most = max(most, count)
+        return most
+
+    assert most_spells_after_a_card([]) >= 2
+    assert most_spells_after_a_card(['rules.spells_per_card="one"']) == 1
+
+
+def test_the_trace_says_a_removed_scroll_was_shown_under_the_knob():
+    traces, _ = games_of(['rules.removed_scroll="shown"'], games=20)
+    removals = [line for game in traces for line in game if "removes the scroll" in line]
+    assert removals and all(line.endswith("shown to everyone") for line in removals)
+    traces, _ = games_of([], games=20)
+    assert all(line.endswith("unseen") for game in traces for line in game
+               if "removes the scroll" in line)

@@ -142,6 +142,17 @@ def test_removing_a_scroll_takes_it_off_the_board_unseen():
     assert st.obs[OBS.scroll_shown + 4] == UNKNOWN  # what it was stays unknown
 
 
+def test_under_the_knob_a_removed_scroll_is_shown_to_everyone():
+    """rules.removed_scroll = "shown": the removed scroll leaves the board as before, and what it
+    was becomes public, as a flipped scroll's does."""
+    st = table(7, ['rules.removed_scroll="shown"'])
+    place_scheme(st, 1, ITEM.veil)
+    remove_scroll(st, 1)
+    remove_scroll(st, 4)
+    assert st.obs[OBS.scroll_state + 1] == SCROLL.removed
+    assert st.obs[OBS.scroll_shown + 1] == ITEM.veil and st.obs[OBS.scroll_shown + 4] == ITEM.peek
+
+
 def test_an_announcement_is_a_public_claim_about_the_sacrifice():
     st = table(7)
     offer_card(st, 0)

@@ -303,9 +303,11 @@ PROVISIONAL = (
     "expert: the jesters choose which of Prolong Life / Requiem to keep; which one is secret",
     "the first jester in turn order from the starting player speaks for the jesters at night",
     "the starting player is a random seat; seats are numbered in turn order",
-    "a scroll removed instead of playing is the sacrificer's choice and leaves the game unseen",
+    "a scroll removed instead of playing is the sacrificer's choice and leaves the game unseen "
+    "(rules.removed_scroll)",
     "spell proposals are asked once per played card, in turn order from the sacrificer, each "
-    "resolving before the next; the named caster cannot refuse; no scroll left, no spell",
+    "resolving before the next (rules.spells_per_card); the named caster cannot refuse; no "
+    "scroll left, no spell",
     "a scythe acts through the tile above its original position; a flipped scroll is public",
     "information from a spell is private to the caster; announcements and reports are public "
     "claims a strategy chooses, and may be lies",

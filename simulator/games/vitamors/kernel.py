@@ -160,7 +160,8 @@ def resolve(st, item, caster, sacrificer, rng):
 @compiled
 def spells(st, sacrificer, rng):
     """Once a card is played, each player with a feather, in turn order from the sacrificer, may
-    propose a spell: discard the feather, name a scroll and a caster, who flips it. Returns True
+    propose a spell: discard the feather, name a scroll and a caster, who flips it
+    (`rules.spells_per_card = "one"`: the first spell cast ends the proposals). Returns True
     when a veil placed the card (no judgement, no further spell)."""
     n = st.players
     for k in range(n):
@@ -179,6 +180,8 @@ def spells(st, sacrificer, rng):
         item = flip(st, position)
         if resolve(st, item, caster, sacrificer, rng):
             return True
+        if st.one_spell:
+            return False
     return False
 
 

@@ -11,6 +11,8 @@ spells them all out); `docs/rules/vitamors.md` explains each key. A config's lay
     jesters = "auto"                  # or a number; "auto" follows [jesters_by_players]
     without = []                      # schemes left out of the setup, e.g. ["veil"]
     jesters_swap = "all"              # or "choose": the jesters may keep schemes aside
+    removed_scroll = "unseen"         # or "shown": a scroll removed instead of playing is shown
+    spells_per_card = "any"           # or "one": at most one spell follows a played card
     card_limit = 9                    # cards on both altars that end the game without a ritual
     ritual_votes = 2                  # yes votes that start the ritual
     life_cards = 3                    # Life Altar cards that allow a ritual vote
@@ -50,6 +52,8 @@ from .observation import init_observation
 
 MODES = ("novice", "expert")
 SWAP_RULES = ("all", "choose")
+REMOVED_SCROLL_RULES = ("unseen", "shown")
+SPELL_RULES = ("any", "one")
 
 # The source's tables (第２頁, 第３頁).
 JESTERS_BY_PLAYERS = {5: 2, 6: 2, 7: 2, 8: 3, 9: 3, 10: 3}
@@ -122,6 +126,12 @@ KEYS = (
     Key("rules.jesters_swap", Choice(SWAP_RULES), "all",
         "provisional: \"all\": every scheme of the setup replaces a scythe; \"choose\": the "
         "jesters may keep schemes aside"),
+    Key("rules.removed_scroll", Choice(REMOVED_SCROLL_RULES), "unseen",
+        "provisional: a scroll the sacrificer removes instead of playing leaves the game "
+        "\"unseen\", or is \"shown\" to everyone as it goes"),
+    Key("rules.spells_per_card", Choice(SPELL_RULES), "any",
+        "provisional: \"any\": every player with a feather may propose a spell after a played "
+        "card, each resolving before the next; \"one\": the first spell cast ends the proposals"),
     Key("rules.card_limit", Integer(3, MAX_ALTAR), 9,
         "cards on both altars that end the game without a ritual (the jesters win)",
         balance_knob=True),
@@ -154,6 +164,8 @@ class VitamorsParams:
     scrolls: tuple[int, ...] = (3, 3, 0, 1, 1, 0, 0)  # counts by item (ITEMS order)
     without: tuple[str, ...] = ()
     swap_all: bool = True
+    removed_scroll: str = "unseen"
+    spells_per_card: str = "any"
     card_limit: int = 9
     ritual_votes: int = 2
     life_cards: int = 3
@@ -224,7 +236,8 @@ def load_params(values: dict, ctx) -> VitamorsParams:
     effects = tuple(EFFECT_NAMES.index(values[f"effects.{item}"]) for item in ITEMS)
     params = VitamorsParams(
         players=players, mode=mode, jesters=jesters, scrolls=tuple(scrolls), without=without,
-        swap_all=swap_all, card_limit=values["rules.card_limit"],
+        swap_all=swap_all, removed_scroll=values["rules.removed_scroll"],
+        spells_per_card=values["rules.spells_per_card"], card_limit=values["rules.card_limit"],
         ritual_votes=values["rules.ritual_votes"], life_cards=values["rules.life_cards"],
         death_cards=values["rules.death_cards"], deck=deck, effects=effects,
         limit_step=values["effects.card_limit_step"],
@@ -268,6 +281,8 @@ def setup(params: VitamorsParams, st) -> None:
     st.base_limit = params.card_limit
     st.base_needed = params.ritual_votes
     st.swap_all = 1 if params.swap_all else 0
+    st.removed_shown = 1 if params.removed_scroll == "shown" else 0
+    st.one_spell = 1 if params.spells_per_card == "one" else 0
     init_observation(st)
     obs = st.obs
     obs[OBS.mode] = st.mode
@@ -307,7 +322,9 @@ def describe_setup(params: VitamorsParams) -> dict:
         "scrolls": f"scythes: {tiles}; schemes: {schemes or 'none'}"
                    + (" (the jesters keep one of Prolong Life / Requiem)"
                       if s[ITEM.prolong] and s[ITEM.requiem] else "")
-                   + ("" if params.swap_all else "; the jesters may keep schemes aside"),
+                   + ("" if params.swap_all else "; the jesters may keep schemes aside")
+                   + ("; a removed scroll is shown" if params.removed_scroll == "shown" else "")
+                   + ("; at most one spell per card" if params.spells_per_card == "one" else ""),
         "deck": f"{params.deck_size} character cards: "
                 + ", ".join(f"{count} of rank {rank + 1}" for rank, count in enumerate(params.deck))
                 + (" (the provisional default)" if list(params.deck) == DEFAULT_DECK else ""),

@@ -170,8 +170,11 @@ def scrolls_left(st):
 
 @inlined
 def remove_scroll(st, position):
-    """The sacrificer does not offer: the scroll leaves the game unseen."""
+    """The sacrificer does not offer: the scroll leaves the game unseen (`rules.removed_scroll =
+    "shown"`: shown to everyone as it goes, like a flipped one)."""
     scroll_state(st)[position] = SCROLL.removed
+    if st.removed_shown:
+        scroll_shown(st)[position] = st.scroll_item[position]
     st.obs[OBS.news] += 1
 
 

@@ -38,6 +38,8 @@ FIELDS = (
     Field("base_limit", i8, (), "the card limit at the start (9)"),
     Field("base_needed", i8, (), "yes votes the ritual needs at the start (2)"),
     Field("swap_all", i8, (), "1: the jesters must place every scheme; 0: they may keep some aside"),
+    Field("removed_shown", i8, (), "1: a scroll removed instead of playing is shown to everyone"),
+    Field("one_spell", i8, (), "1: at most one spell follows a played card"),
     # --- a game ---
     Field("start", i8, (), "the starting player"),
     Field("night_leader", i8, (), "the jester who speaks for the jesters at night"),

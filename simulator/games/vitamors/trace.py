@@ -130,5 +130,8 @@ def decode_trace(rows: np.ndarray, params) -> list[str]:
     lines = [header(params)]
     for row in np.asarray(rows).tolist():
         _, code, actor, target, value, extra = row
-        lines.append(SENTENCES[code](actor, target, value, extra))
+        line = SENTENCES[code](actor, target, value, extra)
+        if code == TR.remove and params is not None and params.removed_scroll == "shown":
+            line = line.replace("), unseen", "), shown to everyone")
+        lines.append(line)
     return lines
