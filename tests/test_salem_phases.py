@@ -53,6 +53,24 @@ def test_a_revealed_witch_dies_and_the_town_wins_with_the_last_witch_tryal():
     assert not alive(st)[1] and st.outcome == END.witch_tryals_revealed
 
 
+def test_a_threshold_that_drops_with_no_card_played_waits_for_the_next_red_card():
+    """Martha Corey (seat 2) has George Burroughs's ability while he is the nearest living player
+    on her right (seat 1): 8 accusations, not 7. With 7 in front of her, his death drops her
+    threshold to 7 with no card placed: no trial then (a trial is the final accusation's, and its
+    placer reveals), but the next red card placed on her causes one, its placer revealing."""
+    from simulator.games.salem.rules import recount, threshold_of
+
+    st = position(["tituba", "george-burroughs", "martha-corey", "giles-corey"], tryals=OUT3,
+                  hands=[{"accusation": 1}])
+    add_front(st, 2, CARD.accusation, 7)
+    recount(st, 2)
+    assert threshold_of(st, 2, 0) == 8
+    alive(st)[1] = 0
+    assert threshold_of(st, 2, 0) == 7 and accusations(st)[2] == 7
+    _, trace = run(K.play_card, st, [{D.target: 2, D.reveal: 0}], 0, CARD.accusation)
+    assert rows(trace, TR.trial) == [(0, 2, NAW, 0)]
+
+
 def test_thomas_danforth_needs_one_accusation_fewer():
     st = position(["thomas-danforth", "sarah-good", "tituba", "giles-corey"],
                   hands=[{"evidence": 2}, {}, {"evidence": 2}])
@@ -214,6 +232,22 @@ def test_a_night_drawn_out_of_turn_ends_the_turn_too():
     _, trace = run(K.take_turn, st, wanted, 0)
     assert rows(trace, TR.night)                     # Rebecca Nurse drew the Night
     assert hand(st, 0) == {"accusation": 2}          # and the turn ended
+
+
+def test_a_night_drawn_by_one_rebecca_nurse_ends_the_turn_before_another_draws():
+    """Martha Corey (seat 3) has the ability of Rebecca Nurse, the nearest living player on her
+    right (seat 2): after a trial both draw, in turn order from the placer, Rebecca Nurse first.
+    Her draw is the Night; the turn during which it was drawn ends, so Martha Corey draws nothing
+    from the reshuffled deck."""
+    st = position(["tituba", "sarah-good", "rebecca-nurse", "martha-corey"],
+                  tryals=[[NAW, NAW], [NAW, NAW, NAW], [NAW, NAW], [WITCH_TRYAL, NAW]],
+                  hands=[{"witness": 1, "accusation": 2}], deck=())
+    discard(st)[CARD.alibi] = 3  # the reshuffled deck would give Martha Corey an Alibi
+    wanted = [{D.turn: TURN.play, D.play: CARD.witness, D.target: 1}, {}, {}, {D.night_kill: 1}]
+    _, trace = run(K.take_turn, st, wanted, 0)
+    assert rows(trace, TR.night)                     # Rebecca Nurse drew the Night
+    assert hand(st, 3) == {} and hand(st, 2) == {}   # and nobody drew after it
+    assert hand(st, 0) == {"accusation": 2}          # the turn ended
 
 
 def test_a_drawn_black_card_counts_as_a_draw_unless_the_knob_replaces_it():

@@ -342,6 +342,9 @@ PROVISIONAL = (
     "Alibi removes red cards worth at most 3 accusations, as many as possible, Accusation cards "
     "first",
     "Evidence counts as 1 accusation while it lies in front of Cotton Mather, however it got there",
+    "a trial is caused by a red card placed: when a threshold drops with no card placed (Martha "
+    "Corey's George Burroughs neighbour dies), the accused is tried at the next red card placed "
+    "on them, whose player reveals",
     "Piety read as a double threshold doubles the character's threshold (14, George Burroughs "
     "16) before Thomas Danforth's -1",
     "Robbery has no effect when Sarah Good is either of its two players",

@@ -210,7 +210,7 @@ def trial(st, placer, accused, rng):
             st.ann_pending[placer] += 1
     for step in range(n):
         nurse = (placer + step) % n
-        if st.outcome >= 0:
+        if st.outcome >= 0 or st.turn_over:  # a Night drawn here ended the turn: no more draws
             return
         if nurse != accused and alive(st)[nurse] and has_ability(st, nurse, CHAR.rebecca_nurse):
             draw_cards(st, nurse, 1, DRAW.rebecca_nurse, rng)
