@@ -311,6 +311,10 @@ PROVISIONAL = (
     "a scythe acts through the tile above its original position; a flipped scroll is public",
     "information from a spell is private to the caster; announcements and reports are public "
     "claims a strategy chooses, and may be lies",
+    "talk is modelled as three public claims, each about what a seat may know: the sacrificer's "
+    "rank, a Death's Gaze report and a Secret Peek report; unprompted faction claims and "
+    "accusations are not (every player would claim to be an exile, and an accusation with no "
+    "source adds nothing to the dissents and caught lies every seat already reads)",
     "cards lie on each altar in order of arrival",
     "an effect that finds nothing to act on (no two cards on an altar, an empty draw pile) does "
     "nothing",
