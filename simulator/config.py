@@ -664,6 +664,11 @@ def resolve(raw: dict, source: str, base_dir: Path, code: CodePolicy = USER_CONF
     return Config(game, params, raw, source, slots, slot_table, game.describe_setup(params))
 
 
+def names_a_file(spec: str) -> bool:
+    """Does `spec` name a config file (else a game, played from its built-in default)?"""
+    return Path(spec).suffix == ".toml" or Path(spec).exists()
+
+
 def load(spec: str, overrides=(), players: int | None = None,
          code: CodePolicy = USER_CONFIG) -> Config:
     """Load a config file or a game's built-in default, apply overrides, validate, resolve. The
@@ -671,7 +676,7 @@ def load(spec: str, overrides=(), players: int | None = None,
     config a baseline names is played only with the strategy files the baseline recorded)."""
     path = locate(spec)
     raw = read_toml(path)
-    user_file = Path(spec).suffix == ".toml" or Path(spec).exists()
+    user_file = names_a_file(spec)
     source = str(path) if user_file else f"{spec} (built-in {path.name})"
     if players is not None:
         raw["players"] = players

@@ -41,7 +41,6 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import numpy as np
 from scipy import stats as scipy_stats
@@ -205,9 +204,8 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
 def measured_by_default(spec: str, overrides, game) -> bool:
     """Are the players left to `fairplay roles`: a game's name (its built-in setup), no
     `strategies` override, and a people-like strategy declared (`MEASURING_STRATEGY`)?"""
-    named_file = Path(spec).suffix == ".toml" or Path(spec).exists()
     told = any(text.split("=", 1)[0].strip().startswith("strategies") for text in overrides)
-    return bool(game.measuring_strategy) and not named_file and not told
+    return bool(game.measuring_strategy) and not config_module.names_a_file(spec) and not told
 
 
 class RolesInterrupted(Exception):

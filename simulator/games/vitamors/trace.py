@@ -49,9 +49,10 @@ def _lie(said: int, truth: int, what) -> str:
     return "" if said == truth else f" (a lie: it is {what(truth)})"
 
 
-def _remove(a, t, v, x):
+def _remove(a, t, v, x, shown=False):
     return (f"  seat {a} does not offer and removes the scroll at position {t} (under "
-            f"{ITEM_LABELS[x]}; it was the {_item(v)}), unseen")
+            f"{ITEM_LABELS[x]}; it was the {_item(v)}), "
+            + ("shown to everyone" if shown else "unseen"))
 
 
 def _scheme(a, t, v, x):
@@ -130,8 +131,9 @@ def decode_trace(rows: np.ndarray, params) -> list[str]:
     lines = [header(params)]
     for row in np.asarray(rows).tolist():
         _, code, actor, target, value, extra = row
-        line = SENTENCES[code](actor, target, value, extra)
-        if code == TR.remove and params is not None and params.removed_scroll == "shown":
-            line = line.replace("), unseen", "), shown to everyone")
-        lines.append(line)
+        if code == TR.remove:  # (what the table saw depends on rules.removed_scroll)
+            shown = params is not None and params.removed_scroll == "shown"
+            lines.append(_remove(actor, target, value, extra, shown))
+        else:
+            lines.append(SENTENCES[code](actor, target, value, extra))
     return lines
