@@ -342,7 +342,9 @@ def _stopping_rule(n_games, precision, until_decided, max_games, resume_path):
               help="The run's chunk size (a run's games depend on seed and chunk size).")
 @click.option("--players", type=int, help="Number of players (overrides the config).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE", help="Override a key.")
-def trace(config, seed, game_index, chunk_size, players, overrides):
+@click.option("--private", is_flag=True,
+              help="Also show what each seat privately learns (lines marked \"(private)\").")
+def trace(config, seed, game_index, chunk_size, players, overrides, private):
     """Print one game of CONFIG step by step, from the same kernel as `run`: by default the first
     game of `fairplay run CONFIG --seed SEED`; --game K replays its game K."""
     if game_index < 0:
@@ -356,7 +358,7 @@ def trace(config, seed, game_index, chunk_size, players, overrides):
         click.echo(f"compiling the {cfg.game.name} kernel, first run only (about a minute)",
                    err=True)
     try:
-        lines = runner.trace_game(cfg, seed, game_index, chunk_size)
+        lines = runner.trace_game(cfg, seed, game_index, chunk_size, private=private)
     except driver.StrategyFault as fault:
         for line in fault.lines:
             click.echo(line)

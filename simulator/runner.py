@@ -25,6 +25,7 @@ import numpy as np
 from simulator import adaptive
 from simulator import config as config_module
 from simulator.games import driver
+from simulator.games.base import is_private_line
 from simulator.results import Result, ResultError, new_result_data
 
 DEFAULT_CHUNK_SIZE = 20_000
@@ -85,18 +86,25 @@ def play_chunk(raw: dict, source: str, base_dir: str, digests: dict, seed: int, 
 
 
 def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
-               chunk_size: int = DEFAULT_CHUNK_SIZE, max_rows: int = 20_000) -> list[str]:
+               chunk_size: int = DEFAULT_CHUNK_SIZE, max_rows: int = 20_000,
+               private: bool = False) -> list[str]:
     """Replay game `game` (0-based) of a run of `cfg` with `seed` and `chunk_size`, recording
-    every event, and decode it: the same game the run played, from the same kernel. A game in
+    every event, and decode it: the same game the run played, from the same kernel. What a seat
+    privately learns (lines marked `base.PRIVATE_MARK`) is kept only with `private`. A game in
     which a strategy fails raises the StrategyFault with the lines up to the fault as `lines`."""
     chunk, index = divmod(game, chunk_size)
+
+    def story(rows) -> list[str]:
+        lines = cfg.game.decode_trace(rows, cfg.params)
+        return lines if private else [line for line in lines if not is_private_line(line)]
+
     try:
         _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, index + 1,
                               chunk_rng(seed, chunk), trace_rows=max_rows, trace_game=index)
     except driver.StrategyFault as fault:
-        fault.lines = cfg.game.decode_trace(fault.trace, cfg.params)
+        fault.lines = story(fault.trace)
         raise
-    return cfg.game.decode_trace(rows, cfg.params)
+    return story(rows)
 
 
 def kernel_is_ready(cfg: config_module.Config) -> bool:

@@ -108,3 +108,17 @@ def test_result_file_round_trip(cfg, tmp_path):
     assert loaded.data["versions"]["numba"]
     assert loaded.data["config"]["game"] == "werewolf"
     assert loaded.summary().table() == result.summary().table()
+
+
+def test_private_trace_lines_show_only_when_asked(monkeypatch):
+    """What a seat privately learns is marked in a game's trace and kept only with --private."""
+    from types import SimpleNamespace
+
+    from simulator.games.base import PRIVATE_MARK
+
+    story = ["Day 1", f"  {PRIVATE_MARK}seat 2 sees seat 4's card", "  seat 2 votes seat 4"]
+    game = SimpleNamespace(decode_trace=lambda rows, params: list(story))
+    cfg = SimpleNamespace(game=game, params=None, lineup=None)
+    monkeypatch.setattr(runner.driver, "play", lambda *args, **kwargs: (None, None))
+    assert runner.trace_game(cfg, seed=0) == [story[0], story[2]]
+    assert runner.trace_game(cfg, seed=0, private=True) == story

@@ -59,6 +59,16 @@ STRATEGY_SIGNATURE = types.int64(
 )
 
 
+
+# A trace line that shows what one seat privately learns starts (after its indentation) with
+# this mark; `fairplay trace` prints such lines only with --private (simulator.runner.trace_game).
+PRIVATE_MARK = "(private) "
+
+
+def is_private_line(line: str) -> bool:
+    return line.lstrip().startswith(PRIVATE_MARK)
+
+
 class IllegalAction(Exception):
     """Raised by the kernel when a strategy returns an action its legal mask does not allow (the
     engine records the seat, the decision kind and the value in the state for the message)."""
