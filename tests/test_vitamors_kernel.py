@@ -121,3 +121,29 @@ def test_the_trace_says_a_removed_scroll_was_shown_under_the_knob():
     traces, _ = games_of([], games=20)
     assert all(line.endswith("unseen") for game in traces for line in game
                if "removes the scroll" in line)
+
+
+def test_the_trace_says_where_the_replaced_scythes_went_under_the_knob():
+    """rules.replaced_scythes: "unseen" (the default) or "shown", said on every scheme's line."""
+    for value, words in (("unseen", "the scythe leaves the game unseen"),
+                         ("shown", "the scythe is set aside face up")):
+        traces, _ = games_of([f'rules.replaced_scythes="{value}"'], games=10)
+        placed = [line for game in traces for line in game if "in place of the scythe" in line]
+        assert len(placed) == 20 and all(words in line for line in placed)  # Veil, Swap a game
+
+
+def test_the_starting_player_is_random_or_seat_0_by_the_knob():
+    """rules.starting_player: "random" (the default) draws the first sacrificer uniformly (over 140
+    games each of 7 seats starts 20 times on average; P(a seat never starts) = (6/7)^140 < 1e-9,
+    so every seat starting at least once is certain at this fixed seed); "seat-0" always starts
+    with seat 0."""
+    def starters(overrides):
+        traces, _ = games_of(list(overrides), games=140)
+        return [int(re.search(r"seat (\d+) is the starting player", "\n".join(game)).group(1))
+                for game in traces]
+
+    assert set(starters([])) == set(range(7))
+    assert set(starters(['rules.starting_player="seat-0"'])) == {0}
+    traces, _ = games_of(['rules.starting_player="seat-0"'], games=5)
+    assert all(any(line.startswith("Turn 1: seat 0 is the sacrificer") for line in game)
+               for game in traces)

@@ -114,6 +114,22 @@ def test_a_scheme_replaces_a_scythe_and_the_scroll_shows_no_difference():
     place_scheme(st, 1, ITEM.veil)
     assert st.scroll_item[1] == ITEM.veil
     assert np.array_equal(st.obs, before)  # the scrolls are turned scroll side up: nothing shows
+    assert st.obs[OBS.replaced:OBS.replaced + 3].tolist() == [UNKNOWN] * 3  # the scythe: unseen
+
+
+def test_under_the_knob_the_replaced_scythes_are_set_aside_face_up():
+    """rules.replaced_scythes = "shown": the scythe a scheme replaces is set aside face up, so the
+    table counts the scythes taken from under each tile; which position holds the scheme stays
+    hidden (the board's public record does not change)."""
+    st = table(7, ['rules.replaced_scythes="shown"'])
+    assert st.obs[OBS.replaced:OBS.replaced + 3].tolist() == [0, 0, 0]
+    board = st.obs[OBS.scroll_state:OBS.scroll_state + 15].copy()
+    place_scheme(st, 1, ITEM.veil)   # positions 0-2 lie under Death's Gaze, 3-5 under Secret Peek
+    place_scheme(st, 4, ITEM.swap)
+    place_scheme(st, 2, ITEM.veil)
+    assert st.obs[OBS.replaced:OBS.replaced + 3].tolist() == [2, 1, 0]
+    assert np.array_equal(st.obs[OBS.scroll_state:OBS.scroll_state + 15], board)
+    assert st.obs[OBS.scroll_shown + 1] == UNKNOWN
 
 
 # --- the offer ------------------------------------------------------------------------------------

@@ -215,6 +215,8 @@ OBSERVATION = ObservationLayout((
     ("scroll_tile", MAX_SCROLLS, "the tile (item 0..2) each scroll position lies under, -1 unused"),
     ("scroll_state", MAX_SCROLLS, "each position: SCROLL_STATES code"),
     ("scroll_shown", MAX_SCROLLS, "the item a flipped scroll showed (public), else -1"),
+    ("replaced", N_TILES, "scythes set aside face up from under each tile at night "
+                          "(rules.replaced_scythes = \"shown\"), else -1"),
     ("altar_size", 2, "cards on the Life and the Death Altar"),
     ("altar_by", 2 * MAX_ALTAR, "the seat that offered each altar card, -1 none"),
     ("altar_claim", 2 * MAX_ALTAR, "the rank its sacrificer announced, -1 none"),
@@ -299,10 +301,11 @@ PROVISIONAL = (
     "Requiem: the ritual needs 3 yes votes instead of 2 for this game (effects.requiem)",
     "traitor tokens are not used",
     "the jesters replace a scythe with every scheme of the setup, at positions they choose "
-    "(rules.jesters_swap); the replaced scythes leave the game",
+    "(rules.jesters_swap); the replaced scythes leave the game unseen (rules.replaced_scythes)",
     "expert: the jesters choose which of Prolong Life / Requiem to keep; which one is secret",
     "the first jester in turn order from the starting player speaks for the jesters at night",
-    "the starting player is a random seat; seats are numbered in turn order",
+    "the starting player is a random seat (rules.starting_player); seats are numbered in turn "
+    "order",
     "a scroll removed instead of playing is the sacrificer's choice and leaves the game unseen "
     "(rules.removed_scroll)",
     "spell proposals are asked once per played card, in turn order from the sacrificer, each "

@@ -312,13 +312,13 @@ def play_game(st, rng):
     or the card limit ends it."""
     n = st.players
     deal(st, rng)
-    start = uniform_index(n, rng)
+    start = 0 if st.fixed_start else uniform_index(n, rng)  # rules.starting_player
     st.start = start
     first_player(st, start)
     event(st, TR.setup, n, st.jester_count, st.mode, st.limit)
     for s in range(n):
         event(st, TR.deal, s, UNKNOWN, st.role[s], st.deck_rank[st.hand[s]])
-    event(st, TR.start, start, UNKNOWN, 0, 0)
+    event(st, TR.start, start, UNKNOWN, st.fixed_start, 0)
     jesters_night(st, start, rng)
     seat = start
     turn = 0

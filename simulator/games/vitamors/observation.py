@@ -143,7 +143,8 @@ def scramble_hidden(st, me, rng) -> None:
     The ranks of the cards `me` does not know are shuffled among those cards (the other hands, the
     draw pile, face-down altar cards it has not seen); an exile's unknown factions are shuffled
     among the seats it has not seen; an exile's unflipped scrolls are shuffled among their
-    positions (a scythe performs the tile above its new position) and which of Prolong Life /
+    positions (a scythe performs the tile above its new position; with the replaced scythes
+    shown, among the positions under the same tile) and which of Prolong Life /
     Requiem was kept is drawn anew while neither has been shown; the other seats' knowledge and the
     ballots not yet counted are made up."""
     n = int(st.players)
@@ -158,11 +159,15 @@ def scramble_hidden(st, me, rng) -> None:
             st.role[s] = role
         hidden = [p for p in range(int(st.n_scrolls))
                   if st.obs[OBS.scroll_state + p] != SCROLL.flipped]
-        labels = rng.permutation(np.asarray(
-            [st.scroll_item[p] if st.scroll_item[p] >= N_TILES else -1 for p in hidden],
-            dtype=np.int64))
-        for p, label in zip(hidden, labels):
-            st.scroll_item[p] = label if label >= 0 else st.setup_tile[p]
+        # with the replaced scythes shown, a scheme stays among the positions of its tile
+        groups = [[p for p in hidden if st.setup_tile[p] == tile] for tile in range(N_TILES)] \
+            if st.replaced_shown else [hidden]
+        for group in groups:
+            labels = rng.permutation(np.asarray(
+                [st.scroll_item[p] if st.scroll_item[p] >= N_TILES else -1 for p in group],
+                dtype=np.int64))
+            for p, label in zip(group, labels):
+                st.scroll_item[p] = label if label >= 0 else st.setup_tile[p]
         from .declaration import ITEM
         shown = [st.obs[OBS.scroll_shown + p] for p in range(MAX_SCROLLS)]
         if st.kept >= 0 and ITEM.prolong not in shown and ITEM.requiem not in shown:

@@ -13,6 +13,9 @@ spells them all out); `docs/rules/vitamors.md` explains each key. A config's lay
     jesters_swap = "all"              # or "choose": the jesters may keep schemes aside
     removed_scroll = "unseen"         # or "shown": a scroll removed instead of playing is shown
     spells_per_card = "any"           # or "one": at most one spell follows a played card
+    replaced_scythes = "unseen"       # or "shown": the scythes the schemes replace are set aside
+                                      # face up, so the table sees under which tiles they lay
+    starting_player = "random"        # or "seat-0": seat 0 takes the Reaper first
     card_limit = 9                    # cards on both altars that end the game without a ritual
     ritual_votes = 2                  # yes votes that start the ritual
     life_cards = 3                    # Life Altar cards that allow a ritual vote
@@ -54,6 +57,8 @@ MODES = ("novice", "expert")
 SWAP_RULES = ("all", "choose")
 REMOVED_SCROLL_RULES = ("unseen", "shown")
 SPELL_RULES = ("any", "one")
+REPLACED_SCYTHE_RULES = ("unseen", "shown")
+STARTING_PLAYER_RULES = ("random", "seat-0")
 
 # The source's tables (第２頁, 第３頁).
 JESTERS_BY_PLAYERS = {5: 2, 6: 2, 7: 2, 8: 3, 9: 3, 10: 3}
@@ -132,6 +137,14 @@ KEYS = (
     Key("rules.spells_per_card", Choice(SPELL_RULES), "any",
         "provisional: \"any\": every player with a feather may propose a spell after a played "
         "card, each resolving before the next; \"one\": the first spell cast ends the proposals"),
+    Key("rules.replaced_scythes", Choice(REPLACED_SCYTHE_RULES), "unseen",
+        "provisional: the scythes the jesters' schemes replace at night leave the game "
+        "\"unseen\", or are \"shown\": set aside face up where the schemes lay, so everyone "
+        "sees how many came from under each tile (not from which position)"),
+    Key("rules.starting_player", Choice(STARTING_PLAYER_RULES), "random",
+        "provisional: the first sacrificer (the text: whoever most recently wore a hoodie) is a "
+        "\"random\" seat, or \"seat-0\" for a designer who wants turn order fixed (positions are "
+        "then seats)"),
     Key("rules.card_limit", Integer(3, MAX_ALTAR), 9,
         "cards on both altars that end the game without a ritual (the jesters win)",
         balance_knob=True),
@@ -166,6 +179,8 @@ class VitamorsParams:
     swap_all: bool = True
     removed_scroll: str = "unseen"
     spells_per_card: str = "any"
+    replaced_scythes: str = "unseen"
+    starting_player: str = "random"
     card_limit: int = 9
     ritual_votes: int = 2
     life_cards: int = 3
@@ -237,7 +252,9 @@ def load_params(values: dict, ctx) -> VitamorsParams:
     params = VitamorsParams(
         players=players, mode=mode, jesters=jesters, scrolls=tuple(scrolls), without=without,
         swap_all=swap_all, removed_scroll=values["rules.removed_scroll"],
-        spells_per_card=values["rules.spells_per_card"], card_limit=values["rules.card_limit"],
+        spells_per_card=values["rules.spells_per_card"],
+        replaced_scythes=values["rules.replaced_scythes"],
+        starting_player=values["rules.starting_player"], card_limit=values["rules.card_limit"],
         ritual_votes=values["rules.ritual_votes"], life_cards=values["rules.life_cards"],
         death_cards=values["rules.death_cards"], deck=deck, effects=effects,
         limit_step=values["effects.card_limit_step"],
@@ -283,6 +300,8 @@ def setup(params: VitamorsParams, st) -> None:
     st.swap_all = 1 if params.swap_all else 0
     st.removed_shown = 1 if params.removed_scroll == "shown" else 0
     st.one_spell = 1 if params.spells_per_card == "one" else 0
+    st.replaced_shown = 1 if params.replaced_scythes == "shown" else 0
+    st.fixed_start = 1 if params.starting_player == "seat-0" else 0
     init_observation(st)
     obs = st.obs
     obs[OBS.mode] = st.mode
@@ -324,7 +343,10 @@ def describe_setup(params: VitamorsParams) -> dict:
                       if s[ITEM.prolong] and s[ITEM.requiem] else "")
                    + ("" if params.swap_all else "; the jesters may keep schemes aside")
                    + ("; a removed scroll is shown" if params.removed_scroll == "shown" else "")
-                   + ("; at most one spell per card" if params.spells_per_card == "one" else ""),
+                   + ("; at most one spell per card" if params.spells_per_card == "one" else "")
+                   + ("; the replaced scythes are set aside face up"
+                      if params.replaced_scythes == "shown" else "")
+                   + ("; seat 0 starts" if params.starting_player == "seat-0" else ""),
         "deck": f"{params.deck_size} character cards: "
                 + ", ".join(f"{count} of rank {rank + 1}" for rank, count in enumerate(params.deck))
                 + (" (the provisional default)" if list(params.deck) == DEFAULT_DECK else ""),

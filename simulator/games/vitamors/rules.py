@@ -130,6 +130,8 @@ def reset_table(st):
     obs[OBS.turn] = 0
     obs[OBS.card_limit] = st.limit
     obs[OBS.yes_needed] = st.needed
+    for tile in range(N_TILES):
+        obs[OBS.replaced + tile] = 0 if st.replaced_shown else UNKNOWN
     publish_sacrifice(st)
 
 
@@ -153,8 +155,13 @@ def is_scythe(st, position):
 
 @inlined
 def place_scheme(st, position, item):
-    """A scheme replaces the scythe at `position`; the scythe leaves the game."""
+    """A scheme replaces the scythe at `position`; the scythe leaves the game, unseen
+    (`rules.replaced_scythes = "shown"`: set aside face up, so the table counts the scythes taken
+    from under each tile, not from which position)."""
     st.scroll_item[position] = item
+    if st.replaced_shown:
+        st.obs[OBS.replaced + st.setup_tile[position]] += 1
+        st.obs[OBS.news] += 1
 
 
 # --- the offer ------------------------------------------------------------------------------------

@@ -40,6 +40,8 @@ FIELDS = (
     Field("swap_all", i8, (), "1: the jesters must place every scheme; 0: they may keep some aside"),
     Field("removed_shown", i8, (), "1: a scroll removed instead of playing is shown to everyone"),
     Field("one_spell", i8, (), "1: at most one spell follows a played card"),
+    Field("replaced_shown", i8, (), "1: the scythes the schemes replace are set aside face up"),
+    Field("fixed_start", i8, (), "1: seat 0 is the starting player; 0: a random seat"),
     # --- a game ---
     Field("start", i8, (), "the starting player"),
     Field("night_leader", i8, (), "the jester who speaks for the jesters at night"),

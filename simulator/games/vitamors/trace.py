@@ -55,11 +55,13 @@ def _remove(a, t, v, x, shown=False):
             + ("shown to everyone" if shown else "unseen"))
 
 
-def _scheme(a, t, v, x):
+def _scheme(a, t, v, x, shown=False):
     if t < 0:
         return f"  the jesters keep {ITEM_LABELS[v]} aside"
     return (f"  the jesters put {ITEM_LABELS[v]} in place of the scythe at position {t} (under "
-            f"{ITEM_LABELS[x]})")
+            f"{ITEM_LABELS[x]}); the scythe "
+            + ("is set aside face up: everyone sees one came from under "
+               f"{ITEM_LABELS[x]}" if shown else "leaves the game unseen"))
 
 
 def _brink(a, t, v, x):
@@ -86,7 +88,8 @@ SENTENCES = {
     TR.setup: lambda a, t, v, x: f"Setup: {a} players, {t} jesters, {MODE_NAMES[v]} mode, card "
                                  f"limit {x}",
     TR.deal: lambda a, t, v, x: f"  seat {a}: {ROLES[v].label} {ROLES[v].name}, holds {_rank(x)}",
-    TR.start: lambda a, t, v, x: f"  seat {a} is the starting player and takes the Reaper",
+    TR.start: lambda a, t, v, x: f"  seat {a} is the starting player and takes the Reaper ("
+                                 + ("seat 0 by rules.starting_player)" if v else "drawn at random)"),
     TR.night: lambda a, t, v, x: f"Jesters' night: the {v} jesters see each other and each "
                                  f"other's cards; seat {a} speaks for them",
     TR.keep: lambda a, t, v, x: f"  the jesters keep {ITEM_LABELS[v]} and discard "
@@ -134,6 +137,9 @@ def decode_trace(rows: np.ndarray, params) -> list[str]:
         if code == TR.remove:  # (what the table saw depends on rules.removed_scroll)
             shown = params is not None and params.removed_scroll == "shown"
             lines.append(_remove(actor, target, value, extra, shown))
+        elif code == TR.scheme:  # (likewise the replaced scythe, by rules.replaced_scythes)
+            shown = params is not None and params.replaced_scythes == "shown"
+            lines.append(_scheme(actor, target, value, extra, shown))
         else:
             lines.append(SENTENCES[code](actor, target, value, extra))
     return lines
