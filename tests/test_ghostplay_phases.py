@@ -239,7 +239,7 @@ def test_end_of_turn_raises_the_ghost_king_and_counts_how():
     from simulator.games.ghostplay.rules import start_turn
     start_turn(st, 0, 7)
     haunt(st, cards[2], 4)
-    _, t, trace = run_phase(lambda st, p, turn, rng: K.end_of_turn(st, p, turn), st, [{}] * 6,
+    _, t, trace = run_phase(lambda st, p, turn, rng: K.end_of_turn(st, p, turn, rng), st, [{}] * 6,
                             0, 7)
     assert st.king == 4 and st.role[4] == KING and st.rise_turn == 7
     assert t.events[EV.rises] == 1 and t.events[EV.rise_by_three] == 1

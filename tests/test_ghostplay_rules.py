@@ -161,11 +161,11 @@ def test_a_warded_player_and_the_ghost_king_are_not_possessed():
     st.king = 3
     assert not eligible(st, 3)
     turn_player = ghost(PARAMS, possess_rule="turn-player")
-    assert possession_target(st, turn_player, 2) == 4  # 2 warded, 3 the king: the next is 4
+    assert possession_target(st, turn_player, 2, RNG(0)) == 4  # 2 warded, 3 the king: the next is 4
     for s in range(6):
         st.artifact[s] = 2
     st.king = UNKNOWN
-    assert possession_target(st, turn_player, 0) == UNKNOWN  # nobody eligible
+    assert possession_target(st, turn_player, 0, RNG(0)) == UNKNOWN  # nobody eligible
 
 
 # --- the haunting ---------------------------------------------------------------------------------
@@ -182,30 +182,30 @@ def test_possession_by_seat(rule):
     st = position(SIX)
     card = ghost(PARAMS, possess_rule=rule)
     for p in range(6):
-        assert possession_target(st, card, p) == (p if rule == "turn-player" else (p + 1) % 6)
+        assert possession_target(st, card, p, RNG(0)) == (p if rule == "turn-player" else (p + 1) % 6)
 
 
 def test_possession_of_most_spirit_power_ties_go_right_from_the_turn_player():
     st = position(SIX)
     card = ghost(PARAMS, possess_rule="most-spirit")
     st.spirit[:6] = [3, 6, 2, 6, 1, 6]
-    assert possession_target(st, card, 0) == 1  # 1, 3, 5 tie: first going right from 0
-    assert possession_target(st, card, 2) == 3
-    assert possession_target(st, card, 4) == 5
-    assert possession_target(st, card, 5) == 5  # the turn player first
+    assert possession_target(st, card, 0, RNG(0)) == 1  # 1, 3, 5 tie: first going right from 0
+    assert possession_target(st, card, 2, RNG(0)) == 3
+    assert possession_target(st, card, 4, RNG(0)) == 5
+    assert possession_target(st, card, 5, RNG(0)) == 5  # the turn player first
     st.spirit[:6] = 4
-    assert possession_target(st, card, 4) == 4  # everyone tied: the turn player
+    assert possession_target(st, card, 4, RNG(0)) == 4  # everyone tied: the turn player
 
 
 def test_possession_of_fewest_cards_ties_go_right_from_the_turn_player():
     st = position(SIX)
     card = ghost(PARAMS, possess_rule="fewest-cards")
     st.hand_size[:6] = [5, 2, 4, 2, 3, 9]
-    assert possession_target(st, card, 0) == 1
-    assert possession_target(st, card, 2) == 3
-    assert possession_target(st, card, 3) == 3
+    assert possession_target(st, card, 0, RNG(0)) == 1
+    assert possession_target(st, card, 2, RNG(0)) == 3
+    assert possession_target(st, card, 3, RNG(0)) == 3
     st.king = 1
-    assert possession_target(st, card, 0) == 2  # the king is skipped: the next to the right
+    assert possession_target(st, card, 0, RNG(0)) == 2  # the king is skipped: the next to the right
 
 
 def test_possess_counts_ghosts_and_notes_the_third_and_the_seventh():
@@ -386,50 +386,50 @@ def turn_with(arrivals, dispelled=(), p=0, before=()):
 
 def test_rise_a_third_ghost_not_dispelled():
     st = turn_with(arrivals=[4], before=[4, 4])
-    assert rise_candidate(st, 0) == (4, RISE.three, 0)
+    assert rise_candidate(st, 0, RNG(0)) == (4, RISE.three, 0)
 
 
 def test_rise_a_prevented_by_dispelling_any_one_of_the_players_ghosts():
     st = turn_with(arrivals=[4], before=[4, 4], dispelled=[0])  # an older ghost of seat 4
-    assert rise_candidate(st, 0) == (UNKNOWN, UNKNOWN, 1)
+    assert rise_candidate(st, 0, RNG(0)) == (UNKNOWN, UNKNOWN, 1)
     assert st.possessed[4] == 2
 
 
 def test_rise_a_not_in_a_later_turn_three_ghosts_from_before():
     st = turn_with(arrivals=[1], before=[4, 4, 4])  # (a position the rules prevented earlier)
-    assert rise_candidate(st, 0) == (UNKNOWN, UNKNOWN, 0)
+    assert rise_candidate(st, 0, RNG(0)) == (UNKNOWN, UNKNOWN, 0)
 
 
 def test_rise_a_several_players_the_first_going_right_from_the_turn_player():
     st = turn_with(arrivals=[1, 5], before=[1, 1, 5, 5], p=3)
-    assert rise_candidate(st, 3)[0] == 5
+    assert rise_candidate(st, 3, RNG(0))[0] == 5
 
 
 def test_rise_b_a_seventh_ghost_not_dispelled_the_most_possessed_rises():
     st = turn_with(arrivals=[2], before=[0, 1, 1, 3, 4, 4], p=2)
     assert st.in_play == 7
-    assert rise_candidate(st, 2) == (4, RISE.seventh, 0)  # 1 and 4 tie: 4 first from seat 2
+    assert rise_candidate(st, 2, RNG(0)) == (4, RISE.seventh, 0)  # 1 and 4 tie: 4 first from seat 2
     st = turn_with(arrivals=[2], before=[0, 1, 1, 3, 4, 4], p=0)
-    assert rise_candidate(st, 0)[0] == 1
+    assert rise_candidate(st, 0, RNG(0))[0] == 1
 
 
 def test_rise_b_prevented_only_by_dispelling_that_seventh_ghost():
     st = turn_with(arrivals=[2], before=[0, 1, 1, 3, 4, 4], dispelled=[6])
-    assert rise_candidate(st, 0) == (UNKNOWN, UNKNOWN, 1)
+    assert rise_candidate(st, 0, RNG(0)) == (UNKNOWN, UNKNOWN, 1)
     st = turn_with(arrivals=[2], before=[0, 1, 1, 3, 4, 4], dispelled=[0])  # another ghost
-    assert rise_candidate(st, 0) == (1, RISE.seventh, 0)
+    assert rise_candidate(st, 0, RNG(0)) == (1, RISE.seventh, 0)
 
 
 def test_rise_a_comes_before_rise_b():
     st = turn_with(arrivals=[3], before=[0, 1, 2, 3, 3, 5])
     assert st.in_play == 7
-    assert rise_candidate(st, 0)[:2] == (3, RISE.three)
+    assert rise_candidate(st, 0, RNG(0))[:2] == (3, RISE.three)
 
 
 def test_at_most_one_ghost_king():
     st = turn_with(arrivals=[4], before=[4, 4])
     st.king = 1
-    assert rise_candidate(st, 0) == (UNKNOWN, UNKNOWN, 0)
+    assert rise_candidate(st, 0, RNG(0)) == (UNKNOWN, UNKNOWN, 0)
 
 
 def test_the_risen_player_becomes_the_ghost_king_for_all_to_see_and_keeps_its_things():
@@ -447,7 +447,7 @@ def test_the_risen_player_becomes_the_ghost_king_for_all_to_see_and_keeps_its_th
 def test_most_possessed_tie_goes_to_the_turn_player_first():
     st = position(SIX)
     st.possessed[:6] = [2, 0, 2, 0, 2, 0]
-    assert most_possessed(st, 2) == 2 and most_possessed(st, 3) == 4
+    assert most_possessed(st, 2, RNG(0)) == 2 and most_possessed(st, 3, RNG(0)) == 4
 
 
 # --- the end --------------------------------------------------------------------------------------

@@ -239,7 +239,7 @@ def test_hosts_pick_a_ghost_they_can_dispel_and_ties_are_broken_at_random():
                    and PARAMS.ghost_cards()[c].requirement == 2][1], 5)
     haunt(st, ghost(PARAMS, colour="blue", requirement=4), 1)  # worth more, but 1 blue only
     give(st, 0, red=3, blue=1)
-    legal_ghost(st)
+    legal_ghost(st, 0, False)
     picks = {ask(people, st, 0, DECISION.exorcise, seed=s) for s in range(40)}
     assert picks == {a, b}
     picks = {ask(helpful, st, 0, DECISION.exorcise, seed=s) for s in range(40)}
@@ -254,7 +254,7 @@ def test_the_evil_path_hosts_nothing_and_the_ghost_king_summons_what_it_can():
     low = haunt(st, ghost(PARAMS, colour="red", requirement=2), 1)
     give(st, 0, red=4)
     give(st, 5, red=2, blue=4)
-    legal_ghost(st)
+    legal_ghost(st, 0, False)
     assert ask(people, st, 0, DECISION.exorcise) == PASS
     assert ask(people, st, 5, DECISION.summon) == low  # 2 red: only the requirement-2 ghost
     st.hand[5, 0] = st.colours[5, 0] = 1

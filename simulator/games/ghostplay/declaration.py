@@ -240,6 +240,7 @@ TRACE_EVENTS = (
     "identity", "king_card", "first", "turn", "draw", "buy", "artifact", "spell", "reveal",
     "possess", "unpossessed", "event", "exorcise", "summon", "vote", "challenge", "shown",
     "count", "dispel", "life", "reward", "look", "rise", "prevented", "seal", "end",
+    "risen_ghosts",
 )
 TR = codes(TRACE_EVENTS, "Trace")
 RISE_RULES = ("three", "seventh")
@@ -249,56 +250,70 @@ RISE = codes(RISE_RULES, "Rise")
 # marks provisional (docs/rules/ghostplay.md gives the why and the covering tests). The decks, the
 # events, the seal value and the end rule are config data: params.py, configs/ghostplay/.
 PROVISIONAL = (
-    "the ghost deck is config data: by default 32 ghosts (16 red, 16 blue; requirement 2 x11, "
-    "3 x11, 4 x10; points = requirement - 1; each possession rule x8) and 8 events (4 x every "
-    "player loses 1 spirit power, 4 x reveal one more card)",
-    "the Taoist deck is config data: by default 40 red and 40 blue vote cards of value 1; no "
-    "artifacts or other cards (the format allows them)",
+    "the ghost deck is config data (key ghost_deck): by default 32 ghosts (16 red, 16 blue; "
+    "requirement 2 x11, 3 x11, 4 x10; points = requirement - 1; each possession rule x8) and 8 "
+    "events (4 x every player loses 1 spirit power, 4 x reveal one more card)",
+    "the Taoist deck is config data (key taoist_deck): by default 40 red and 40 blue vote cards of "
+    "value 1; no artifacts or other cards (the format allows them)",
     "a ghost's requirement is the net positive vote value needed; a vote card is positive if its "
-    "colour is the ghost's colour",
+    "colour is the ghost's colour (card data: each card's colour, value and requirement)",
     "a ghost's reward: spirit power to each participant, 2 with at most 2 participants, else 1 "
-    "(knob: a pool split among them)",
-    "the ghost-king cards are config data: each sets the seal at 3 lives by default",
+    "(card data; knob rules.reward: a pool split among them)",
+    "the ghost-king cards are config data: each sets the seal at 3 lives by default (key "
+    "ghost_kings.seal)",
     "the seal breaks when the game ends if the ghost king holds that many lives, and the ghost "
-    "king and the evil path win (knob: at once)",
-    "the game ends when the ghost deck is empty and the turn ends (knob: at the end of that round)",
+    "king and the evil path win (knob rules.seal: at once)",
+    "the game ends when the ghost deck is empty and the turn ends (knob rules.end: at the end of "
+    "that round)",
     "the sects want their members to hold more ghost points than the other sect's; a tie is a "
-    "draw; the evil player's and the ghost king's points count for no sect",
+    "draw; the evil player's and the ghost king's points count for no sect (knob "
+    "rules.king_points: the ghost king's count for its dealt sect)",
     "no dice and no skills (the draft names them but never defines them); the 3 unused identity "
-    "cards play no part",
-    "turns and votes go the same way round: seat s, then s + 1",
-    "the day's steps come in one order: buy cards, set an artifact, play other cards; special "
-    "cards are played only in their holder's day",
-    "the ghost king draws its Taoist card at the start of its night, then reveals a ghost-deck "
-    "card like any turn player, and may summon",
-    "an event resolves at once; 'reveal one more card' on an empty ghost deck does nothing",
+    "cards play no part (no knob: there is nothing defined to switch on)",
+    "turns and votes go the same way round: seat s, then s + 1 (no knob: the rules note binds "
+    "one direction)",
+    "the day's steps come in one order: buy cards, set an artifact, play other cards (knob "
+    "rules.day_order); special cards are played only in their holder's day",
+    "the ghost king draws its Taoist card at the start of its night (knob rules.king_draw_at), "
+    "then reveals a ghost-deck card like any turn player (knob rules.king_reveals), and may "
+    "summon",
+    "an event resolves at once; 'reveal one more card' on an empty ghost deck does nothing (no "
+    "knob: there is no card to reveal)",
     "possession ties (most spirit power, fewest cards): the tied player met first going right "
-    "from the turn player, the turn player first",
+    "from the turn player, the turn player first (knob rules.ties: at random)",
     "no new ghost possesses the ghost king (or a warded player): it goes to the next eligible "
-    "player to the right; with none eligible it is set aside",
-    "at most one exorcism per turn; the host picks any ghost in play, on any player including "
-    "itself",
-    "a vote is at most 6 positive and 6 negative cards (the decision's encoding); a vote's cards "
-    "of a colour are taken in the Taoist deck's listed order of card types",
+    "player to the right (knob rules.ineligible: it is set aside); with none eligible it is set "
+    "aside",
+    "at most one exorcism per turn (knob rules.exorcisms_per_turn); the host picks any ghost in "
+    "play, on any player including itself (knob rules.host_ghosts)",
+    "a vote is at most 6 positive and 6 negative cards (the decision's encoding; knob "
+    "rules.vote_limit lowers it); a vote's cards of a colour are taken in the Taoist deck's "
+    "listed order of card types (no knob: the vote decision names counts by colour)",
     "the host may not challenge itself nor a voter who placed no card; after the challenges the "
     "votes still on the table are shuffled and counted; after a failing challenge the votes not "
-    "shown are discarded unseen",
-    "participants are the players whose vote cards were counted, the host always included",
-    "the reward and the identity look follow a success only; the look is private to the host",
+    "shown are discarded unseen (no knob: see docs/rules/ghostplay.md)",
+    "participants are the players whose vote cards were counted, the host always included (knob "
+    "rules.participants: every player who placed cards)",
+    "the reward and the identity look follow a success only (knobs rules.failure_reward, "
+    "rules.look); the look is private to the host (knob rules.look_seen_by)",
     "a summoning follows the exorcism's steps: only the ghost king votes, nobody challenges, a "
-    "success pays the ghost's reward and gives a life, nobody looks",
+    "success pays the ghost's reward (knob rules.summon_reward) and gives a life, nobody looks",
     "the ghost king's rise is checked at the end of the turn, before the end of the game; at most "
-    "one ghost king a game; rule (a) before rule (b)",
-    "rule (a): an arrival that brings a player to 3 or more ghosts; several such players: the "
-    "first going right from the turn player",
+    "one ghost king a game; rule (a) before rule (b) (knob rules.rise_order)",
+    "rule (a): an arrival that brings a player to 3 or more ghosts (knob rules.third); several "
+    "such players: the first going right from the turn player (knob rules.ties)",
     "rule (b): the 7th ghost is the first arrival of the turn that brings the ghosts on players to "
-    "7 or more; a tie for most ghosts goes to the first going right from the turn player",
+    "7 or more (knob rules.seventh); a tie for most ghosts goes to the first going right from the "
+    "turn player (knob rules.ties)",
     "the new ghost king keeps its hand, spirit power, artifact and points; its ghosts stay and may "
-    "be exorcised by others or summoned by it",
-    "possession has no effect beyond the rise rules and the look (knob: the draw penalty)",
-    "no hand limit; a second artifact replaces the first (knob: it cannot be played)",
+    "be exorcised by others or summoned by it (knob rules.risen_ghosts)",
+    "possession has no effect beyond the rise rules and the look (knob rules.possession_penalty: "
+    "the draw penalty)",
+    "no hand limit (no knob: a limit needs a discard decision the draft does not describe); a "
+    "second artifact replaces the first (knob rules.second_artifact: it cannot be played)",
     "when the Taoist draw pile runs out with no discards to shuffle, the next draw takes the "
-    "discards there are then; with no card anywhere, no card is drawn",
+    "discards there are then; with no card anywhere, no card is drawn (no knob: there is no card "
+    "to draw)",
 )
 
 # The constants of the tables above, for compiled code.

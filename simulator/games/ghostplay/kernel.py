@@ -24,8 +24,8 @@ from .rules import (
     discard_vote, draw_cards, draw_king_card, draw_phase_count, game_over, log_exorcism, look,
     mark_participants, open_exorcism, pay_reward, play_spell, possess, possession_target,
     remove_ghost, reset_table, resolve_event, reveal_card, rise, rise_candidate, score_ghost,
-    seal_breaks, sect_points, sect_winner, set_artifact, set_card_state, shuffle_ghost_deck,
-    start_turn, take_vote,
+    seal_breaks, sect_points, sect_winner, set_artifact, set_card_state, settle_risen_ghosts,
+    shuffle_ghost_deck, start_turn, take_vote,
 )
 
 
@@ -64,13 +64,29 @@ def draw_phase(st, p, rng):
 @compiled
 def day(st, p, rng):
     """Buy extra cards with spirit power, set an artifact, play other cards (the ghost king skips
-    this)."""
+    this); rules.day_order = "cards-first": the artifact and other cards before buying."""
+    if st.cards_first == 1:
+        day_cards(st, p, rng)
+        day_buy(st, p, rng)
+    else:
+        day_buy(st, p, rng)
+        day_cards(st, p, rng)
+
+
+@compiled
+def day_buy(st, p, rng):
+    """Spend spirit power on extra Taoist cards."""
     legal_buy(st, p)
     bought = ask(st, p, DECISION.buy, rng, observe, ())
     if bought > 0:
         st.events[EV.reshuffles] += buy_cards(st, p, bought, rng)
         st.events[EV.cards_bought] += bought
         event(st, TR.buy, p, -1, bought, st.spirit[p])
+
+
+@compiled
+def day_cards(st, p, rng):
+    """Set an artifact, then play other cards one at a time until PASS."""
     legal_day_card(st, p, PLAY.artifact)
     if st.legal_count > 1:
         t = ask(st, p, DECISION.artifact, rng, observe, ())
@@ -110,7 +126,7 @@ def haunting(st, p, rng):
             if st.g_effect[card] == EVENT.another:
                 to_reveal += 1
             continue
-        s = possession_target(st, card, p)
+        s = possession_target(st, card, p, rng)
         if s < 0:
             set_card_state(st, card, CARD_STATE.resolved)
             st.events[EV.unpossessed] += 1
@@ -213,7 +229,10 @@ def exorcism(st, host, slot, summoning, rng):
             st.dispelled[host] += 1
             score_ghost(st, host, card)
             event(st, TR.dispel, host, target, card, st.points[host])
-            event(st, TR.look, host, target, look(st, host, target), 0)
+    if not summoning and (won or st.look_always == 1):
+        event(st, TR.look, host, target, look(st, host, target), st.look_public)
+    paid = (st.summon_reward == 1 or not summoning) if won else st.failure_reward == 1
+    if paid:
         index = 0
         for k in range(n):
             v = (host + k) % n
@@ -226,37 +245,50 @@ def exorcism(st, host, slot, summoning, rng):
 
 
 @compiled
+def king_draws(st, p, rng):
+    """The ghost king draws its Taoist card(s) in its night."""
+    drawn, reshuffles = draw_cards(st, p, st.king_draw, rng)
+    st.events[EV.reshuffles] += reshuffles
+    event(st, TR.draw, p, -1, drawn, 0)
+
+
+@compiled
 def night(st, p, rng):
-    """The night: the ghost king draws its card first; the haunting; then the turn player may
-    host an exorcism, or the ghost king summon. Returns 1 if the seal broke at once."""
-    if p == st.king:
-        drawn, reshuffles = draw_cards(st, p, st.king_draw, rng)
-        st.events[EV.reshuffles] += reshuffles
-        event(st, TR.draw, p, -1, drawn, 0)
-    haunting(st, p, rng)
-    if st.in_play == 0:
-        return 0
+    """The night: the ghost king draws its card first (rules.king_draw_at); the haunting (the
+    ghost king's only with rules.king_reveals); then the turn player may host an exorcism, or
+    the ghost king summon, up to rules.exorcisms_per_turn times. Returns 1 if the seal broke at
+    once."""
     summoning = p == st.king
-    legal_ghost(st)
-    slot = ask(st, p, DECISION.summon if summoning else DECISION.exorcise, rng, observe, ())
-    if slot == PASS:
-        return 0
-    won = exorcism(st, p, slot, summoning, rng)
-    if summoning and won and st.seal_at_once and seal_breaks(st):
-        st.seal_broken = 1
-        return 1
+    if summoning and st.king_draws_late == 0:
+        king_draws(st, p, rng)
+    if not summoning or st.king_reveals == 1:
+        haunting(st, p, rng)
+    if summoning and st.king_draws_late == 1:
+        king_draws(st, p, rng)
+    hosted = 0
+    while hosted < st.exorcisms_per_turn and st.in_play > 0:
+        legal_ghost(st, p, summoning)
+        slot = ask(st, p, DECISION.summon if summoning else DECISION.exorcise, rng, observe, ())
+        if slot == PASS:
+            return 0
+        hosted += 1
+        won = exorcism(st, p, slot, summoning, rng)
+        if summoning and won and st.seal_at_once and seal_breaks(st):
+            st.seal_broken = 1
+            return 1
     return 0
 
 
 @compiled
-def end_of_turn(st, p, turn):
-    """The rise of the ghost king, checked at the end of the turn."""
-    s, rule, prevented = rise_candidate(st, p)
+def end_of_turn(st, p, turn, rng):
+    """The rise of the ghost king, checked at the end of the turn; what becomes of the risen
+    player's ghosts (rules.risen_ghosts). Returns 1 if the seal broke at once (their lives)."""
+    s, rule, prevented = rise_candidate(st, p, rng)
     st.events[EV.rises_prevented] += prevented
     if prevented > 0:
         event(st, TR.prevented, p, -1, prevented, 0)
     if s < 0:
-        return
+        return 0
     before = rise(st, s, turn)
     st.events[EV.rises] += 1
     st.events[EV.rise_by_three if rule == RISE.three else EV.rise_by_seventh] += 1
@@ -267,6 +299,13 @@ def end_of_turn(st, p, turn):
     st.rise_turn_sq[0] += turn * turn
     st.rise_turn_hist[min(turn, st.rise_turn_hist.size - 1)] += 1
     event(st, TR.rise, s, p, before, rule * 64 + st.possessed[s])
+    moved = settle_risen_ghosts(st, s)
+    if moved > 0:
+        event(st, TR.risen_ghosts, s, st.risen_ghosts, moved, st.lives)
+        if st.seal_at_once and seal_breaks(st):
+            st.seal_broken = 1
+            return 1
+    return 0
 
 
 @compiled
@@ -309,7 +348,9 @@ def play_game(st, rng):
         at_once = night(st, p, rng)
         if at_once:
             break
-        end_of_turn(st, p, turn)
+        at_once = end_of_turn(st, p, turn, rng)
+        if at_once:
+            break
         if game_over(st, p):
             break
         p = (p + 1) % n

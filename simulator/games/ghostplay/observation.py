@@ -49,12 +49,14 @@ def legal_day_card(st, s, play):
 
 
 @inlined
-def legal_ghost(st):
-    """PASS, or the slot of any ghost in play."""
+def legal_ghost(st, host, summoning):
+    """PASS, or the slot of any ghost in play (rules.host_ghosts = "not-own": a host's exorcism
+    only of a ghost on another player; a summoning takes any)."""
     clear_legal(st)
     allow(st, PASS)
     for slot in range(st.in_play):
-        allow(st, slot)
+        if summoning or st.host_not_own == 0 or st.slot_target[slot] != host:
+            allow(st, slot)
 
 
 @inlined

@@ -272,6 +272,67 @@ KEYS = (
     Key("rules.second_artifact", Choice(("replaces", "refused")), "replaces",
         "provisional knob: a second artifact replaces the first (\"replaces\") or cannot be "
         "played (\"refused\")"),
+    Key("rules.exorcisms_per_turn", Integer(1, 8), 1,
+        "provisional: exorcisms a turn player may host in one night, one after another (the "
+        "ghost king: summonings); the draft gives no limit", balance_knob=True),
+    Key("rules.host_ghosts", Choice(("any", "not-own")), "any",
+        "provisional: the host picks any ghost in play (\"any\"), or only one on another player "
+        "(\"not-own\")", balance_knob=True),
+    Key("rules.ties", Choice(("from-turn-player", "random")), "from-turn-player",
+        "provisional: a tie for whom a ghost possesses (most spirit power, fewest cards), for "
+        "which of several players rises by rule (a) and for most ghosts in rule (b) goes to the "
+        "tied player met first going right from the turn player, the turn player first "
+        "(\"from-turn-player\"), or to one of them at random (\"random\")"),
+    Key("rules.ineligible", Choice(("next-right", "set-aside")), "next-right",
+        "provisional: a ghost whose rule picks the ghost king or a warded player goes to the next "
+        "eligible player to the right (\"next-right\") or is set aside (\"set-aside\")",
+        balance_knob=True),
+    Key("rules.king_draw_at", Choice(("night-start", "after-haunting")), "night-start",
+        "provisional: the ghost king draws its Taoist card(s) at the start of its night "
+        "(\"night-start\") or after the haunting, before it may summon (\"after-haunting\")"),
+    Key("rules.king_reveals", Boolean(), True,
+        "provisional: the ghost king reveals a ghost-deck card in its night like any turn player "
+        "(true), or its night has no haunting (false)", balance_knob=True),
+    Key("rules.rise_order", Choice(("a-first", "b-first")), "a-first",
+        "provisional: when both rise rules apply at the end of a turn, rule (a) (3 ghosts) is "
+        "checked first (\"a-first\") or rule (b) (the 7th ghost) is (\"b-first\")"),
+    Key("rules.third", Choice(("three-or-more", "exactly-three")), "three-or-more",
+        "provisional: rule (a) counts an arrival that brings a player to 3 or more ghosts "
+        "(\"three-or-more\") or to exactly 3 (\"exactly-three\")", balance_knob=True),
+    Key("rules.seventh", Choice(("in-play", "revealed")), "in-play",
+        "provisional: rule (b)'s 7th ghost is the first arrival of a turn that brings the ghosts "
+        "on players to 7 or more (\"in-play\") or the 7th ghost to possess a player this game "
+        "(\"revealed\")", balance_knob=True),
+    Key("rules.participants", Choice(("counted", "placed")), "counted",
+        "provisional: a reward's participants are the players whose vote cards were counted, the "
+        "host included (\"counted\"), or every player who placed cards, challenged ones "
+        "included (\"placed\")", balance_knob=True),
+    Key("rules.look", Choice(("success", "always")), "success",
+        "provisional: the host looks at the possessed player's identity after a success only "
+        "(\"success\") or after every exorcism it hosts (\"always\")"),
+    Key("rules.look_seen_by", Choice(("host", "everyone")), "host",
+        "provisional: the host's look is private to it (\"host\") or the identity is shown to "
+        "everyone (\"everyone\")", balance_knob=True),
+    Key("rules.failure_reward", Boolean(), False,
+        "provisional: a failed exorcism or summoning pays no reward (false) or pays its "
+        "participants the ghost's reward too (true)", balance_knob=True),
+    Key("rules.summon_reward", Boolean(), True,
+        "provisional: a successful summoning pays the ghost king the ghost's reward (true) or "
+        "nothing (false)", balance_knob=True),
+    Key("rules.risen_ghosts", Choice(("stay", "lives", "discarded")), "stay",
+        "provisional: the ghosts on a player who rises stay on it and may be exorcised or "
+        "summoned (\"stay\"), become the ghost king's lives at once (\"lives\"), or are "
+        "set aside (\"discarded\")", balance_knob=True),
+    Key("rules.day_order", Choice(("buy-first", "cards-first")), "buy-first",
+        "provisional: the day buys cards first, then sets an artifact and plays other cards "
+        "(\"buy-first\"), or sets an artifact and plays other cards before it buys "
+        "(\"cards-first\")"),
+    Key("rules.vote_limit", Integer(1, MAX_VOTE), MAX_VOTE,
+        f"provisional: the most cards of each colour one voter may place in one vote (at most "
+        f"{MAX_VOTE}: the decision's encoding)", balance_knob=True),
+    Key("rules.king_points", Choice(("no-sect", "former-sect")), "no-sect",
+        "provisional: the ghost king's points count for no sect (\"no-sect\") or for the sect "
+        "it was dealt (\"former-sect\")", balance_knob=True),
     Key("ghost_kings.seal", ListOf(Integer(1, 30), 1, MAX_KING_CARDS), DEFAULT_SEALS,
         "provisional: the seal value (lives that break the seal) of each ghost-king card; one "
         "card is drawn at random each game", balance_knob=True),
@@ -299,6 +360,13 @@ KEYS = (
 )
 
 
+# The provisional rule knobs that are plain params fields (`rules.<field>`), in KEYS order.
+RULE_KNOBS = ("exorcisms_per_turn", "host_ghosts", "ties", "ineligible", "king_draw_at",
+              "king_reveals", "rise_order", "third", "seventh", "participants", "look",
+              "look_seen_by", "failure_reward", "summon_reward", "risen_ghosts", "day_order",
+              "vote_limit", "king_points")
+
+
 # --- the params ---------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GhostplayParams:
@@ -317,6 +385,24 @@ class GhostplayParams:
     possession_penalty: bool = False
     second_artifact: str = "replaces"
     requirement_4: object = "as-listed"
+    exorcisms_per_turn: int = 1
+    host_ghosts: str = "any"
+    ties: str = "from-turn-player"
+    ineligible: str = "next-right"
+    king_draw_at: str = "night-start"
+    king_reveals: bool = True
+    rise_order: str = "a-first"
+    third: str = "three-or-more"
+    seventh: str = "in-play"
+    participants: str = "counted"
+    look: str = "success"
+    look_seen_by: str = "host"
+    failure_reward: bool = False
+    summon_reward: bool = True
+    risen_ghosts: str = "stay"
+    day_order: str = "buy-first"
+    vote_limit: int = MAX_VOTE
+    king_points: str = "no-sect"
 
     def ghost_cards(self) -> list[GhostCard]:
         """The ghost deck card by card (copies expanded, named `name` or `name#k`), after the
@@ -369,6 +455,7 @@ def load_params(values: dict, ctx) -> GhostplayParams:
     # Votes are made of Taoist cards: a ghost whose colour has none can never be dispelled, and
     # one voter places at most MAX_VOTE cards, so the ghost king (the only voter at a summoning)
     # can never summon a ghost needing more than MAX_VOTE of its best cards of that colour.
+    limit = values["rules.vote_limit"]
     best = {colour: max((card.value for card in taoist if card.colour == colour and card.count),
                         default=0) for colour in COLOURS}
     for card in ghost_deck:
@@ -377,11 +464,11 @@ def load_params(values: dict, ctx) -> GhostplayParams:
         if best[card.colour] == 0:
             ctx.error("taoist_deck", f"no {card.colour} card: {card.colour} ghosts (such as "
                                      f"{card.name}) could never be dispelled")
-        elif card.requirement > MAX_VOTE * best[card.colour]:
+        elif card.requirement > limit * best[card.colour]:
             ctx.error("ghost_deck", f"card {card.name}: requirement {card.requirement} is more than "
-                                    f"one voter's {MAX_VOTE} cards reach ({MAX_VOTE} x value "
-                                    f"{best[card.colour]} of {card.colour}): the ghost king could "
-                                    f"never summon it")
+                                    f"one voter's {limit} cards reach ({limit} x value "
+                                    f"{best[card.colour]} of {card.colour}, rules.vote_limit "
+                                    f"{limit}): the ghost king could never summon it")
     return GhostplayParams(
         players=players, ghost_deck=ghost_deck, taoist_deck=taoist,
         seals=tuple(values["ghost_kings.seal"]), start_hand=values["rules.start_hand"],
@@ -389,7 +476,8 @@ def load_params(values: dict, ctx) -> GhostplayParams:
         card_cost=values["rules.card_cost"], king_draw=values["rules.king_draw"],
         reward=values["rules.reward"], seal=values["rules.seal"], end=values["rules.end"],
         possession_penalty=values["rules.possession_penalty"],
-        second_artifact=values["rules.second_artifact"], requirement_4=fours)
+        second_artifact=values["rules.second_artifact"], requirement_4=fours,
+        **{field: values[f"rules.{field}"] for field in RULE_KNOBS})
 
 
 def default_params(players: int = 6, **changes) -> GhostplayParams:
@@ -460,6 +548,24 @@ def setup(params: GhostplayParams, st) -> None:
     st.end_round = 1 if params.end == "round" else 0
     st.possession_penalty = 1 if params.possession_penalty else 0
     st.artifact_refused = 1 if params.second_artifact == "refused" else 0
+    st.exorcisms_per_turn = params.exorcisms_per_turn
+    st.host_not_own = 1 if params.host_ghosts == "not-own" else 0
+    st.random_ties = 1 if params.ties == "random" else 0
+    st.set_aside = 1 if params.ineligible == "set-aside" else 0
+    st.king_draws_late = 1 if params.king_draw_at == "after-haunting" else 0
+    st.king_reveals = 1 if params.king_reveals else 0
+    st.b_first = 1 if params.rise_order == "b-first" else 0
+    st.exactly_three = 1 if params.third == "exactly-three" else 0
+    st.seventh_revealed = 1 if params.seventh == "revealed" else 0
+    st.placed_participate = 1 if params.participants == "placed" else 0
+    st.look_always = 1 if params.look == "always" else 0
+    st.look_public = 1 if params.look_seen_by == "everyone" else 0
+    st.failure_reward = 1 if params.failure_reward else 0
+    st.summon_reward = 1 if params.summon_reward else 0
+    st.risen_ghosts = ("stay", "lives", "discarded").index(params.risen_ghosts)
+    st.cards_first = 1 if params.day_order == "cards-first" else 0
+    st.vote_limit = params.vote_limit
+    st.king_former_sect = 1 if params.king_points == "former-sect" else 0
 
     obs = st.obs
     obs[OBS.ghost_cards] = st.ghost_size
@@ -499,6 +605,46 @@ def dealt_teams(params: GhostplayParams) -> tuple[str, ...]:
     taiping, tianshi, evil = params.identities
     return tuple(team for team, count in (("taiping", taiping), ("tianshi", tianshi),
                                           ("evil", evil)) if count)
+
+
+# Each params field a `rules.*` key sets (the deck keys are compared card by card below).
+_RULE_FIELDS = {"start_hand": "rules.start_hand", "start_spirit": "rules.start_spirit",
+                "draw": "rules.draw", "card_cost": "rules.card_cost",
+                "king_draw": "rules.king_draw", "reward": "rules.reward", "seal": "rules.seal",
+                "end": "rules.end", "possession_penalty": "rules.possession_penalty",
+                "second_artifact": "rules.second_artifact",
+                **{field: f"rules.{field}" for field in RULE_KNOBS}}
+
+
+def _toml(value) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f'"{value}"' if isinstance(value, str) else str(value)
+
+
+def changed_settings(params: GhostplayParams) -> list[str]:
+    """Every setting of `params` that differs from the default setup, as `key = value` (a changed
+    deck as what changed in it): what a trace's header and a summary must say."""
+    default = default_params(params.players)
+    changed = [f"{key} = {_toml(getattr(params, field))}" for field, key in _RULE_FIELDS.items()
+               if getattr(params, field) != getattr(default, field)]
+    if params.seals != default.seals:
+        changed.append(f"ghost_kings.seal = {list(params.seals)}")
+    if params.requirement_4 != default.requirement_4:
+        changed.append(f"ghost_mix.requirement_4 = {_toml(params.requirement_4)}")
+    for key, mine, theirs in (("taoist_deck", params.taoist_deck, default.taoist_deck),
+                              ("ghost_deck", params.ghost_deck, default.ghost_deck)):
+        if mine == theirs:
+            continue
+        old = {card.name: card for card in theirs}
+        new = {card.name: card for card in mine}
+        edits = [name for name in new if old.get(name) != new[name]]
+        gone = [name for name in old if name not in new or not new[name].count]
+        what = ", ".join([f"{name} changed" for name in edits if name in old and new[name].count]
+                         + [f"{name} added" for name in edits if name not in old]
+                         + [f"{name} removed" for name in gone])
+        changed.append(f"{key} edited ({what or 'reordered'})")
+    return changed
 
 
 def describe_setup(params: GhostplayParams) -> dict:
@@ -546,6 +692,9 @@ def describe_setup(params: GhostplayParams) -> dict:
         notes["possession"] = "provisional knob: a possessed player draws 2 minus its ghosts"
     if params.second_artifact == "refused":
         notes["artifact"] = "provisional knob: a second artifact cannot be played"
+    changed = changed_settings(params)
+    if changed:
+        notes["changed"] = "settings changed from the default: " + "; ".join(changed)
     return notes
 
 

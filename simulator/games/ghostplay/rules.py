@@ -184,6 +184,7 @@ def reset_table(st):
     st.seal_broken = 0
     st.seventh = UNKNOWN
     st.seventh_gone = 0
+    st.arrivals = 0
     st.ex_seq = 0
     st.rise_turn = 0
     obs[OBS.ex_seq] = 0
@@ -294,13 +295,23 @@ def eligible(st, s):
 
 
 @inlined
-def possession_target(st, card, p):
+def takes_tie(st, tied, rng):
+    """A player tied with the best so far, `tied` players tied in all (this one included): does it
+    take the place? Never with ties going to the first met (the default); with rules.ties =
+    "random", with chance 1 / tied, so that each tied player is chosen equally often."""
+    return st.random_ties == 1 and uniform_index(tied, rng) == 0
+
+
+@inlined
+def possession_target(st, card, p, rng):
     """Whom a ghost possesses when turn player p reveals it: by its rule (ties: the tied player
-    met first going right from p, p first); if that player is the ghost king or warded, the next
-    eligible player to the right. -1 when nobody is eligible."""
+    met first going right from p, p first; rules.ties = "random": one at random); if that player
+    is the ghost king or warded, the next eligible player to the right (rules.ineligible =
+    "set-aside": nobody). -1 when nobody is eligible."""
     n = st.players
     rule = st.g_possess[card]
     chosen = p
+    tied = 1
     if rule == POSSESS.right_neighbour:
         chosen = (p + 1) % n
     elif rule == POSSESS.most_spirit:
@@ -308,11 +319,23 @@ def possession_target(st, card, p):
             s = (p + k) % n
             if st.spirit[s] > st.spirit[chosen]:
                 chosen = s
+                tied = 1
+            elif st.spirit[s] == st.spirit[chosen]:
+                tied += 1
+                if takes_tie(st, tied, rng):
+                    chosen = s
     elif rule == POSSESS.fewest_cards:
         for k in range(1, n):
             s = (p + k) % n
             if st.hand_size[s] < st.hand_size[chosen]:
                 chosen = s
+                tied = 1
+            elif st.hand_size[s] == st.hand_size[chosen]:
+                tied += 1
+                if takes_tie(st, tied, rng):
+                    chosen = s
+    if st.set_aside == 1:
+        return chosen if eligible(st, chosen) else UNKNOWN
     for k in range(n):
         s = (chosen + k) % n
         if eligible(st, s):
@@ -335,9 +358,13 @@ def possess(st, card, s):
     st.possessed[s] += 1
     st.obs[OBS.possessed + s] = st.possessed[s]
     set_card_state(st, card, CARD_STATE.in_play)
-    if st.possessed[s] >= 3:
+    st.arrivals += 1
+    if st.possessed[s] == 3 or (st.possessed[s] > 3 and st.exactly_three == 0):
         st.third[s] = 1
-    if st.in_play >= 7 and st.seventh < 0:
+    if st.seventh_revealed == 1:
+        if st.arrivals == 7:
+            st.seventh = card
+    elif st.in_play >= 7 and st.seventh < 0:
         st.seventh = card
     return slot
 
@@ -390,8 +417,10 @@ def open_exorcism(st, host, slot):
 
 @inlined
 def vote_limits(st, v, colour):
-    """The most positive and negative cards seat v may add to a vote on a ghost of `colour`."""
-    return min(st.colours[v, colour], MAX_VOTE), min(st.colours[v, 1 - colour], MAX_VOTE)
+    """The most positive and negative cards seat v may add to a vote on a ghost of `colour`
+    (rules.vote_limit of each, at most MAX_VOTE)."""
+    limit = min(st.vote_limit, MAX_VOTE)
+    return min(st.colours[v, colour], limit), min(st.colours[v, 1 - colour], limit)
 
 
 @inlined
@@ -475,10 +504,12 @@ def count_votes(st):
 @inlined
 def mark_participants(st, host):
     """The participants: the players whose vote cards were counted, the host always included
+    (rules.participants = "placed": every player who placed cards, challenged ones too)
     (st.order[v] = 1). Returns how many."""
     count = 0
     for v in range(st.players):
-        part = 1 if v == host or st.on_table[v] == 1 else 0
+        placed = st.placed_participate == 1 and st.vote_positive[v] + st.vote_negative[v] > 0
+        part = 1 if v == host or st.on_table[v] == 1 or placed else 0
         st.order[v] = part
         count += part
     return count
@@ -540,7 +571,11 @@ def add_life(st, card):
 
 @inlined
 def look(st, host, s):
-    """The host looks at the possessed player's identity (private to the host)."""
+    """The host looks at the possessed player's identity (private to the host; rules.look_seen_by
+    = "everyone": every seat sees it)."""
+    if st.look_public == 1:
+        for v in range(st.players):
+            st.known[v, s] = st.role[s]
     st.known[host, s] = st.role[s]
     return st.role[s]
 
@@ -581,41 +616,83 @@ def start_turn(st, p, turn):
 
 
 @inlined
-def most_possessed(st, p):
-    """The player possessed by most ghosts; a tie goes to the first going right from p."""
+def most_possessed(st, p, rng):
+    """The player possessed by most ghosts; a tie goes to the first going right from p
+    (rules.ties = "random": one of them at random)."""
     n = st.players
     best = p
+    tied = 1
     for k in range(1, n):
         s = (p + k) % n
         if st.possessed[s] > st.possessed[best]:
             best = s
+            tied = 1
+        elif st.possessed[s] == st.possessed[best]:
+            tied += 1
+            if takes_tie(st, tied, rng):
+                best = s
     return best
 
 
 @inlined
-def rise_candidate(st, p):
-    """At the end of turn p, who becomes the ghost king, and by which rule (RISE): (a) a player an
-    arrival brought to 3 or more ghosts this turn, none of whose ghosts was dispelled this turn
-    (several: the first going right from p); else (b) the 7th ghost arrived this turn and was
-    not dispelled: the player possessed by most ghosts. At most one ghost king a game.
-    Returns (seat, rule, rises prevented by a dispel this turn)."""
-    prevented = 0
-    if st.king >= 0:
-        return UNKNOWN, UNKNOWN, 0
+def rise_by_three(st, p, rng):
+    """Rule (a) at the end of turn p: a player an arrival brought to 3 or more ghosts this turn,
+    none of whose ghosts was dispelled this turn (several: the first going right from p;
+    rules.ties = "random": one at random). Returns (seat or -1, rises prevented before it)."""
     n = st.players
+    chosen = UNKNOWN
+    tied = 0
+    prevented = 0
     for k in range(n):
         s = (p + k) % n
         if st.third[s] == 1:
             if st.cleared[s] == 1:
                 prevented += 1
+            elif chosen < 0:
+                chosen = s
+                tied = 1
+                if st.random_ties == 0:
+                    return chosen, prevented
             else:
-                return s, RISE.three, prevented
-    if st.seventh >= 0:
-        if st.seventh_gone == 1:
-            prevented += 1
-        else:
-            return most_possessed(st, p), RISE.seventh, prevented
-    return UNKNOWN, UNKNOWN, prevented
+                tied += 1
+                if takes_tie(st, tied, rng):
+                    chosen = s
+    return chosen, prevented
+
+
+@inlined
+def rise_by_seventh(st, p, rng):
+    """Rule (b) at the end of turn p: the 7th ghost arrived this turn and was not dispelled: the
+    player possessed by most ghosts. Returns (seat or -1, rises prevented)."""
+    if st.seventh < 0:
+        return UNKNOWN, 0
+    if st.seventh_gone == 1:
+        return UNKNOWN, 1
+    return most_possessed(st, p, rng), 0
+
+
+@inlined
+def rise_candidate(st, p, rng):
+    """At the end of turn p, who becomes the ghost king, and by which rule (RISE): rule (a), else
+    rule (b) (rules.rise_order = "b-first": (b), else (a)). At most one ghost king a game.
+    Returns (seat, rule, rises prevented by a dispel this turn)."""
+    if st.king >= 0:
+        return UNKNOWN, UNKNOWN, 0
+    if st.b_first == 1:
+        s, prevented = rise_by_seventh(st, p, rng)
+        if s >= 0:
+            return s, RISE.seventh, prevented
+        s, more = rise_by_three(st, p, rng)
+        if s >= 0:
+            return s, RISE.three, prevented + more
+        return UNKNOWN, UNKNOWN, prevented + more
+    s, prevented = rise_by_three(st, p, rng)
+    if s >= 0:
+        return s, RISE.three, prevented
+    s, more = rise_by_seventh(st, p, rng)
+    if s >= 0:
+        return s, RISE.seventh, prevented + more
+    return UNKNOWN, UNKNOWN, prevented + more
 
 
 @inlined
@@ -630,6 +707,26 @@ def rise(st, s, turn):
     for v in range(MAX_PLAYERS):
         st.known[v, s] = ROLE.ghost_king
     return before
+
+
+@inlined
+def settle_risen_ghosts(st, s):
+    """The ghosts on seat s, which has just risen: they stay (rules.risen_ghosts = "stay"), become
+    the ghost king's lives ("lives") or are set aside ("discarded"). Returns how many moved."""
+    if st.risen_ghosts == 0:
+        return 0
+    moved = 0
+    slot = st.in_play - 1
+    while slot >= 0:
+        if st.slot_target[slot] == s:
+            card, _ = remove_ghost(st, slot)
+            if st.risen_ghosts == 1:
+                add_life(st, card)
+            else:
+                set_card_state(st, card, CARD_STATE.resolved)
+            moved += 1
+        slot -= 1
+    return moved
 
 
 @inlined
@@ -653,14 +750,18 @@ def game_over(st, p):
 @inlined
 def sect_points(st):
     """Ghost points held by each sect's members (by their identity now: the ghost king's and the
-    evil player's points count for no sect). Returns (taiping, tianshi, evil path)."""
+    evil player's points count for no sect; rules.king_points = "former-sect": the ghost king's
+    count for the sect it was dealt). Returns (taiping, tianshi, evil path)."""
     taiping = 0
     tianshi = 0
     evil = 0
     for s in range(st.players):
-        if st.role[s] == ROLE.taiping:
+        identity = st.role[s]
+        if identity == ROLE.ghost_king and st.king_former_sect == 1:
+            identity = st.former[s]
+        if identity == ROLE.taiping:
             taiping += st.points[s]
-        elif st.role[s] == ROLE.tianshi:
+        elif identity == ROLE.tianshi:
             tianshi += st.points[s]
         else:
             evil += st.points[s]

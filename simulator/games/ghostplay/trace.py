@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import numpy as np
 
+from simulator.games.base import PRIVATE_MARK
+
 from .declaration import END, END_CONDITIONS, EVENT_EFFECTS, RISE, ROLES, TEAMS, TR
-from .params import provisional_line
+from .params import changed_settings, provisional_line
 
 
 def _identity(code: int) -> str:
@@ -81,6 +83,12 @@ def _count(a, t, v, x, p):
             + ("dispelled" if won else "the ghost stays"))
 
 
+def _look(a, t, v, x, p):
+    if x:  # rules.look_seen_by = "everyone"
+        return f"    look: seat {a} looks at seat {t}'s identity, shown to everyone: {_identity(v)}"
+    return f"    {PRIVATE_MARK}look: seat {a} looks at seat {t}'s identity: {_identity(v)}"
+
+
 def _rise(a, t, v, x, p):
     rule, ghosts = divmod(x, 64)
     how = ("rule (a): possessed by 3 ghosts, none dispelled this turn" if rule == RISE.three else
@@ -133,20 +141,24 @@ SENTENCES = {
         f"({x} lives)",
     TR.reward: lambda a, t, v, x, p:
         f"    reward: seat {a} gets {v} spirit power ({x} participant(s))",
-    TR.look: lambda a, t, v, x, p:
-        f"    look: seat {a} looks at seat {t}'s identity: {_identity(v)} (private)",
+    TR.look: _look,
     TR.rise: _rise,
     TR.prevented: lambda a, t, v, x, p:
         f"  a dispel this turn prevented {v} rise(s) of a ghost king",
     TR.seal: lambda a, t, v, x, p:
         f"  the seal breaks: the ghost king (seat {a}) holds {v} lives, the seal needs {x}",
     TR.end: _end,
+    TR.risen_ghosts: lambda a, t, v, x, p:
+        f"  the {v} ghost(s) on seat {a} " + ("become the ghost king's lives" if t == 1 else
+                                               "are set aside") + f" ({x} lives)",
 }
 
 
 def decode_trace(rows: np.ndarray, params) -> list[str]:
     """The provisional rules of this setup, then one line per trace row, in play order."""
     lines = [provisional_line(params)]
+    if params is not None:  # every setting that differs from the default setup
+        lines += [f"setup: changed setting: {line}" for line in changed_settings(params)]
     for row in np.asarray(rows):
         _, code, actor, target, value, extra = (int(x) for x in row)
         lines.append(SENTENCES[code](actor, target, value, extra, params))
