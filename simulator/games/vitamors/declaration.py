@@ -282,7 +282,7 @@ TRACE_EVENTS = (
     "setup", "deal", "start", "night", "keep", "scheme", "turn", "remove", "play", "draw",
     "announce", "propose", "flip", "gaze", "peek", "report_rank", "report_faction", "brink", "veil",
     "exchange", "limit", "needed", "vote", "judged", "altars", "ritual_vote", "ritual", "reveal",
-    "pattern", "winner",
+    "pattern", "winner", "decline", "passes",
 )
 TR = codes(TRACE_EVENTS, "Trace")
 

@@ -170,6 +170,7 @@ def spells(st, sacrificer, rng):
             continue
         legal_range(st, 2)
         if ask(st, seat, DECISION.propose, rng, observe, PLAIN) != PROPOSAL.propose:
+            event(st, TR.decline, seat, UNKNOWN, 0, 0)
             continue
         feathers(st)[seat] = 0
         legal_scrolls(st)
@@ -328,6 +329,8 @@ def play_game(st, rng):
         end = play_turn(st, turn, seat, rng)
         if end < 0 and turn >= MAX_LENGTH:  # unreachable: each turn removes a scroll or places
             end = END.card_limit            # a card, and the params bound both
+        if end < 0:
+            event(st, TR.passes, seat, (seat + 1) % n, 0, 0)
         seat = (seat + 1) % n
     winner = winner_of(end)
     tally_game(st, winner)
