@@ -47,9 +47,12 @@ M_NEWS = 3                     # news + 1 when suspicion and beliefs were last d
 M_DISSENT = 4                  # per seat: votes against a clear placement
 M_SUS = M_DISSENT + MAX_PLAYERS           # per seat: suspicion (derived)
 M_BEL = M_SUS + MAX_PLAYERS               # per altar slot: the rank I believe, -1
-MEMORY = M_BEL + 2 * MAX_ALTAR
+M_RITUALS = M_BEL + 2 * MAX_ALTAR         # ritual votes already read
+M_BACKED = M_RITUALS + 1                  # per seat: yes votes for rituals I saw no pattern in
+MEMORY = M_BACKED + MAX_PLAYERS
 
-P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_EXPERT_PATIENCE, P_OPEN_GAZE = range(7)
+(P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_EXPERT_PATIENCE, P_OPEN_GAZE,
+ P_PLAY_TELL, P_REMOVE_TRUST, P_BACKING_TELL, P_RITUAL_DOUBT, P_DISGUISE) = range(12)
 
 
 # --- what a seat believes -------------------------------------------------------------------------
@@ -86,6 +89,47 @@ def read_votes(obs, memory):
 
 
 @compiled
+def read_rituals(obs, memory):
+    """After a ritual vote that did not start the ritual: every seat that voted yes while I saw
+    no pattern is remembered (a jester backs a doomed pattern the table was told of; an exile
+    backs what it believes, and I would have believed it too)."""
+    held = obs[OBS.rituals]
+    if memory[M_RITUALS] < held:
+        memory[M_RITUALS] = held
+        me = obs[OBS.me]
+        if obs[OBS.ritual_votes + me] == RITUAL_VOTE.no:
+            for s in range(obs[OBS.players]):
+                if s != me and obs[OBS.ritual_votes + s] == RITUAL_VOTE.yes:
+                    memory[M_BACKED + s] += 1.0
+
+
+@compiled
+def sacrifices(obs, seat):
+    """(cards offered, scrolls removed) by `seat` so far: both are public. A seat's turns are
+    every n-th from the first player's; each turn is an offer or a removal, and the cards it
+    offered are the altar cards (and the one in the sacrifice area) it is named with. While the
+    sacrificer decides its offer, its turn is not counted yet."""
+    n = obs[OBS.players]
+    first = obs[OBS.first_player]
+    turn = obs[OBS.turn]
+    if first < 0 or turn <= 0:
+        return 0, 0
+    turns = 0
+    for t in range(1, turn + 1):
+        if (first + t - 1) % n == seat:
+            turns += 1
+    kind = obs[OBS.kind]
+    if seat == obs[OBS.sacrificer] and (kind == DECISION.offer or kind == DECISION.remove_scroll):
+        turns -= 1
+    offered = 1 if obs[OBS.sac_by] == seat else 0
+    for altar in range(2):
+        for i in range(obs[OBS.altar_size + altar]):
+            if obs[OBS.altar_by + altar * MAX_ALTAR + i] == seat:
+                offered += 1
+    return offered, max(turns - offered, 0)
+
+
+@compiled
 def evidence_of_card(obs, sus, known, claim, claimer, report, reporter):
     """Suspicion from what was said about one card: a claim I know to be false marks a liar; a
     claim and a report that disagree cast doubt on both."""
@@ -115,6 +159,12 @@ def derive(obs, memory, params, naive):
     for s in range(n):
         sus[s] = memory[M_DISSENT + s]
     if not naive:
+        # the public tells: jesters run the clock (they offer their cards) and back rituals the
+        # table was told of; exiles hold back cards that fit nowhere (they remove scrolls)
+        for s in range(n):
+            offered, removed = sacrifices(obs, s)
+            sus[s] += params[P_PLAY_TELL] * offered - params[P_REMOVE_TRUST] * removed \
+                + params[P_BACKING_TELL] * memory[M_BACKED + s]
         for altar in range(2):
             for i in range(obs[OBS.altar_size + altar]):
                 at = altar * MAX_ALTAR + i
@@ -263,6 +313,29 @@ def verified_pattern(obs, memory):
     shown = pattern_shown(obs, memory)
     memory[M_NEWS] = 0.0
     return shown
+
+
+@compiled
+def trusted_pattern(obs, memory, level):
+    """Do the altars show a pattern when only what seats below suspicion `level` said counts
+    (and the ranks I know)? (The beliefs are overwritten: derived again next time.)"""
+    for altar in range(2):
+        for i in range(obs[OBS.altar_size + altar]):
+            at = altar * MAX_ALTAR + i
+            memory[M_BEL + at] = believed(obs, memory, level, False, obs[OBS.altar_known + at],
+                                          obs[OBS.altar_claim + at], obs[OBS.altar_claimer + at],
+                                          obs[OBS.altar_report + at],
+                                          obs[OBS.altar_reporter + at])
+    shown = pattern_shown(obs, memory)
+    memory[M_NEWS] = 0.0
+    return shown
+
+
+@compiled
+def last_ritual_vote(obs):
+    """Is this the last ritual vote (the altars hold the card limit: no ritual now, and the
+    jesters win)?"""
+    return obs[OBS.altar_size] + obs[OBS.altar_size + 1] >= obs[OBS.card_limit]
 
 
 @compiled
@@ -447,11 +520,14 @@ def exile_move(kind, obs, legal, params, memory, rng):
             memory[M_PREF_AT] = obs[OBS.judged]
         return choice
     if kind == DECISION.ritual:
+        # a pattern I believe: start it if it stands on the word of seats I hardly suspect, or
+        # when this is the last chance (no ritual now and the jesters win); otherwise only with
+        # probability `faith`
         if not pattern_shown(obs, memory):
             return RITUAL_VOTE.no
-        if random_double(rng) < params[P_FAITH]:
+        if last_ritual_vote(obs) or trusted_pattern(obs, memory, params[P_RITUAL_DOUBT]):
             return RITUAL_VOTE.yes
-        return RITUAL_VOTE.yes if verified_pattern(obs, memory) else RITUAL_VOTE.no
+        return RITUAL_VOTE.yes if random_double(rng) < params[P_FAITH] else RITUAL_VOTE.no
     if kind == DECISION.offer:
         total = obs[OBS.altar_size] + obs[OBS.altar_size + 1]
         gain_life, gain_death = gains(obs, memory, obs[OBS.hand])
@@ -584,6 +660,10 @@ def jester_move(kind, obs, legal, params, memory, rng):
             position = scroll_with_effect(obs, legal, EFFECT.see_sacrifice, rng)
         return position if position >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.offer:
+        # a jester runs the clock, but now and then holds back as an exile would (`disguise`):
+        # the exiles trust a seat that removes scrolls
+        if legal[OFFER.remove] and random_double(rng) < params[P_DISGUISE]:
+            return OFFER.remove
         return OFFER.play if legal[OFFER.play] else OFFER.remove
     if kind == DECISION.remove_scroll:  # take away a real Death's Gaze
         count = 0
@@ -693,6 +773,7 @@ def conspirator(kind, obs, legal, params, memory, rng):
     """An exile or a jester as people play them (see the module's description)."""
     jester = obs[OBS.my_role] == JESTER
     read_votes(obs, memory)
+    read_rituals(obs, memory)
     derive(obs, memory, params, jester)
     if jester:
         return jester_move(kind, obs, legal, params, memory, rng)
@@ -730,6 +811,22 @@ def builtin():
                               "chance a jester sets a rule-changing scheme (Prolong Life, "
                               "Requiem) under Secret Peek instead of Death's Gaze, leaving a "
                               "Gaze real"),
+                StrategyParam("play_tell", 2.0, 0.0, 10.0,
+                              "an exile's suspicion of a seat per card it offered (jesters run "
+                              "the clock; exiles hold back cards that fit nowhere)"),
+                StrategyParam("remove_trust", 10.0, 0.0, 20.0,
+                              "suspicion an exile takes off a seat per scroll it removed instead "
+                              "of offering"),
+                StrategyParam("backing_tell", 1.0, 0.0, 20.0,
+                              "an exile's suspicion of a seat per yes vote for a ritual in which "
+                              "the exile saw no pattern and that did not start"),
+                StrategyParam("ritual_doubt", 9.5, -20.0, 100.0,
+                              "suspicion at which what a seat said no longer counts toward a "
+                              "ritual an exile starts (below `doubt`: a stricter test than for "
+                              "placing cards)"),
+                StrategyParam("disguise", 0.0, 0.0, 1.0,
+                              "chance a jester removes a scroll instead of offering its card, as "
+                              "an exile holding back would"),
             ),
             flags=FLAG_TALKS, memory=MEMORY),
     }

@@ -21,8 +21,9 @@ from simulator.games.vitamors.declaration import (
 from simulator.games.vitamors.rules import deal
 from strategies.common import random_play
 from strategies.vitamors import (
-    M_DISSENT, MEMORY, P_BLUFF, P_DOUBT, P_EXPERT_PATIENCE, P_FAITH, P_OPEN_GAZE, P_PATIENCE,
-    P_VIGILANCE, builtin, conspirator,
+    M_BACKED, M_DISSENT, M_SUS, MEMORY, P_BACKING_TELL, P_BLUFF, P_DISGUISE, P_DOUBT,
+    P_EXPERT_PATIENCE, P_FAITH, P_OPEN_GAZE, P_PATIENCE, P_PLAY_TELL, P_REMOVE_TRUST,
+    P_RITUAL_DOUBT, P_VIGILANCE, builtin, conspirator, sacrifices,
 )
 
 LIFE, DEATH = ALTAR.life, ALTAR.death
@@ -31,10 +32,13 @@ DEFAULTS = {p.name: p.default for p in builtin()["conspirator"].params}
 
 
 def params(**given):
-    values = np.zeros(8)
+    values = np.zeros(12)
     for name, index in (("doubt", P_DOUBT), ("patience", P_PATIENCE),
                         ("vigilance", P_VIGILANCE), ("bluff", P_BLUFF), ("faith", P_FAITH),
-                        ("expert_patience", P_EXPERT_PATIENCE), ("open_gaze", P_OPEN_GAZE)):
+                        ("expert_patience", P_EXPERT_PATIENCE), ("open_gaze", P_OPEN_GAZE),
+                        ("play_tell", P_PLAY_TELL), ("remove_trust", P_REMOVE_TRUST),
+                        ("backing_tell", P_BACKING_TELL), ("ritual_doubt", P_RITUAL_DOUBT),
+                        ("disguise", P_DISGUISE)):
         values[index] = given.get(name, DEFAULTS[name])
     return values
 
@@ -105,6 +109,8 @@ def mask(*actions):
 
 def play(kind, obs, legal, memory=None, seed=0, **given):
     memory = np.zeros(MEMORY) if memory is None else memory
+    obs = obs.copy()
+    obs[OBS.kind] = kind  # (the engine writes the decision kind into every observation)
     return conspirator(kind, obs, legal, params(**given), memory, np.random.default_rng(seed))
 
 
@@ -119,7 +125,8 @@ def test_builtin_strategies_and_their_parameters():
     assert set(strategies) == {"random", "conspirator"}
     assert strategies["conspirator"].defaults() == \
         {"doubt": 9.5, "patience": 1.0, "vigilance": 1.0, "bluff": 0.98, "faith": 1.0,
-         "expert_patience": 0.5, "open_gaze": 0.5}
+         "expert_patience": 0.5, "open_gaze": 0.5, "play_tell": 2.0, "remove_trust": 10.0,
+         "backing_tell": 1.0, "ritual_doubt": 9.5, "disguise": 0.0}
     assert strategies["conspirator"].memory == MEMORY <= 256
 
 
@@ -169,18 +176,25 @@ def test_an_exile_votes_for_the_ritual_only_when_it_believes_in_a_pattern():
 
 
 def test_an_exile_without_faith_backs_only_a_verified_pattern():
+    # with `ritual_doubt` 0 only what it knows and the word of known exiles count (every other
+    # seat's suspicion is 0 here, not below 0)
     vote = mask(RITUAL_VOTE.no, RITUAL_VOTE.yes)
     claimed = [card(5, 1), card(5, 2), card(5, 3)]                 # three unverified claims
-    assert play(DECISION.ritual, view(life=claimed), vote, faith=1.0) == RITUAL_VOTE.yes
-    assert play(DECISION.ritual, view(life=claimed), vote, faith=0.0) == RITUAL_VOTE.no
+    assert play(DECISION.ritual, view(life=claimed), vote, faith=1.0, ritual_doubt=0.0) == \
+        RITUAL_VOTE.yes
+    assert play(DECISION.ritual, view(life=claimed), vote, faith=0.0, ritual_doubt=0.0) == \
+        RITUAL_VOTE.no
     # its own card, a card it has seen, and a known exile's word: verified
     checked = [card(5, 0), card(5, 2, known=5), card(5, 3)]
-    assert play(DECISION.ritual, view(life=checked, factions={3: E}), vote, faith=0.0) == \
-        RITUAL_VOTE.yes
+    assert play(DECISION.ritual, view(life=checked, factions={3: E}), vote, faith=0.0,
+                ritual_doubt=0.0) == RITUAL_VOTE.yes
     # its beliefs are derived again afterwards: with faith it still sees the claimed pattern
     memory = np.zeros(MEMORY)
-    play(DECISION.ritual, view(life=claimed), vote, memory, faith=0.0)
-    assert play(DECISION.ritual, view(life=claimed), vote, memory, faith=1.0) == RITUAL_VOTE.yes
+    play(DECISION.ritual, view(life=claimed), vote, memory, faith=0.0, ritual_doubt=0.0)
+    assert play(DECISION.ritual, view(life=claimed), vote, memory, faith=1.0,
+                ritual_doubt=0.0) == RITUAL_VOTE.yes
+    # with the default `ritual_doubt` the word of seats it does not suspect counts
+    assert play(DECISION.ritual, view(life=claimed), vote, faith=0.0) == RITUAL_VOTE.yes
 
 
 def test_an_exile_casts_brink_to_swap_cards_into_a_pattern():
@@ -372,7 +386,94 @@ def test_a_jester_covers_its_fellows_and_frames_exiles():
 
 def test_a_jester_always_offers_its_card():
     obs = view(me=0, role=J, hand=3, factions=JESTERS)
-    assert play(DECISION.offer, obs, mask(OFFER.play, OFFER.remove)) == OFFER.play
+    assert play(DECISION.offer, obs, mask(OFFER.play, OFFER.remove), disguise=0.0) == OFFER.play
+
+
+def test_a_jester_in_disguise_holds_back_as_an_exile_would():
+    obs = view(me=0, role=J, hand=3, factions=JESTERS)
+    assert play(DECISION.offer, obs, mask(OFFER.play, OFFER.remove), disguise=1.0) == \
+        OFFER.remove
+    assert play(DECISION.offer, obs, mask(OFFER.play), disguise=1.0) == OFFER.play  # forced
+
+
+# --- the public tells -----------------------------------------------------------------------------
+def told(obs, turn, first=0, sacrificer=None):
+    """`obs` at `turn` of a game that `first` started (seats take turns from it, in order)."""
+    obs = obs.copy()
+    obs[OBS.first_player] = first
+    obs[OBS.turn] = turn
+    obs[OBS.sacrificer] = (first + turn - 1) % 7 if sacrificer is None else sacrificer
+    return obs
+
+
+def test_the_cards_each_seat_offered_and_the_scrolls_it_removed_are_read_from_the_table():
+    # Turn 10 from seat 0 at 7 seats: seats 0, 1 and 2 had two turns each (1 and 8, 2 and 9,
+    # 3 and 10), the others one. Seat 1 offered both altar cards it is named with; seat 0 offered
+    # one (it removed a scroll on its other turn); seat 2's card of this turn is in the sacrifice
+    # area; seat 4 removed a scroll on its one turn.
+    obs = told(view(life=[card(2, 1), card(5, 0)], death=[card(4, 1)], sac=card(-1, 2)), 10)
+    obs[OBS.kind] = DECISION.judgement
+    assert sacrifices(obs, 0) == (1, 1)
+    assert sacrifices(obs, 1) == (2, 0)
+    assert sacrifices(obs, 2) == (1, 1)
+    assert sacrifices(obs, 4) == (0, 1)
+    # while seat 2 decides its offer, its turn 10 is not counted yet
+    obs = told(view(life=[card(2, 1), card(5, 0)], death=[card(4, 1)]), 10)
+    obs[OBS.kind] = DECISION.offer
+    assert sacrifices(obs, 2) == (0, 1)
+    assert sacrifices(told(view(), 0), 3) == (0, 0)  # the night: nothing yet
+
+
+def test_an_exile_trusts_a_seat_that_removed_scrolls_and_doubts_one_that_only_offers():
+    # Turn 15 from seat 0: seats 0 to 6 had two turns each (seat 0 three). A Life Altar of three
+    # 5s offered and claimed by seats 1, 2 and 3.
+    vote = mask(RITUAL_VOTE.no, RITUAL_VOTE.yes)
+    pattern = [card(5, 1), card(5, 2), card(5, 3)]
+    # each of them removed a scroll on its other turn: trusted, the ritual starts without faith
+    obs = told(view(life=pattern), 15)
+    memory = np.zeros(MEMORY)
+    assert play(DECISION.ritual, obs, vote, memory, faith=0.0) == RITUAL_VOTE.yes
+    assert memory[M_SUS + 1] == DEFAULTS["play_tell"] - DEFAULTS["remove_trust"]
+    # seat 3 offered on both its turns (its other card lies on the Death Altar): suspicion 6,
+    # still believed (below `doubt`) but past `ritual_doubt` 5, so without faith no ritual
+    obs = told(view(life=pattern, death=[card(1, 3)]), 15)
+    tells = dict(play_tell=3.0, ritual_doubt=5.0)
+    assert play(DECISION.ritual, obs, vote, faith=0.0, **tells) == RITUAL_VOTE.no
+    assert play(DECISION.ritual, obs, vote, faith=1.0, **tells) == RITUAL_VOTE.yes
+    # and a seat that offered three times is not believed at all once it reaches `doubt`
+    judge = view(life=[card(5, 1), card(5, 2)], sac=card(5, 3), death=[card(1, 3), card(2, 3)])
+    obs = told(judge, 21)
+    assert play(DECISION.judgement, obs, mask(0, 1), play_tell=2.0) == LIFE
+    assert play(DECISION.judgement, obs, mask(0, 1), play_tell=4.0) == DEATH
+
+
+def test_an_exile_remembers_who_backed_a_ritual_it_saw_no_pattern_in():
+    obs = view()
+    obs[OBS.rituals] = 1
+    for s, ballot in enumerate((0, 1, 0, 0, 1, 0, 0)):  # seats 1 and 4 voted yes, I voted no
+        obs[OBS.ritual_votes + s] = ballot
+    memory = np.zeros(MEMORY)
+    for _ in range(2):  # read once
+        play(DECISION.judgement, obs, mask(0, 1), memory)
+    assert memory[M_BACKED:M_BACKED + 7].tolist() == [0, 1, 0, 0, 1, 0, 0]
+    assert memory[M_SUS + 4] == DEFAULTS["backing_tell"]
+    obs[OBS.ritual_votes + 0] = 1  # had I voted yes, their yes votes would say nothing
+    obs[OBS.rituals] = 2
+    play(DECISION.judgement, obs, mask(0, 1), memory)
+    assert memory[M_BACKED + 4] == 1
+
+
+def test_at_the_last_ritual_vote_an_exile_backs_any_pattern_it_believes():
+    # nine cards on the altars: no ritual now and the jesters win, so even without faith an exile
+    # votes for the pattern it believes
+    vote = mask(RITUAL_VOTE.no, RITUAL_VOTE.yes)
+    life = [card(5, 1), card(5, 2), card(5, 3)]
+    death = [card(r, 4) for r in (1, 2, 3, 4, 6, 1)]
+    doubtful = dict(faith=0.0, ritual_doubt=-1.0)  # no seat's word counts before the last vote
+    assert play(DECISION.ritual, view(life=life, death=death), vote, **doubtful) == \
+        RITUAL_VOTE.yes
+    assert play(DECISION.ritual, view(life=life, death=death[:5]), vote, **doubtful) == \
+        RITUAL_VOTE.no
 
 
 @pytest.mark.parametrize("kind", [DECISION.judgement, DECISION.ritual, DECISION.propose,
