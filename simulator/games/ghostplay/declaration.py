@@ -240,7 +240,8 @@ TRACE_EVENTS = (
     "identity", "king_card", "first", "turn", "draw", "buy", "artifact", "spell", "reveal",
     "possess", "unpossessed", "event", "exorcise", "summon", "vote", "challenge", "shown",
     "count", "dispel", "life", "reward", "look", "rise", "prevented", "seal", "end",
-    "risen_ghosts",
+    "risen_ghosts", "drawn", "reshuffle", "piles", "declined", "vote_cards", "seat_at_end",
+    "turn_end",
 )
 TR = codes(TRACE_EVENTS, "Trace")
 RISE_RULES = ("three", "seventh")

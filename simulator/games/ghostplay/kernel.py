@@ -10,7 +10,8 @@ with a single legal action without asking.
 """
 
 from simulator.games.engine import (
-    ask, compiled, event, finish_team_game, first_player, kernel, play_games, uniform_index,
+    ask, compiled, event, finish_team_game, first_player, kernel, play_games, tracing,
+    uniform_index,
 )
 
 from .declaration import (
@@ -29,6 +30,38 @@ from .rules import (
 )
 
 
+# --- the trace of what the rules did without a decision -------------------------------------------
+@compiled
+def trace_draws(st):
+    """Tell the trace what was drawn since it was last told: reshuffles, each seat's cards by type
+    (private to the seat), then the Taoist piles' sizes."""
+    told = st.reshuffled
+    if st.reshuffled > 0:
+        event(st, TR.reshuffle, -1, -1, st.reshuffled, 0)
+        st.reshuffled = 0
+    for s in range(st.players):
+        for t in range(st.n_types):
+            if st.drawn[s, t] > 0:
+                event(st, TR.drawn, s, t, st.drawn[s, t], st.hand[s, t])
+                st.drawn[s, t] = 0
+                told += 1
+    if told > 0:
+        event(st, TR.piles, -1, -1, st.pile_size, st.discard_size)
+
+
+@compiled
+def trace_turn_end(st, turn):
+    """The end of a turn in the trace: every seat's spirit power, cards, ghosts and points, then
+    the ghosts in play, the piles, the ghost deck and the ghost king's lives."""
+    if not tracing(st):
+        return
+    for s in range(st.players):
+        event(st, TR.seat_at_end, s, st.artifact[s], st.spirit[s],
+              st.hand_size[s] + 1000 * st.possessed[s] + 1000000 * st.points[s])
+    event(st, TR.turn_end, st.in_play, st.lives, st.pile_size * 1000 + st.discard_size,
+          turn * 1000 + st.ghost_size - st.ghost_next)
+
+
 # --- setup ----------------------------------------------------------------------------------------
 @compiled
 def setup_game(st, rng):
@@ -42,6 +75,7 @@ def setup_game(st, rng):
     build_taoist_pile(st, rng)
     for s in range(n):
         draw_cards(st, s, st.start_hand, rng)
+    trace_draws(st)
     shuffle_ghost_deck(st, rng)
     card = draw_king_card(st, rng)
     event(st, TR.king_card, -1, -1, card, st.seal)
@@ -59,6 +93,7 @@ def draw_phase(st, p, rng):
     drawn, reshuffles = draw_cards(st, p, draw_phase_count(st, p), rng)
     st.events[EV.reshuffles] += reshuffles
     event(st, TR.draw, p, -1, drawn, gained)
+    trace_draws(st)
 
 
 @compiled
@@ -81,7 +116,8 @@ def day_buy(st, p, rng):
     if bought > 0:
         st.events[EV.reshuffles] += buy_cards(st, p, bought, rng)
         st.events[EV.cards_bought] += bought
-        event(st, TR.buy, p, -1, bought, st.spirit[p])
+    event(st, TR.buy, p, -1, bought, st.spirit[p])
+    trace_draws(st)
 
 
 @compiled
@@ -90,7 +126,9 @@ def day_cards(st, p, rng):
     legal_day_card(st, p, PLAY.artifact)
     if st.legal_count > 1:
         t = ask(st, p, DECISION.artifact, rng, observe, ())
-        if t != PASS:
+        if t == PASS:
+            event(st, TR.declined, p, DECISION.artifact, 0, 0)
+        else:
             old = set_artifact(st, p, t)
             st.events[EV.artifacts] += 1
             event(st, TR.artifact, p, -1, t, old)
@@ -100,10 +138,12 @@ def day_cards(st, p, rng):
             break
         t = ask(st, p, DECISION.spell, rng, observe, ())
         if t == PASS:
+            event(st, TR.declined, p, DECISION.spell, 0, 0)
             break
         st.events[EV.reshuffles] += play_spell(st, p, t, rng)
         st.events[EV.spells] += 1
         event(st, TR.spell, p, -1, t, 0)
+        trace_draws(st)
 
 
 # --- the night ------------------------------------------------------------------------------------
@@ -123,6 +163,7 @@ def haunting(st, p, rng):
             st.events[EV.event_cards] += 1
             st.events[EV.reshuffles] += resolve_event(st, card, p, rng)
             event(st, TR.event, p, -1, card, st.g_effect[card])
+            trace_draws(st)
             if st.g_effect[card] == EVENT.another:
                 to_reveal += 1
             continue
@@ -154,6 +195,9 @@ def vote_round(st, host, slot, summoning, rng):
         negative = action % VOTE_BASE
         placed = take_vote(st, v, positive, negative, colour)
         event(st, TR.vote, v, host, placed, 0)
+        for t in range(st.n_types):  # which cards, for the voter's eyes only
+            if st.vote_cards[v, t] > 0:
+                event(st, TR.vote_cards, v, t, st.vote_cards[v, t], st.hand[v, t])
 
 
 @compiled
@@ -167,6 +211,7 @@ def challenges(st, host, rng):
             break
         v = ask(st, host, DECISION.challenge, rng, observe, ())
         if v == PASS:
+            event(st, TR.declined, host, DECISION.challenge, 0, 0)
             break
         if challenged == 0:
             st.events[EV.exorcisms_challenged] += 1
@@ -204,7 +249,7 @@ def exorcism(st, host, slot, summoning, rng):
     if not failed:
         positive, negative = count_votes(st)
         won = 1 if positive - negative >= st.g_requirement[card] else 0
-        event(st, TR.count, host, -1, positive - negative, st.g_requirement[card] * 2 + won)
+        event(st, TR.count, host, -1, positive * 256 + negative, st.g_requirement[card] * 2 + won)
     count = mark_participants(st, host)
     for v in range(n):
         discard_vote(st, v)
@@ -250,6 +295,7 @@ def king_draws(st, p, rng):
     drawn, reshuffles = draw_cards(st, p, st.king_draw, rng)
     st.events[EV.reshuffles] += reshuffles
     event(st, TR.draw, p, -1, drawn, 0)
+    trace_draws(st)
 
 
 @compiled
@@ -268,8 +314,10 @@ def night(st, p, rng):
     hosted = 0
     while hosted < st.exorcisms_per_turn and st.in_play > 0:
         legal_ghost(st, p, summoning)
-        slot = ask(st, p, DECISION.summon if summoning else DECISION.exorcise, rng, observe, ())
+        kind = DECISION.summon if summoning else DECISION.exorcise
+        slot = ask(st, p, kind, rng, observe, ())
         if slot == PASS:
+            event(st, TR.declined, p, kind, 0, 0)
             return 0
         hosted += 1
         won = exorcism(st, p, slot, summoning, rng)
@@ -298,7 +346,8 @@ def end_of_turn(st, p, turn, rng):
     st.rise_turn_sum[0] += turn
     st.rise_turn_sq[0] += turn * turn
     st.rise_turn_hist[min(turn, st.rise_turn_hist.size - 1)] += 1
-    event(st, TR.rise, s, p, before, rule * 64 + st.possessed[s])
+    seventh = st.seventh if rule == RISE.seventh else -1
+    event(st, TR.rise, s, p, before, rule * 64 + st.possessed[s] + 4096 * (seventh + 1))
     moved = settle_risen_ghosts(st, s)
     if moved > 0:
         event(st, TR.risen_ghosts, s, st.risen_ghosts, moved, st.lives)
@@ -346,12 +395,10 @@ def play_game(st, rng):
             draw_phase(st, p, rng)
             day(st, p, rng)
         at_once = night(st, p, rng)
-        if at_once:
-            break
-        at_once = end_of_turn(st, p, turn, rng)
-        if at_once:
-            break
-        if game_over(st, p):
+        if not at_once:
+            at_once = end_of_turn(st, p, turn, rng)
+        trace_turn_end(st, turn)
+        if at_once or game_over(st, p):
             break
         p = (p + 1) % n
     taiping, tianshi = tally_game(st, turn)

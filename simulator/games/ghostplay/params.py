@@ -75,7 +75,8 @@ class GhostCard:
                     "draw": f"every player draws {self.amount} Taoist card(s)",
                     "another": "reveal one more card"}[self.effect]
         return (f"{self.colour} ghost, requirement {self.requirement}, {self.points} point(s), "
-                f"possesses the {self.possess.replace('-', ' ')}")
+                f"possesses the {self.possess.replace('-', ' ')}, reward "
+                f"{'/'.join(map(str, self.reward))} or pool {self.pool}")
 
 
 @dataclass(frozen=True)

@@ -80,9 +80,11 @@ def build_taoist_pile(st, rng):
     for t in range(MAX_TYPES):
         st.discard[t] = 0
     st.discard_size = 0
+    st.reshuffled = 0
     for s in range(MAX_PLAYERS):
         for t in range(MAX_TYPES):
             st.hand[s, t] = 0
+            st.drawn[s, t] = 0
         st.colours[s, 0] = 0
         st.colours[s, 1] = 0
         st.hand_size[s] = 0
@@ -103,6 +105,7 @@ def refill_pile(st, rng):
     st.discard_size = 0
     st.pile_size = size
     shuffle(st.pile, size, rng)
+    st.reshuffled += 1  # (for the trace)
     return 1
 
 
@@ -120,6 +123,7 @@ def draw_cards(st, s, count, rng):
                 break
         st.pile_size -= 1
         add_card(st, s, st.pile[st.pile_size])
+        st.drawn[s, st.pile[st.pile_size]] += 1  # (for the trace)
         drawn += 1
         if st.pile_size == 0:
             reshuffles += refill_pile(st, rng)

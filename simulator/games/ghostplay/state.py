@@ -116,6 +116,9 @@ FIELDS = (
     Field("hosted", i8, (_P,), "exorcisms each seat hosted"),
     Field("dispelled", i8, (_P,), "ghosts each seat dispelled as host"),
     Field("rise_turn", i8, (), "the turn a ghost king rose, or 0"),
+    # --- what the trace has not told yet (kernel.trace_draws) ---
+    Field("drawn", i8, (_P, _T), "cards of each type each seat drew since the last trace"),
+    Field("reshuffled", i8, (), "reshuffles since the last trace"),
     # --- scratch ---
     Field("order", i8, (_P,), "scratch: seats in an order"),
 )

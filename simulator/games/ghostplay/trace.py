@@ -11,7 +11,7 @@ import numpy as np
 
 from simulator.games.base import PRIVATE_MARK
 
-from .declaration import END, END_CONDITIONS, EVENT_EFFECTS, RISE, ROLES, TEAMS, TR
+from .declaration import DECISION, END, END_CONDITIONS, EVENT_EFFECTS, RISE, ROLES, TEAMS, TR
 from .params import changed_settings, provisional_line
 
 
@@ -32,7 +32,7 @@ def _type(t: int, params) -> str:
     if 0 <= t < len(types):
         c = types[t]
         what = c.play if c.play == "vote" else f"{c.play}: {c.effect} {c.amount}"
-        return f"{c.name} ({c.colour}, {what})"
+        return f"{c.name} ({c.colour}, value {c.value}, {what})"
     return f"card type {t}"
 
 
@@ -63,9 +63,11 @@ def _event(a, t, v, x, p):
 
 def _shown(a, t, v, x, p):
     positive, negative = divmod(v, 256)
-    how = ("discarded unseen (the exorcism failed)", "shown and counted",
+    how = ("discarded unseen (the exorcism failed)", "shuffled into the count",
            "shown by the challenge, then discarded (the exorcism failed)")[x]
-    return (f"    seat {a}'s vote: {positive} positive, {negative} negative (vote value), "
+    # only a challenge shows whose votes are whose; otherwise each voter alone knows its own
+    mark = "" if x == 2 else PRIVATE_MARK
+    return (f"    {mark}seat {a}'s vote: {positive} positive, {negative} negative (vote value), "
             f"{how}")
 
 
@@ -79,7 +81,9 @@ def _challenge(a, t, v, x, p):
 
 def _count(a, t, v, x, p):
     requirement, won = divmod(x, 2)
-    return (f"    count: net {v} against requirement {requirement}: "
+    positive, negative = divmod(v, 256)
+    return (f"    count: net {positive - negative} ({positive} positive, {negative} negative, "
+            f"shuffled) against requirement {requirement}: "
             + ("dispelled" if won else "the ghost stays"))
 
 
@@ -90,9 +94,10 @@ def _look(a, t, v, x, p):
 
 
 def _rise(a, t, v, x, p):
+    seventh, x = divmod(x, 4096)
     rule, ghosts = divmod(x, 64)
     how = ("rule (a): possessed by 3 ghosts, none dispelled this turn" if rule == RISE.three else
-           "rule (b): a 7th ghost in play was not dispelled; most ghosts")
+           f"rule (b): the 7th ghost, {_ghost(seventh - 1, p)}, was not dispelled; most ghosts")
     return (f"  RISE: seat {a} ({_identity(v)}) becomes the ghost king by {how} ({ghosts} "
             f"ghosts on it)")
 
@@ -106,17 +111,42 @@ def _end(a, t, v, x, p):
     return f"END: {TEAMS[a]} wins on ghost points (taiping {v}, tianshi {x})"
 
 
+def _buy(a, t, v, x, p):
+    if v == 0:
+        return f"  day: seat {a} buys nothing ({x} spirit power)"
+    return f"  day: seat {a} buys {v} Taoist card(s) with spirit power ({x} left)"
+
+
+_DECLINED = {DECISION.exorcise: "hosts no exorcism", DECISION.summon: "summons nothing",
+             DECISION.challenge: "stops challenging", DECISION.artifact: "sets no artifact",
+             DECISION.spell: "plays no other card"}
+
+
+def _seat_at_end(a, t, v, x, p):
+    points, x = divmod(x, 1000000)
+    ghosts, cards = divmod(x, 1000)
+    artifact = _type(t, p) if t >= 0 else "none"
+    return (f"  end of turn: seat {a} has {v} spirit power, {cards} card(s), {ghosts} ghost(s), "
+            f"{points} point(s), artifact {artifact}")
+
+
+def _turn_end(a, t, v, x, p):
+    pile, discards = divmod(v, 1000)
+    turn, left = divmod(x, 1000)
+    return (f"== end of turn {turn}: {a} ghost(s) in play, {pile} in the draw pile, {discards} "
+            f"discarded, {left} left in the ghost deck, {t} lives ==")
+
+
 # (actor, target, value, extra, params) -> the row's sentence, by trace code.
 SENTENCES = {
-    TR.identity: lambda a, t, v, x, p: f"setup: seat {a} is dealt {_identity(v)} (secret)",
+    TR.identity: lambda a, t, v, x, p: f"{PRIVATE_MARK}setup: seat {a} is dealt {_identity(v)}",
     TR.king_card: lambda a, t, v, x, p:
         f"setup: ghost-king card {v + 1} is the candidate ghost king: its seal breaks with {x} "
         f"lives",
     TR.first: lambda a, t, v, x, p: f"setup: seat {a} is the first player",
     TR.turn: _turn,
     TR.draw: _draw,
-    TR.buy: lambda a, t, v, x, p:
-        f"  day: seat {a} buys {v} Taoist card(s) with spirit power ({x} left)",
+    TR.buy: _buy,
     TR.artifact: _artifact,
     TR.spell: lambda a, t, v, x, p: f"  day: seat {a} plays {_type(v, p)}",
     TR.reveal: lambda a, t, v, x, p:
@@ -151,6 +181,17 @@ SENTENCES = {
     TR.risen_ghosts: lambda a, t, v, x, p:
         f"  the {v} ghost(s) on seat {a} " + ("become the ghost king's lives" if t == 1 else
                                                "are set aside") + f" ({x} lives)",
+    TR.drawn: lambda a, t, v, x, p:
+        f"    {PRIVATE_MARK}seat {a} draws {v} x {_type(t, p)}: {x} of them in hand",
+    TR.reshuffle: lambda a, t, v, x, p:
+        f"  reshuffle: the discards are shuffled into a new draw pile ({v} time(s))",
+    TR.piles: lambda a, t, v, x, p: f"  Taoist cards: {v} in the draw pile, {x} discarded",
+    TR.declined: lambda a, t, v, x, p:
+        ("    " if t == DECISION.challenge else "  ") + f"seat {a} passes: {_DECLINED[t]}",
+    TR.vote_cards: lambda a, t, v, x, p:
+        f"    {PRIVATE_MARK}seat {a} places {v} x {_type(t, p)}: {x} of them left in hand",
+    TR.seat_at_end: _seat_at_end,
+    TR.turn_end: _turn_end,
 }
 
 
