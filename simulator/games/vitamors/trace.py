@@ -106,6 +106,12 @@ def setup_lines(params) -> list[str]:
     return lines
 
 
+def _faction(role: int) -> str:
+    """"an exile", "a jester"."""
+    name = ROLES[role].name
+    return ("an " if name[0] in "aeiou" else "a ") + name
+
+
 def _rank(r: int) -> str:
     return f"rank {r + 1}" if r >= 0 else "no card"
 
@@ -207,12 +213,11 @@ class Story:
                     f"  {P}seat {a} sees {_rank(v)}"]
         if code == TR.peek:
             return [f"  seat {a} looks at seat {t}'s faction card in secret",
-                    f"  {P}seat {a} sees seat {t} is an {ROLES[v].name}"]
+                    f"  {P}seat {a} sees seat {t} is {_faction(v)}"]
         if code == TR.report_rank:
             return [f"  seat {a} says seat {t}'s card is {_rank(v)}", *_truth(a, v, x, _rank)]
         if code == TR.report_faction:
-            return [f"  seat {a} says seat {t} is an {ROLES[v].name}",
-                    *_truth(a, v, x, lambda f: f"an {ROLES[f].name}")]
+            return [f"  seat {a} says seat {t} is {_faction(v)}", *_truth(a, v, x, _faction)]
         if code == TR.brink:
             if t < 0:
                 return [f"  seat {a}: no altar holds two cards, nothing to swap"]
