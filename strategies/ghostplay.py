@@ -17,7 +17,8 @@ player; the ghost king keeps its cards and summons when it can.
 
 from simulator.games.base import StrategyInfo, StrategyParam
 from simulator.games.ghostplay.declaration import (
-    DECISION, LF, LOG, LOG_ENTRY, MAX_PLAYERS, OBS, OUTCOME, PASS, ROLE, VOTE_BASE,
+    DECISION, EFFECT, LF, LOG, LOG_ENTRY, MAX_PLAYERS, OBS, OUTCOME, PASS, ROLE, VOTE_BASE,
+    WINDOW,
 )
 
 from .common import RANDOM, inlined, strategy, uniform_index, uniform_legal
@@ -371,6 +372,28 @@ def first_card(legal):
 
 
 @inlined
+def window_card(obs, legal):
+    """A spell worth playing in a window before or after a haunting (rules.card_windows =
+    "every-window"), or PASS to keep it: a card that draws, after the haunting while a ghost is in
+    play (its cards can vote in the exorcism that may follow); a card that gives spirit power,
+    after the haunting of the turn before my own (the spirit power buys cards in my day). Other
+    moments: keep it (the day plays what is left)."""
+    if obs[OBS.card_window] != WINDOW.after_the_haunting:
+        return PASS
+    me = obs[OBS.me]
+    my_day_next = (obs[OBS.turn_player] + 1) % obs[OBS.players] == me
+    for t in range(obs[OBS.types]):
+        if not legal[t]:
+            continue
+        effect = obs[OBS.type_effect + t]
+        if effect == EFFECT.draw and obs[OBS.in_play] > 0:
+            return t
+        if effect == EFFECT.spirit and my_day_next:
+            return t
+    return PASS
+
+
+@inlined
 def most_legal(legal):
     best = 0
     for a in range(legal.size):
@@ -401,6 +424,8 @@ def people(kind, obs, legal, params, memory, rng):
     if kind == DECISION.artifact:
         return first_card(legal) if obs[OBS.artifact + obs[OBS.me]] < 0 else PASS
     if kind == DECISION.spell:
+        if obs[OBS.card_window] != WINDOW.day:
+            return window_card(obs, legal)
         return first_card(legal)
     return uniform_legal(legal, rng)
 

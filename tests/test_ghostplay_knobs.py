@@ -346,3 +346,71 @@ def test_every_changed_setting_is_named_in_the_trace_header_and_the_summary():
     line = GAME.decode_trace(np.zeros((0, 6), np.int64), deck)[1]
     assert line.startswith("setup: changed setting: taoist_deck edited (red changed")
     assert "charm added" in line
+
+
+# --- card windows ---------------------------------------------------------------------------------
+def window_night(knob, wanted_spell):
+    """Seat 0's night in the example deck; seat 3 (not the turn player) holds an elixir (a spell:
+    +2 spirit power); the haunting brings a ghost."""
+    st = position(SIX, artifact_params(card_windows=knob))
+    ELIXIR = 4
+    st.hand[3, ELIXIR] = 1
+    st.colours[3] = [1, 0]
+    st.hand_size[3] = 1
+    st.ghost_order[0] = ghost(PARAMS, possess_rule="right-neighbour")
+    wanted = [{EXORCISE: PASS}] * 6
+    wanted[3] = {DECISION.spell: wanted_spell}
+    _, t, trace = run_phase(K.night, st, wanted, 0)
+    return st, t, trace
+
+
+def test_card_windows_own_day_or_every_players_windows_before_and_after_the_haunting():
+    ELIXIR = 4
+    st, t, trace = window_night("own-day", ELIXIR)
+    assert TR.spell not in codes(trace) and st.hand[3, ELIXIR] == 1  # not its day: never asked
+    assert st.legal[ELIXIR] == 0 or t.decisions[DECISION.spell] == 0
+    st, t, trace = window_night("every-window", ELIXIR)
+    spells = trace[trace[:, 1] == TR.spell]
+    assert list(spells[:, 2]) == [3] and list(spells[:, 5]) == [1]  # before the haunting
+    assert codes(trace).index(TR.spell) < codes(trace).index(TR.reveal)
+    assert st.spirit[3] == 6 and st.hand[3, ELIXIR] == 0 and st.discard[ELIXIR] == 1
+    lines = GAME.decode_trace(trace, artifact_params(card_windows="every-window"))
+    assert any(line.startswith("  before the haunting: seat 3 plays elixir") for line in lines)
+    # a holder that passes before the haunting is asked again after it
+    st, t, trace = window_night("every-window", PASS)
+    passes = trace[(trace[:, 1] == TR.declined) & (trace[:, 2] == 3)]
+    assert list(passes[:, 4]) == [1, 2] and t.decisions[DECISION.spell] == 2
+
+
+def test_people_play_a_card_in_a_window_when_it_helps_and_keep_it_otherwise():
+    from test_ghostplay_strategies import PEOPLE, ask
+    from strategies.ghostplay import people
+    from simulator.games.ghostplay.observation import legal_day_card
+    from simulator.games.ghostplay.declaration import PLAY, WINDOW
+    st = position(SIX, artifact_params())
+    ELIXIR = 4  # +2 spirit power
+    st.hand[3, ELIXIR] = 1
+    st.hand_size[3] = 1
+    legal_day_card(st, 3, PLAY.spell)
+
+    def choice(window, turn_player):
+        st.obs[OBS.card_window] = window
+        st.obs[OBS.turn_player] = turn_player
+        return ask(people, st, 3, DECISION.spell, params=PEOPLE)
+
+    assert choice(WINDOW.day, 3) == ELIXIR  # its own day: played
+    assert choice(WINDOW.after_the_haunting, 2) == ELIXIR  # its day comes next: played
+    assert choice(WINDOW.after_the_haunting, 0) == PASS  # kept for later
+    assert choice(WINDOW.before_the_haunting, 2) == PASS
+    # a card that draws: after a haunting with a ghost in play (its cards can vote)
+    params = default_params(6, taoist_deck=tuple(
+        c if c.name != "elixir" else type(c)(c.name, c.colour, c.count, c.value, "spell", "draw",
+                                              2) for c in artifact_params().taoist_deck))
+    st = position(SIX, params)
+    st.hand[3, ELIXIR] = 1
+    st.hand_size[3] = 1
+    legal_day_card(st, 3, PLAY.spell)
+    assert choice(WINDOW.after_the_haunting, 0) == PASS  # no ghost in play
+    haunt(st, ghosts(PARAMS)[0], 1)
+    assert choice(WINDOW.after_the_haunting, 0) == ELIXIR
+    assert choice(WINDOW.before_the_haunting, 0) == PASS

@@ -18,6 +18,7 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from simulator.games.ghostplay.declaration import DECISIONS, OBS, UNKNOWN
 from simulator.games.ghostplay.observation import observe
@@ -54,15 +55,20 @@ for info in pkgutil.iter_modules(package.__path__):
     if getattr(module, "ask", None) is engine.ask:
         module.ask = counting(probe.peeking_ask(engine.ask, spec))
 for players, seed in ((5, 1), (6, 2)):
-    cfg = config.load({config!r}, players=players)
+    cfg = config.load({config!r}, {overrides!r}, players=players)
     play(spec, cfg.params, cfg.lineup, 2, np.random.default_rng(seed))
 print(json.dumps({{"peeks": probe.peeks, "asked": asked}}))
 """
 
 
-def test_no_peeking_at_any_decision_kind_artifacts_and_other_cards_included():
+@pytest.mark.parametrize("overrides", [(), ("rules.card_windows=every-window",)],
+                         ids=["own-day", "every-window"])
+def test_no_peeking_at_any_decision_kind_artifacts_and_other_cards_included(overrides):
+    """(With rules.card_windows = "every-window" the spells are asked of every seat in every
+    turn's windows too.)"""
     env = dict(os.environ, NUMBA_DISABLE_JIT="1")
-    script = SCRIPT.format(tests=str(TESTS), config=str(ROOT / "configs/ghostplay/artifacts.toml"))
+    script = SCRIPT.format(tests=str(TESTS), config=str(ROOT / "configs/ghostplay/artifacts.toml"),
+                           overrides=list(overrides))
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
                           env=env, timeout=900, cwd=ROOT)
     assert done.returncode == 0, done.stderr[-3000:]

@@ -100,6 +100,10 @@ POSSESS = codes(POSSESSIONS, "Possess")
 EVENT_EFFECTS = ("drain", "gift", "draw", "another")
 EVENT = codes(EVENT_EFFECTS, "EventEffect")
 # What became of a ghost-deck card (public).
+# When a spell may be played (rules.card_windows): the holder's day, or just before or just after
+# a haunting (every player's windows).
+WINDOWS = ("day", "before the haunting", "after the haunting")
+WINDOW = codes(WINDOWS, "Window")
 CARD_STATES = ("in-deck", "in-play", "dispelled", "life", "resolved")
 CARD_STATE = codes(CARD_STATES, "CardState")
 
@@ -177,6 +181,8 @@ OBSERVATION = ObservationLayout((
     ("in_play", 1, "ghosts in play"),
     ("slot_card", _G, "the card id of each ghost in play, by slot (arrival order)"),
     ("slot_target", _G, "the seat each ghost in play possesses, by slot"),
+    ("card_window", 1, "when a spell decision is asked: 0 the holder's day, 1 just before the "
+                       "haunting, 2 just after it (rules.card_windows)"),
     # the exorcism or summoning under way
     ("ex_seq", 1, "exorcisms and summonings so far this game (this one included)"),
     ("ex_host", 1, "its host, or -1"),
@@ -274,7 +280,8 @@ PROVISIONAL = (
     "turns and votes go the same way round: seat s, then s + 1 (no knob: the rules note binds "
     "one direction)",
     "the day's steps come in one order: buy cards, set an artifact, play other cards (knob "
-    "rules.day_order); special cards are played only in their holder's day",
+    "rules.day_order); special cards are played only in their holder's day (knob "
+    "rules.card_windows: also by every player before and after each haunting)",
     "the ghost king draws its Taoist card at the start of its night (knob rules.king_draw_at), "
     "then reveals a ghost-deck card like any turn player (knob rules.king_reveals), and may "
     "summon",

@@ -15,8 +15,8 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    CARD_STATE, DECISION, END, EV, EVENT, KIND, OUTCOME, PASS, PLAY, RISE, ROLE, TEAM, TR,
-    VOTE_BASE,
+    CARD_STATE, DECISION, END, EV, EVENT, KIND, OBS, OUTCOME, PASS, PLAY, RISE, ROLE, TEAM, TR,
+    VOTE_BASE, WINDOW,
 )
 from .observation import legal_buy, legal_challenge, legal_day_card, legal_ghost, legal_vote, \
     observe
@@ -132,18 +132,36 @@ def day_cards(st, p, rng):
             old = set_artifact(st, p, t)
             st.events[EV.artifacts] += 1
             event(st, TR.artifact, p, -1, t, old)
+    play_spells(st, p, WINDOW.day, rng)
+
+
+@compiled
+def play_spells(st, v, window, rng):
+    """Seat v plays other cards (spells) one at a time until PASS, in its day or (rules.card_windows
+    = "every-window") in a window before or after a haunting."""
     while True:
-        legal_day_card(st, p, PLAY.spell)
+        legal_day_card(st, v, PLAY.spell)
         if st.legal_count == 1:
             break
-        t = ask(st, p, DECISION.spell, rng, observe, ())
+        st.obs[OBS.card_window] = window
+        t = ask(st, v, DECISION.spell, rng, observe, ())
         if t == PASS:
-            event(st, TR.declined, p, DECISION.spell, 0, 0)
+            event(st, TR.declined, v, DECISION.spell, window, 0)
             break
-        st.events[EV.reshuffles] += play_spell(st, p, t, rng)
+        st.events[EV.reshuffles] += play_spell(st, v, t, rng)
         st.events[EV.spells] += 1
-        event(st, TR.spell, p, -1, t, 0)
+        event(st, TR.spell, v, -1, t, window)
         trace_draws(st)
+
+
+@compiled
+def card_window(st, p, window, rng):
+    """Before or after the haunting (rules.card_windows = "every-window"): every player, from the
+    turn player round, may play other cards."""
+    if st.every_window == 0:
+        return
+    for k in range(st.players):
+        play_spells(st, (p + k) % st.players, window, rng)
 
 
 # --- the night ------------------------------------------------------------------------------------
@@ -308,7 +326,9 @@ def night(st, p, rng):
     if summoning and st.king_draws_late == 0:
         king_draws(st, p, rng)
     if not summoning or st.king_reveals == 1:
+        card_window(st, p, WINDOW.before_the_haunting, rng)
         haunting(st, p, rng)
+        card_window(st, p, WINDOW.after_the_haunting, rng)
     if summoning and st.king_draws_late == 1:
         king_draws(st, p, rng)
     hosted = 0

@@ -331,6 +331,11 @@ KEYS = (
     Key("rules.vote_limit", Integer(1, MAX_VOTE), MAX_VOTE,
         f"provisional: the most cards of each colour one voter may place in one vote (at most "
         f"{MAX_VOTE}: the decision's encoding)", balance_knob=True),
+    Key("rules.card_windows", Choice(("own-day", "every-window")), "own-day",
+        "provisional: other cards (spells) are played only in their holder's day (\"own-day\"), "
+        "or also by every player, from the turn player round, just before and just after each "
+        "haunting (\"every-window\": the draft's \"before or after the haunting\")",
+        balance_knob=True),
     Key("rules.king_points", Choice(("no-sect", "former-sect")), "no-sect",
         "provisional: the ghost king's points count for no sect (\"no-sect\") or for the sect "
         "it was dealt (\"former-sect\")", balance_knob=True),
@@ -365,7 +370,7 @@ KEYS = (
 RULE_KNOBS = ("exorcisms_per_turn", "host_ghosts", "ties", "ineligible", "king_draw_at",
               "king_reveals", "rise_order", "third", "seventh", "participants", "look",
               "look_seen_by", "failure_reward", "summon_reward", "risen_ghosts", "day_order",
-              "vote_limit", "king_points")
+              "vote_limit", "card_windows", "king_points")
 
 
 # --- the params ---------------------------------------------------------------------------------
@@ -403,6 +408,7 @@ class GhostplayParams:
     risen_ghosts: str = "stay"
     day_order: str = "buy-first"
     vote_limit: int = MAX_VOTE
+    card_windows: str = "own-day"
     king_points: str = "no-sect"
 
     def ghost_cards(self) -> list[GhostCard]:
@@ -567,6 +573,7 @@ def setup(params: GhostplayParams, st) -> None:
     st.cards_first = 1 if params.day_order == "cards-first" else 0
     st.vote_limit = params.vote_limit
     st.king_former_sect = 1 if params.king_points == "former-sect" else 0
+    st.every_window = 1 if params.card_windows == "every-window" else 0
 
     obs = st.obs
     obs[OBS.ghost_cards] = st.ghost_size

@@ -71,6 +71,7 @@ FIELDS = (
     Field("cards_first", i8, (), "1: the day plays artifacts and other cards before buying"),
     Field("vote_limit", i8, (), "the most cards of each colour in one vote"),
     Field("king_former_sect", i8, (), "1: the ghost king's points count for its dealt sect"),
+    Field("every_window", i8, (), "1: spells may be played before and after each haunting"),
     # --- identities ---
     Field("former", i8, (_P,), "each seat's dealt identity (the ghost king's before it rose)"),
     Field("known", i8, (_P, _P), "[v, s]: the identity seat v knows seat s to have, or -1"),

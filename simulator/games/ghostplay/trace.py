@@ -11,7 +11,9 @@ import numpy as np
 
 from simulator.games.base import PRIVATE_MARK
 
-from .declaration import DECISION, END, END_CONDITIONS, EVENT_EFFECTS, RISE, ROLES, TEAMS, TR
+from .declaration import (
+    DECISION, END, END_CONDITIONS, EVENT_EFFECTS, RISE, ROLES, TEAMS, TR, WINDOWS,
+)
 from .params import changed_settings, provisional_line
 
 
@@ -148,7 +150,7 @@ SENTENCES = {
     TR.draw: _draw,
     TR.buy: _buy,
     TR.artifact: _artifact,
-    TR.spell: lambda a, t, v, x, p: f"  day: seat {a} plays {_type(v, p)}",
+    TR.spell: lambda a, t, v, x, p: f"  {WINDOWS[x] if x else 'day'}: seat {a} plays {_type(v, p)}",
     TR.reveal: lambda a, t, v, x, p:
         f"  haunting: seat {a} reveals {_ghost(v, p)} ({x} left in the ghost deck)",
     TR.possess: _possess,
