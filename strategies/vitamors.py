@@ -619,8 +619,10 @@ def exile_intent(obs, memory, params):
                         and present_with_effect(obs, EFFECT.see_faction):
                     return 2
     if present_with_effect(obs, EFFECT.see_faction):
+        # a seat whose word would no longer count toward a ritual is worth a look
+        suspect = min(doubt, params[P_RITUAL_DOUBT])
         for s in range(obs[OBS.players]):
-            if obs[OBS.known_faction + s] < 0 and memory[M_SUS + s] >= doubt \
+            if obs[OBS.known_faction + s] < 0 and memory[M_SUS + s] >= suspect \
                     and memory[M_SUS + s] < 50.0:
                 return 2
     return 0

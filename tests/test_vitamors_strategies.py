@@ -447,6 +447,16 @@ def test_an_exile_trusts_a_seat_that_removed_scrolls_and_doubts_one_that_only_of
     assert play(DECISION.judgement, obs, mask(0, 1), play_tell=4.0) == DEATH
 
 
+def test_an_exile_looks_at_the_faction_of_a_seat_whose_word_would_not_count_for_a_ritual():
+    # Turn 15 from seat 0: seat 3 offered on both its turns (suspicion 2 x 2 = 4), every other
+    # seat removed a scroll on one of its turns; a Secret Peek scroll is on the board
+    obs = told(view(death=[card(1, 3), card(2, 3)], sac=card(-1, 0)), 15)
+    propose = mask(PROPOSAL.decline, PROPOSAL.propose)
+    assert play(DECISION.propose, obs, propose, ritual_doubt=4.0) == PROPOSAL.propose
+    assert play(DECISION.peek_target, obs, mask(1, 2, 3, 4, 5, 6), ritual_doubt=4.0) == 3
+    assert play(DECISION.propose, obs, propose, ritual_doubt=9.5) == PROPOSAL.decline
+
+
 def test_an_exile_remembers_who_backed_a_ritual_it_saw_no_pattern_in():
     obs = view()
     obs[OBS.rituals] = 1

@@ -74,6 +74,11 @@ NEVER_USED = {
                                         "it has verified, or as the one backer of a doomed ritual "
                                         "beside a believing exile (a tie, which the exiles "
                                         "initiate)",
+    "peek_found_jester": "rare in novice mode at 10 players (about one game in a thousand): an "
+                         "exile holding back a card removes a Secret Peek scroll before the "
+                         "scrolls that verify a claim, and ten players hold back six times a "
+                         "game, so the Peek scrolls are mostly gone before anyone has a reason "
+                         "to look; the jesters look only at exiles (to frame them)",
     "ritual succeeded, jesters initiated": "rare at 5 players: the jesters win by the card limit "
                                            "or by the exiles' failed rituals, and initiate one "
                                            "only on a real pattern the exiles do not see, which "
