@@ -448,7 +448,7 @@ def helpful(kind, obs, legal, params, memory, rng):
         ties = 0
         for slot in range(obs[OBS.in_play]):
             card = obs[OBS.slot_card + slot]
-            if obs[OBS.colours + obs[OBS.card_colour + card]] >= \
+            if legal[slot] and obs[OBS.colours + obs[OBS.card_colour + card]] >= \
                     obs[OBS.card_requirement + card]:
                 points = obs[OBS.card_points + card]
                 if points > best:
@@ -461,7 +461,7 @@ def helpful(kind, obs, legal, params, memory, rng):
         pick = uniform_index(ties, rng)
         for slot in range(obs[OBS.in_play]):
             card = obs[OBS.slot_card + slot]
-            if obs[OBS.colours + obs[OBS.card_colour + card]] >= \
+            if legal[slot] and obs[OBS.colours + obs[OBS.card_colour + card]] >= \
                     obs[OBS.card_requirement + card] and obs[OBS.card_points + card] == best:
                 if pick == 0:
                     return slot

@@ -414,3 +414,28 @@ def test_people_play_a_card_in_a_window_when_it_helps_and_keep_it_otherwise():
     haunt(st, ghosts(PARAMS)[0], 1)
     assert choice(WINDOW.after_the_haunting, 0) == ELIXIR
     assert choice(WINDOW.before_the_haunting, 0) == PASS
+
+
+OTHER_CHOICES = [("exorcisms_per_turn", 3), ("host_ghosts", "not-own"), ("ties", "random"),
+                 ("ineligible", "set-aside"), ("king_draw_at", "after-haunting"),
+                 ("king_reveals", False), ("rise_order", "b-first"), ("third", "exactly-three"),
+                 ("seventh", "revealed"), ("participants", "placed"), ("look", "always"),
+                 ("look_seen_by", "everyone"), ("failure_reward", True),
+                 ("summon_reward", False), ("risen_ghosts", "lives"),
+                 ("risen_ghosts", "discarded"), ("day_order", "cards-first"), ("vote_limit", 4),
+                 ("card_windows", "every-window"), ("king_points", "former-sect")]
+
+
+def test_the_other_choices_cover_every_knob():
+    assert {field for field, _ in OTHER_CHOICES} == set(RULE_KNOBS)
+
+
+@pytest.mark.parametrize("field, value", OTHER_CHOICES, ids=[f"{f}={v}" for f, v in OTHER_CHOICES])
+def test_every_knob_choice_plays_whole_games_with_every_strategy(field, value):
+    from simulator.games import driver
+    for strategy, players in (("people", 5), ("helpful", 6), ("random", 7)):
+        params = artifact_params(**{field: value}) if players == 6 else \
+            default_params(players, **{field: value})
+        t, _ = driver.simulate(GAME, params, [strategy] * players, 40, 1)
+        ended = int(t["team_wins"].sum()) + int(t["draws"].sum())
+        assert ended == 40, (strategy, field, value)  # every game ends with a result
