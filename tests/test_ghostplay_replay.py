@@ -7,7 +7,9 @@ cards are conserved, spirit power moves only as a rule says, every action is leg
 taken (whose turn, which cards a hand holds, who may be challenged, whom a ghost possesses), a
 ghost king rises exactly when rule (a) or (b) says, and the game ends exactly when the ghost deck
 is empty at the end of a turn, won as the points or the seal say. It runs over every built-in
-config in configs/ghostplay/ (their rule knobs at the defaults), a few seeds each.
+config in configs/ghostplay/ (their rule knobs at the defaults), a few seeds each, and over the
+example deck with two knobs the replay also follows (every player's card windows, two exorcisms
+a turn).
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from simulator import config, runner
 CONFIGS = sorted(str(p) for p in (Path(__file__).resolve().parent.parent / "configs" /
                                   "ghostplay").glob("*.toml"))
 SEEDS = (1, 2, 3)
+ARTIFACTS = next(path for path in CONFIGS if path.endswith("artifacts.toml"))
 
 NUM = r"(\d+)"
 CARD = r"(\S+) \((.*)\)"  # a card's name and its description in brackets
@@ -46,7 +49,7 @@ RE = {name: re.compile(pattern) for name, pattern in {
     "buy_none": r"^ +day: seat (\d+) buys nothing \((\d+) spirit power\)$",
     "artifact": r"^ +day: seat (\d+) sets the artifact (\S+) \(.*?\) in front of "
                 r"itself(, replacing (\S+) .*)?$",
-    "spell": r"^ +day: seat (\d+) plays (\S+) \(.*\)$",
+    "spell": r"^ +(day|before the haunting|after the haunting): seat (\d+) plays (\S+) \(.*\)$",
     "declined": r"^ +seat (\d+) passes: (.*)$",
     "reveal": r"^ +haunting: seat (\d+) reveals " + CARD + r" \((\d+) left in the ghost deck\)$",
     "possess": r"^ +haunting: " + CARD + r" possesses seat (\d+): (\d+) ghost\(s\) on it, "
@@ -116,6 +119,8 @@ class Replay:
         self.exorcism = None
         self.another = 0
         self.spent_spell = 0   # a spell is discarded after its draws resolve
+        self.per_turn = 1      # rules.exorcisms_per_turn
+        self.every_window = False  # rules.card_windows = "every-window"
 
     # --- helpers ---
     def hand_size(self, s):
@@ -178,8 +183,13 @@ class Replay:
         assert seal_when == "when the game ends" and reward == "each"
 
     def on_changed(self, setting):
-        # the built-in configs change decks only; the rules replayed here are the defaults
-        assert not setting.startswith("rules."), setting
+        # the built-in configs change decks only; of the rule knobs the replay follows two
+        if setting.startswith("rules.exorcisms_per_turn = "):
+            self.per_turn = int(setting.rsplit(" ", 1)[1])
+        elif setting == 'rules.card_windows = "every-window"':
+            self.every_window = True
+        else:
+            assert not setting.startswith("rules."), setting
 
     def on_identity(self, s, identity):
         s = int(s)
@@ -281,9 +291,14 @@ class Replay:
             self.discard += 1
         self.artifact[s] = name
 
-    def on_spell(self, s, name):
+    def on_spell(self, window, s, name):
         s = int(s)
-        assert s == self.turn_player != self.king and self.types[name][2] == "spell"
+        assert self.types[name][2] == "spell"
+        if window == "day":
+            assert s == self.turn_player != self.king and self.phase == "day"
+        else:  # every player's windows, just before or just after the haunting
+            assert self.every_window and self.exorcism is None and self.hosted == 0
+            assert (self.phase == "night") == (window == "after the haunting")
         self.take(s, name, 1)
         self.spent_spell += 1  # discarded once it resolved (after any reshuffle its draw makes)
         if self.types[name][3] == "spirit":
@@ -293,9 +308,12 @@ class Replay:
         s = int(s)
         if what == "stops challenging":
             assert self.exorcism and s == self.exorcism["host"]
+        elif what == "plays no other card" and self.every_window:
+            assert self.exorcism is None  # never during an exorcism
         else:
             assert s == self.turn_player, what
         if what in ("hosts no exorcism", "summons nothing"):
+            self.close_exorcism()
             assert self.in_play and (what == "summons nothing") == (s == self.king)
 
     def on_reveal(self, p, name, text, left):
@@ -337,7 +355,8 @@ class Replay:
     def open_exorcism(self, host, name, text, target, summoning):
         host, target = int(host), int(target)
         assert host == self.turn_player and [name, target] in self.in_play
-        assert self.hosted == 0, "at most one exorcism a turn"
+        assert self.hosted < self.per_turn, "at most rules.exorcisms_per_turn exorcisms a turn"
+        assert self.exorcism is None
         assert self.phase == "night" or (host == self.king)
         self.hosted += 1
         self.exorcism = {"host": host, "card": name, "target": target, "colour":
@@ -347,10 +366,12 @@ class Replay:
 
     def on_exorcise(self, host, name, text, target):
         assert int(host) != self.king
+        self.close_exorcism()  # (a host's next exorcism of the night)
         self.open_exorcism(host, name, text, target, False)
 
     def on_summon(self, host, name, text, target):
         assert int(host) == self.king
+        self.close_exorcism()
         self.open_exorcism(host, name, text, target, True)
 
     def on_vote(self, v, placed):
@@ -529,18 +550,25 @@ def replay(lines):
     return game
 
 
-@pytest.mark.parametrize("path", CONFIGS, ids=lambda p: Path(p).stem)
-def test_traced_games_replay_against_the_rules_from_the_text_alone(path):
-    cfg = config.load(path)
-    kings = 0
+@pytest.mark.parametrize("path, overrides", [(path, ()) for path in CONFIGS] + [
+    (ARTIFACTS, ("rules.card_windows=every-window", "rules.exorcisms_per_turn=2"))],
+    ids=[Path(p).stem for p in CONFIGS] + ["artifacts-every-window-two-exorcisms"])
+def test_traced_games_replay_against_the_rules_from_the_text_alone(path, overrides):
+    cfg = config.load(path, overrides)
+    kings = windows = second_exorcisms = 0
     for seed in SEEDS:
         lines = runner.trace_game(cfg, seed, private=True)
         game = replay(lines)
         kings += game.king >= 0
+        windows += sum(" haunting: seat " in line and " plays " in line for line in lines)
+        second_exorcisms += sum(turn.count("exorcism: seat") + turn.count("summoning: the") > 1
+                                for turn in "\n".join(lines).split("== turn "))
         # a plain trace is the same game without the private lines
         plain = runner.trace_game(cfg, seed)
         assert plain == [line for line in lines if not line.lstrip().startswith("(private) ")]
     assert kings > 0  # the rise rules were exercised (a king rises in most games)
+    if overrides:  # and the knobs' own steps: a card played in a window, a second exorcism
+        assert windows > 0 and second_exorcisms > 0
 
 
 def test_the_replay_catches_a_broken_rule():
