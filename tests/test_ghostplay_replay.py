@@ -582,6 +582,11 @@ def test_the_replay_catches_a_broken_rule():
                                             "(taiping 0, tianshi 0)\n== turn 30:", 1),
         "a vote out of turn": lambda s: s.replace("vote: seat 3 places 0", "vote: seat 4 "
                                                   "places 0", 1),
+        "a ghost on the wrong player": lambda s: s.replace("possesses seat 1: 1 ghost(s) on it, "
+                                                           "1 in play", "possesses seat 2: 1 "
+                                                           "ghost(s) on it, 1 in play", 1),
+        "a rise left out": lambda s: "\n".join(line for line in s.split("\n")
+                                               if "RISE: " not in line),
     }
     text = "\n".join(lines)
     for what, edit in edits.items():
