@@ -11,7 +11,8 @@ import numpy as np
 
 from simulator.games.salem import kernel as K
 from simulator.games.salem.declaration import (
-    ALIBI_WITNESS, CARD, CAUSE, DECISION, END, OBS, PHIPS, STOP, TOWN, TR, TRYAL, TURN, WITCH,
+    ALIBI_WITNESS, CARD, CAUSE, DECISION, END, OBS, PHIPS, PLACE, STOP, TOWN, TR, TRYAL, TURN,
+    WITCH,
 )
 from simulator.games.salem.rules import reveal_tryal
 
@@ -104,8 +105,9 @@ def test_ann_putnam_draws_two_cards_per_reveal_at_the_end_of_her_turn():
     st = position(["ann-putnam", "sarah-good", "tituba", "giles-corey"], tryals=OUT3,
                   hands=[{"witness": 1, "evidence": 1}], deck=deck, ann_putnam="at_once")
     _, trace = run(K.take_turn, st, wanted, 0)
-    codes = [r[1] for r in trace]
-    assert codes.index(TR.ann_putnam) == codes.index(TR.trial) + 1
+    codes = [r[1] for r in trace]   # right after the trial and the red cards it clears
+    between = codes[codes.index(TR.trial) + 1:codes.index(TR.ann_putnam)]
+    assert between and set(between) == {TR.discards}
     assert hand(st, 0) == {"evidence": 1, "accusation": 1, "stocks": 1}
 
 
@@ -369,7 +371,12 @@ def test_two_players_left_lose_their_blue_cards_at_once():
                   hands=[{"asylum": 1}, {"scapegoat": 1, "accusation": 1}])
     add_front(st, 1, CARD.piety, 1)
     _, trace = run(K.die, st, [], 2, CAUSE.night)
-    assert rows(trace, TR.two_left) == [(-1, -1, 3, 0)]
+    assert rows(trace, TR.two_left) == [(-1, -1, 0, 0)]
+    # the trace names each of the 3 cards and where it lay
+    purged = [r for r in trace[list(trace[:, 1]).index(TR.two_left):] if r[1] == TR.discards]
+    assert sorted(tuple(r[2:]) for r in purged) == [
+        (0, PLACE.hand, CARD.asylum, 1), (1, PLACE.hand, CARD.scapegoat, 1),
+        (1, PLACE.front, CARD.piety, 1)]
     assert hand(st, 1) == {"accusation": 1} and front(st, 1, CARD.piety) == 0
 
 
@@ -412,6 +419,9 @@ def test_a_black_cat_reveal_that_kills_leaves_its_holder_out_of_the_passing():
     assert not alive(st)[2]
     # (giver, receiver): seat 0 takes from seat 1, seat 1 from seat 3, seat 3 from seat 0
     assert sorted(r[:2] for r in rows(trace, TR.passed)) == [(0, 3), (1, 0), (3, 1)]
+    # each giver's slot (one of its two), each receiver's new last slot
+    for giver, receiver, kind, x in rows(trace, TR.passed):
+        assert x >> 6 == 1 and (x >> 1) & 31 in (0, 1)
 
 
 def test_the_conspiracy_variant_passes_through_the_middle():
@@ -422,7 +432,9 @@ def test_the_conspiracy_variant_passes_through_the_middle():
     _, trace = run(K.conspiracy, st, [], 0)
     assert sorted(st.row[s, j] for s in range(4) for j in range(st.row_len[s])) == ids
     assert all(st.row_len[s] == 2 for s in range(4))
-    assert all(x == 1 for *_, x in rows(trace, TR.passed))
+    assert all(x & 1 == 1 for *_, x in rows(trace, TR.passed))   # through the middle
+    for giver, receiver, kind, x in rows(trace, TR.passed):  # the slots it went from and to
+        assert x >> 6 == 1 and 0 <= (x >> 1) & 31 <= 1
 
 
 def test_the_witches_win_when_a_conspiracy_converts_the_last_townsperson():

@@ -295,7 +295,7 @@ EV = codes(EVENTS, "Event")
 # --- trace events (rows: step = turn, code, actor, target, value, extra) -------------------------
 TRACE_EVENTS = (
     "character",     # seat, -1, character, the other character offered (-1: no draft)
-    "tryals",        # seat, -1, Not a Witch + 16 x Witch + 256 x Constable dealt, 0
+    "tryals",        # seat, -1, the row dealt: sum of kind x 4^slot, tryals dealt
     "hand",          # seat, -1, card kind, cards of it dealt
     "first_night",   # -1, -1, witches, 0
     "black_cat",     # -1, seat, votes, seats tied
@@ -317,7 +317,8 @@ TRACE_EVENTS = (
     "parris",        # seat, -1, card kind taken from the discard pile, 0
     "tituba",        # seat, -1, card kind put next on top, position from the top (1..)
     "conspiracy",    # drawer, -1, number of the Conspiracy, 0
-    "passed",        # giver, receiver, tryal kind, 1 through the middle
+    "passed",        # giver, receiver, tryal kind, middle (1) + 2 x giver's slot + 64 x
+                     # receiver's slot
     "joins_witches", # seat, -1, 0, 0
     "night",         # -1, -1, number of the night, 0
     "kill_vote",     # witch, seat, DECISION (black_cat or night_kill), 0
@@ -328,8 +329,25 @@ TRACE_EVENTS = (
     "reshuffle",     # -1, -1, cards in the new deck, 0
     "two_left",      # -1, -1, blue cards discarded, 0
     "winner",        # -1, -1, team (-1: none), END code
+    "deck",          # -1, position from the top (1..), card kind, DECK_VIEWS code
+    "witch_team",    # -1, -1, bit mask of the witches who see each other, 0
+    "stop",          # seat, -1, DECISION code declined (stop or no confession), 0
+    "alibi_removed", # target, player, Accusation cards removed, Evidence cards removed
+    "discards",      # seat, PLACES code, card kind, cards of it to the discard pile
+    "turned_up",     # seat, -1, tryal kind, slot (the dead reveal the rest of their tryals)
+    "silent_tryals", # seat, -1, face-down tryals leaving the game unseen, 0
+    "learns",        # seat, about whom (-1: nobody), value, LEARNS code (private)
 )
 TR = codes(TRACE_EVENTS, "Trace")
+# When the trace shows the deck in its order (top first): the cards shuffled for the deal, the
+# draw deck after a shuffle (the deal's and every night's), and after Tituba's arrangement.
+DECK_VIEWS = ("deal", "shuffled", "tituba")
+DECK_VIEW = codes(DECK_VIEWS, "DeckView")
+PLACES = ("hand", "front")  # where cards go to the discard pile from
+PLACE = codes(PLACES, "Place")
+# What a seat privately learns (trace lines marked simulator.games.base.PRIVATE_MARK).
+LEARNS = ("own_tryals", "received", "taken", "deck", "robbed_hand", "dead_hand")
+LEARN = codes(LEARNS, "Learn")
 
 # Rules this project decided where the source and the rules note are silent (docs/rules/salem.md
 # gives the reasoning and the covering tests).

@@ -20,9 +20,9 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    ABIGAIL_CLEAR, ALIBI_WITNESS, CARD, CAUSE, CHAR, DECISION, DRAW, END, EV, HAND_KINDS, LOG,
-    MAX_TURNS, MODE, N_CARDS, NIGHT_OUTCOME, OBS, PHASE, PHIPS, STOP, TOWN, TR,
-    TRYAL, TURN, WITCH,
+    ABIGAIL_CLEAR, ALIBI_WITNESS, CARD, CAUSE, CHAR, DECISION, DECK_VIEW, DRAW, END, EV,
+    HAND_KINDS, LEARN, LOG, MAX_TURNS, MODE, N_CARDS, N_FRONT, NIGHT_OUTCOME, OBS, PHASE, PHIPS,
+    PLACE, STOP, TOWN, TR, TRYAL, TURN, WITCH,
 )
 from .observation import (
     legal_blue, legal_confess, legal_kinds, legal_living, legal_parris, legal_play,
@@ -30,7 +30,8 @@ from .observation import (
 )
 from .rules import (
     add_front, add_hand, apply_alibi, arrange_top, black_cat_holder, bury, constable_seat,
-    discard_card, discard_front, discard_hand, give_tryal, has_ability, immune_to_theft, is_red,
+    discard_card, discard_front, discard_hand, give_tryal, has_ability, immune_to_theft, is_blue,
+    is_red,
     living_count, log_event, matchmaker_partner, move_front, move_hand, next_living,
     night_at_bottom, pick_face_down, pop_card, publish_row, recount, recount_all, red_value,
     remove_tryal, reset_public, reveal_kills, reveal_tryal, set_character, shuffle,
@@ -41,6 +42,46 @@ from .state import accusations, alive, discard, front, hand_size, parris_left, p
     tituba_left
 
 PLAIN = (-1, -1, -1, MODE.plain)
+
+
+# --- what the trace shows beyond the decisions (no effect on play) -------------------------
+@compiled
+def trace_deck(st, view):
+    """The draw deck in its order, top first (trace only)."""
+    if tracing(st):
+        for i in range(st.pile_size):
+            event(st, TR.deck, -1, i + 1, st.pile[st.pile_size - 1 - i], view)
+
+
+@compiled
+def trace_discards(st, seat, place, reds_only, voided_only):
+    """The cards of `seat`'s hand or front about to go to the discard pile, kind by kind (trace
+    only): all of them, its red cards, or what the two-player rule voids (blue cards; in a hand,
+    Scapegoat and Robbery too). Returns the cards counted."""
+    total = 0
+    kinds = HAND_KINDS if place == PLACE.hand else N_FRONT
+    for k in range(kinds):
+        count = st.hand[seat, k] if place == PLACE.hand else front(st, seat, k)
+        if count <= 0 or reds_only and not is_red(k):
+            continue
+        if voided_only and not (is_blue(k) or place == PLACE.hand
+                                and (k == CARD.scapegoat or k == CARD.robbery)):
+            continue
+        total += count
+        event(st, TR.discards, seat, place, k, count)
+    return total
+
+
+@compiled
+def witches_see_each_other(st):
+    """The living witches open their eyes together (the rules' witches_wake), traced as what
+    they privately learn."""
+    witches_wake(st)
+    mask = 0
+    for s in range(st.players):
+        if alive(st)[s] and st.ever_witch[s]:
+            mask |= 1 << s
+    event(st, TR.witch_team, -1, -1, mask, 0)
 
 
 @compiled
@@ -62,6 +103,8 @@ def proctor_takes(st, dead, rng):
             continue
         if hand_size(st)[dead] == 0:
             return
+        if not st.proctor_blind:
+            event(st, TR.learns, p, dead, hand_size(st)[dead], LEARN.dead_hand)
         for k in range(N_CARDS):  # the hand he looks through
             st.spoils[k] = st.hand[dead, k]
         for _ in range(3):
@@ -80,6 +123,7 @@ def proctor_takes(st, dead, rng):
                 legal_kinds(st, st.spoils, HAND_KINDS, True)
                 kind = decide(st, p, DECISION.proctor, rng, (dead, -1, -1, MODE.choice))
                 if kind == STOP:
+                    event(st, TR.stop, p, -1, DECISION.proctor, 0)
                     break
             st.spoils[kind] -= 1
             add_hand(st, dead, kind, -1)
@@ -109,6 +153,18 @@ def die(st, seat, cause, rng):
         team = -1 if st.dead_silent else (WITCH if st.ever_witch[dead] else TOWN)
         event(st, TR.death, dead, why, team, 0)
         proctor_takes(st, dead, rng)
+        if tracing(st):
+            trace_discards(st, dead, PLACE.hand, False, False)
+            trace_discards(st, dead, PLACE.front, False, False)
+            hidden = 0
+            for slot in range(st.row_len[dead]):
+                tid = st.row[dead, slot]
+                if not st.tryal_up[tid]:
+                    hidden += 1
+                    if not st.dead_silent:
+                        event(st, TR.turned_up, dead, -1, st.tryal_kind[tid], slot)
+            if st.dead_silent and hidden > 0:
+                event(st, TR.silent_tryals, dead, -1, hidden, 0)
         bury(st, dead)
         st.game_events[EV.deaths] += 1
         if i > 0:
@@ -116,9 +172,13 @@ def die(st, seat, cause, rng):
         log_event(st, LOG.death, dead, why, team)
     recount_all(st)  # Martha Corey's right may have changed
     if living_count(st) == 2 and st.obs[OBS.two_left] == 0:
+        if tracing(st):
+            event(st, TR.two_left, -1, -1, 0, 0)
+            for s in range(st.players):
+                trace_discards(st, s, PLACE.hand, False, True)
+                trace_discards(st, s, PLACE.front, False, True)
         gone = two_left_purge(st)
         st.game_events[EV.two_left] += 1
-        event(st, TR.two_left, -1, -1, gone, 0)
     st.outcome = victory(st)
 
 
@@ -189,6 +249,7 @@ def trial(st, placer, accused, rng):
         st.phase = PHASE.day
         die(st, accused, CAUSE.trial, rng)
     else:
+        trace_discards(st, accused, PLACE.front, True, False)
         discard_front(st, accused, True)
         st.outcome = victory(st)
     if st.outcome >= 0:
@@ -201,6 +262,7 @@ def trial(st, placer, accused, rng):
         choice = decide(st, placer, DECISION.abigail, rng, PLAIN)
         event(st, TR.abigail, placer, -1, choice, 0)
         if choice == ABIGAIL_CLEAR:
+            trace_discards(st, placer, PLACE.front, True, False)
             discard_front(st, placer, True)
     if alive(st)[placer] and has_ability(st, placer, CHAR.ann_putnam):
         if st.ann_at_once:
@@ -251,7 +313,12 @@ def play_card(st, seat, card, rng):
         check_trial(st, seat, target, rng)
         return
     if card == CARD.alibi:
+        accusation_cards = front(st, target, CARD.accusation)
+        evidence_cards = front(st, target, CARD.evidence)
         removed = apply_alibi(st, target)
+        event(st, TR.alibi_removed, target, seat,
+              accusation_cards - front(st, target, CARD.accusation),
+              evidence_cards - front(st, target, CARD.evidence))
         discard_card(st, card, 1)
         log_event(st, LOG.alibi, seat, target, removed)
         event(st, TR.accusations, target, seat, accusations(st)[target],
@@ -264,6 +331,7 @@ def play_card(st, seat, card, rng):
         if immune_to_theft(st, target):
             event(st, TR.no_effect, seat, target, card, 0)
         else:
+            trace_discards(st, target, PLACE.hand, False, False)
             log_event(st, LOG.arson, seat, target, discard_hand(st, target))
     elif card == CARD.robbery:
         discard_card(st, card, 1)
@@ -271,6 +339,7 @@ def play_card(st, seat, card, rng):
             event(st, TR.no_effect, seat, target if immune_to_theft(st, target) else second,
                   card, 0)
         else:
+            event(st, TR.learns, second, target, hand_size(st)[target], LEARN.robbed_hand)
             move_hand(st, target, second)
             log_event(st, LOG.robbery, seat, target, second)
     elif card == CARD.scapegoat:
@@ -302,6 +371,7 @@ def play_phase(st, seat, rng):
             break
         card = decide(st, seat, DECISION.play, rng, PLAIN)
         if card == STOP:
+            event(st, TR.stop, seat, -1, DECISION.play, 0)
             break
         first = False
         play_card(st, seat, card, rng)
@@ -325,6 +395,7 @@ def parris_phase(st, seat, rng):
         legal_parris(st, pick > 0)
         kind = decide(st, seat, DECISION.parris, rng, PLAIN)
         if kind == STOP:
+            event(st, TR.stop, seat, -1, DECISION.parris, 0)
             break
         discard(st)[kind] -= 1
         add_hand(st, seat, kind, 1)
@@ -343,17 +414,20 @@ def tituba_phase(st, seat, rng):
         st.spoils[k] = 0
     for i in range(depth):
         st.spoils[st.pile[st.pile_size - 1 - i]] += 1
+    event(st, TR.learns, seat, -1, depth, LEARN.deck)
     count = 0
     while count < depth:
         legal_kinds(st, st.spoils, N_CARDS, True)
         kind = decide(st, seat, DECISION.tituba, rng, (-1, -1, -1, MODE.choice))
         if kind == STOP:
+            event(st, TR.stop, seat, -1, DECISION.tituba, 0)
             break
         st.picks[count] = kind
         st.spoils[kind] -= 1
         count += 1
         event(st, TR.tituba, seat, -1, kind, count)
     arrange_top(st, depth, st.picks, count)
+    trace_deck(st, DECK_VIEW.tituba)
     for k in range(N_CARDS):
         st.spoils[k] = 0
 
@@ -440,7 +514,10 @@ def dawn(st, rng):
         s = (start + step) % n
         choice = st.confessing[s]
         st.confessing[s] = STOP
-        if choice == STOP or not alive(st)[s]:
+        if not alive(st)[s]:
+            continue
+        if choice == STOP:
+            event(st, TR.stop, s, -1, DECISION.confess, 0)
             continue
         st.confessed[s] = 1
         st.game_events[EV.confessions] += 1
@@ -491,7 +568,7 @@ def night(st, rng):
     st.game_events[EV.nights] += 1
     event(st, TR.night, -1, -1, st.obs[OBS.nights], 0)
     st.phase = PHASE.night
-    witches_wake(st)
+    witches_see_each_other(st)
     victim = witch_vote(st, DECISION.night_kill, rng)
     st.night_victim = victim
     tied = 0
@@ -514,6 +591,7 @@ def night(st, rng):
         return
     night_at_bottom(st, rng)
     event(st, TR.reshuffle, -1, -1, st.pile_size, 0)
+    trace_deck(st, DECK_VIEW.shuffled)
     if not st.resume_turn:
         st.turn_over = 1
 
@@ -529,7 +607,11 @@ def pass_tryals(st, rng):
     for i in range(n):
         st.converted[i] = 0
         if alive(st)[i]:
-            st.takes[i] = pick_face_down(st, next_living(st, i), rng)
+            giver = next_living(st, i)
+            st.takes[i] = pick_face_down(st, giver, rng)
+            for slot in range(st.row_len[giver]):  # (each living seat gives one tryal)
+                if st.row[giver, slot] == st.takes[i]:
+                    st.take_slots[giver] = slot
     for i in range(n):
         if alive(st)[i]:
             giver = next_living(st, i)
@@ -559,7 +641,11 @@ def pass_tryals(st, rng):
         if alive(st)[i]:
             was = st.ever_witch[i]
             give_tryal(st, i, st.takes[i])
-            event(st, TR.passed, st.seats[i], i, st.tryal_kind[st.takes[i]], 1 if middle else 0)
+            kind = st.tryal_kind[st.takes[i]]
+            event(st, TR.passed, st.seats[i], i, kind, (1 if middle else 0)
+                  + 2 * st.take_slots[st.seats[i]] + 64 * (st.row_len[i] - 1))
+            event(st, TR.learns, i, st.seats[i], kind, LEARN.received)
+            event(st, TR.learns, st.seats[i], i, kind, LEARN.taken)
             if st.ever_witch[i] and not was:
                 st.converted[i] = 1
                 converted += 1
@@ -661,10 +747,11 @@ def deal(st, rng):
             give_tryal(st, s, s * st.tryals_each + j)
         publish_row(st, s)
         if tracing(st):
-            counts = 0
+            dealt = 0
             for j in range(st.row_len[s]):
-                counts += 16 ** st.tryal_kind[st.row[s, j]]
-            event(st, TR.tryals, s, -1, counts, 0)
+                dealt += st.tryal_kind[st.row[s, j]] * 4 ** j
+            event(st, TR.tryals, s, -1, dealt, st.row_len[s])
+            event(st, TR.learns, s, s, st.row_len[s], LEARN.own_tryals)
     # the playing cards: deal from the deck without the Black Cat, Night and Conspiracy
     count = 0
     for k in range(HAND_KINDS):
@@ -673,6 +760,9 @@ def deal(st, rng):
                 st.scratch2[count] = k
                 count += 1
     shuffle(st.scratch2, count, rng)
+    if tracing(st):  # dealt from the top: the end of scratch2
+        for i in range(count):
+            event(st, TR.deck, -1, i + 1, st.scratch2[count - 1 - i], DECK_VIEW.deal)
     at = count
     for s in range(n):
         for _ in range(st.starting_hand):
@@ -687,6 +777,7 @@ def deal(st, rng):
     discard(st)[CARD.conspiracy] += st.deck_counts[CARD.conspiracy]
     st.pile_size = 0
     night_at_bottom(st, rng)
+    trace_deck(st, DECK_VIEW.shuffled)
 
 
 @compiled
@@ -698,7 +789,7 @@ def first_night(st, rng):
     for s in range(n):
         witches += st.ever_witch[s]
     event(st, TR.first_night, -1, -1, witches, 0)
-    witches_wake(st)
+    witches_see_each_other(st)
     st.first_cat = -1
     st.first_cat_team = -1
     if st.deck_counts[CARD.black_cat] == 0:

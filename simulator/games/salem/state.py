@@ -86,6 +86,7 @@ FIELDS = (
     Field("seats", i8, (_P,), "scratch: seats"),
     Field("votes", i8, (_P,), "scratch: votes received"),
     Field("takes", i8, (_P,), "scratch: the tryal each seat takes at a Conspiracy"),
+    Field("take_slots", i8, (_P,), "scratch: the giver's slot of the tryal each seat takes"),
     Field("spoils", i8, (N_CARDS,), "the cards being chosen from (Proctor, Tituba, the draft)"),
     Field("picks", i8, (MAX_DECK,), "Tituba's picks, top first"),
     Field("dying", i8, (_P,), "scratch: players dying together"),

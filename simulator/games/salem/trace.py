@@ -1,14 +1,24 @@
 """Readable lines from a Salem trace buffer (one game, recorded by the kernel).
 
 Rows are (turn, event code, actor, target, value, extra); TRACE_EVENTS in declaration.py says
-what each field holds. Every row decodes on its own into one sentence.
+what each field holds. Every row decodes on its own into one sentence, except the cards of a
+deck shown in its order: consecutive `deck` rows make one line. The header says the setup and
+every setting that differs from the published game. What one seat privately learns is a line
+marked PRIVATE_MARK (`fairplay trace --private` shows it).
+
+The trace is written so that every rule can be checked from its text alone
+(tests/test_salem_replay.py does): each tryal's slot, the deck's order after every shuffle and
+arrangement, every card that goes to the discard pile and from where, each declined choice.
 """
 
 from __future__ import annotations
 
+from simulator.games.base import PRIVATE_MARK
+
 from .declaration import (
-    CARD, CAUSES, CHARACTERS, DECISION, DRAWS, END_CONDITIONS, FRONT_LABELS,
-    NIGHT_OUTCOMES, PHIPS, TEAMS, TR, TRYAL_LABELS, TURN_ACTIONS,
+    CARD, CARDS, CAUSES, CHARACTERS, DECISION, DECK_VIEW, DRAWS, END_CONDITIONS,
+    FRONT_LABELS, LEARN, NIGHT_OUTCOMES, PHIPS, PLACE, PROVISIONAL, TEAMS, TR, TRYAL_LABELS,
+    TURN_ACTIONS,
 )
 
 
@@ -30,10 +40,57 @@ def _character(a, t, v, x):
 
 
 def _tryals(a, t, v, x):
-    nw, w, c = v % 16, (v // 16) % 16, v // 256
-    parts = [f"{nw} Not a Witch"] + ([f"{w} Witch"] if w else []) + \
-        ([f"{c} Constable"] if c else [])
-    return f"  {seat(a)} is dealt {', '.join(parts)} (secret)"
+    kinds = [tryal((v // 4 ** slot) % 4) for slot in range(x)]
+    return f"  {seat(a)} is dealt, slot by slot: {', '.join(kinds)} (secret)"
+
+
+def seats(mask: int) -> str:
+    return ", ".join(str(s) for s in range(64) if mask >> s & 1) or "none"
+
+
+def _learns(a, t, v, x):
+    what = {
+        LEARN.own_tryals: f"looks at its {v} tryals",
+        LEARN.received: f"sees the tryal it takes from {seat(t)}: {tryal(v)}",
+        LEARN.taken: f"knows which of its tryals {seat(t)} took: {tryal(v)}",
+        LEARN.deck: f"looks through the top {v} cards of the deck (Tituba)",
+        LEARN.robbed_hand: f"sees the {v} card(s) it receives from the hand of {seat(t)}",
+        LEARN.dead_hand: f"looks through the {v} card(s) in the hand of {seat(t)} (John Proctor)",
+    }[x]
+    return f"  {PRIVATE_MARK}{seat(a)} {what}"
+
+
+STOPS = {
+    DECISION.play: "stops playing cards",
+    DECISION.parris: "takes no second card from the discard pile (Samuel Parris)",
+    DECISION.proctor: "takes no more cards (John Proctor)",
+    DECISION.tituba: "leaves the rest of the deck in its order (Tituba)",
+    DECISION.confess: "does not confess",
+}
+
+
+def _discards(a, t, v, x):
+    where = "the hand of" if t == PLACE.hand else "in front of"
+    return f"    to the discard pile from {where} {seat(a)}: {x} x {card(v)}"
+
+
+def _passed(a, t, v, x):
+    middle, given, into = x & 1, (x >> 1) & 31, x >> 6
+    return (f"    {seat(t)} takes {tryal(v)} from {seat(a)}'s slot {given} (into its slot "
+            f"{into})" + (" (through the middle)" if middle else ""))
+
+
+DECK_OPENINGS = {
+    DECK_VIEW.deal: "the playing cards shuffled for the deal (each seat in turn takes its "
+                    "starting hand from the top; the rest and Conspiracy make the draw deck)",
+    DECK_VIEW.shuffled: "the draw deck after the shuffle",
+    DECK_VIEW.tituba: "the draw deck after Tituba's arrangement",
+}
+
+
+def _deck(view: int, kinds: list[int]) -> str:
+    return (f"  {DECK_OPENINGS[view]}, top first ({len(kinds)} cards): "
+            + ", ".join(card(k) for k in kinds))
 
 
 def _draw(a, t, v, x):
@@ -110,8 +167,7 @@ SENTENCES = {
     TR.tituba: lambda a, t, v, x: f"  {seat(a)} puts {card(v)} at position {x} from the top "
                                   f"(Tituba)",
     TR.conspiracy: lambda a, t, v, x: f"  CONSPIRACY #{v}, drawn by {seat(a)}",
-    TR.passed: lambda a, t, v, x: f"    {seat(t)} takes {tryal(v)} from {seat(a)}"
-                                  + (" (through the middle)" if x else ""),
+    TR.passed: _passed,
     TR.joins_witches: lambda a, t, v, x: f"    {seat(a)} joins the witches",
     TR.night: lambda a, t, v, x: f"  NIGHT {v}",
     TR.kill_vote: lambda a, t, v, x: f"    witch {seat(a)} votes for {seat(t)}"
@@ -126,14 +182,103 @@ SENTENCES = {
         "already_dead": "is already dead"}[NIGHT_OUTCOMES[v]],
     TR.reshuffle: lambda a, t, v, x: f"  the discard pile becomes the new deck ({v} cards, "
                                      f"Night at the bottom)",
-    TR.two_left: lambda a, t, v, x: f"  two players left: {v} blue card(s) discarded",
+    TR.two_left: lambda a, t, v, x: "  two players left: every blue card in a hand or in front "
+                                    "of a player, and Scapegoat and Robbery in hands, go to the "
+                                    "discard pile",
+    TR.witch_team: lambda a, t, v, x: f"  {PRIVATE_MARK}the witch team opens its eyes: "
+                                      f"seat(s) {seats(v)} see each other",
+    TR.stop: lambda a, t, v, x: f"  {seat(a)} {STOPS[v]}",
+    TR.alibi_removed: lambda a, t, v, x: f"    the Alibi removes {v} x Accusation and {x} x "
+                                         f"Evidence from in front of {seat(a)}",
+    TR.discards: _discards,
+    TR.turned_up: lambda a, t, v, x: f"    {seat(a)}'s slot {x} is turned up: {tryal(v)}",
+    TR.silent_tryals: lambda a, t, v, x: f"    {seat(a)}'s {v} face-down tryal(s) leave the game "
+                                         f"unseen",
+    TR.learns: _learns,
     TR.winner: _winner,
 }
 
 
+# The settings a trace's header compares with the published game: (config key, the params'
+# field, its published value).
+SETTINGS = (
+    ("rules.accusations", "accusations", 7),
+    ("rules.starting_hand", "starting_hand", 3),
+    ("rules.black_cat_chooser = drawer", "cat_by_drawer", False),
+    ("rules.night_resumes_turn", "resume_turn", False),
+    ("rules.last_convert_loses", "last_convert_loses", False),
+    ("rules.piety = double_threshold", "piety_double", False),
+    ("rules.tituba_depth", "tituba_depth", 0),
+    ("rules.ann_putnam = at_once", "ann_at_once", False),
+    ("rules.john_proctor = blind", "proctor_blind", False),
+    ("rules.black_draw_replaced", "black_replaced", False),
+    ("variants.conspiracy = middle", "conspiracy_middle", False),
+    ("variants.dead_silent", "dead_silent", False),
+    ("variants.extra_witch", "extra_witch", False),
+)
+
+
+def changed_settings(params) -> list[str]:
+    """Every setting of `params` that differs from the published game, as `key = value`."""
+    from .params import PUBLISHED_DECK, PUBLISHED_TRYALS
+
+    changed = []
+    for key, field, published in SETTINGS:
+        value = getattr(params, field)
+        if value != published:
+            changed.append(key if " = " in key else
+                           f"{key} = {str(value).lower() if isinstance(value, bool) else value}")
+    if params.draft:
+        changed.append("rules.character_draft: each player keeps 1 of 2 characters")
+    for name, count in zip(CARDS, params.deck):
+        if count != PUBLISHED_DECK[name]:
+            changed.append(f"deck.{name} = {count} (published: {PUBLISHED_DECK[name]})")
+    row = PUBLISHED_TRYALS.get(params.players)
+    if row is not None:
+        published = [row["not_a_witch"], row["witch"] + params.extra_witch,
+                     row["constable"]]
+        published[0] -= params.extra_witch
+        if list(params.tryals) != published:
+            changed.append(f"tryals.{params.players} = {'/'.join(map(str, params.tryals))} "
+                           f"(published: {'/'.join(map(str, published))})")
+    if len(params.characters) != len(CHARACTERS):
+        changed.append("characters = " + ", ".join(CHARACTERS[c] for c in params.characters))
+    return changed
+
+
+def header(params) -> list[str]:
+    """The setup, the deck's composition and every changed setting."""
+    if params is None:
+        return [f"Salem 1692: provisional rules ({len(PROVISIONAL)} rulings)"]
+    nw, w, c = params.tryals
+    deck = ", ".join(f"{count} x {card(k)}" for k, count in enumerate(params.deck) if count)
+    return [
+        f"Salem 1692: {params.players} players, {params.tryals_each} tryals each ({nw} Not a "
+        f"Witch, {w} Witch, {c} Constable), {len(params.characters)} characters in the pool",
+        f"  the deck ({sum(params.deck)} cards): {deck}",
+        "  settings changed from the published game: "
+        + ("; ".join(changed_settings(params)) or "none"),
+        f"  provisional: {len(PROVISIONAL)} rulings of this project where the source is silent "
+        f"(`fairplay games salem` lists them)",
+    ]
+
+
 def decode_trace(rows, params) -> list[str]:
-    lines = []
+    lines = header(params)
+    deck, view = [], -1
     for step, code, actor, target, value, extra in rows.tolist():
+        if code == TR.deck:
+            if target == 1 and deck:  # a new view of the deck begins
+                lines.append(_deck(view, deck))
+                deck = []
+            deck.append(value)
+            view = extra
+            continue
+        if deck:
+            lines.append(_deck(view, deck))
+            deck = []
         lines.append(SENTENCES[code](actor, target, value, extra))
+    if deck:
+        lines.append(_deck(view, deck))
     return lines
 
