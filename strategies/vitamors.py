@@ -26,6 +26,16 @@ inlining them all into every caller at the Numba level made the first compile fi
   ritual whose pattern it has verified (the jesters initiate it if they are most of the yes
   votes), and one jester (the first in turn order from the sacrificer) votes for a ritual it
   knows to be doomed: with a believing exile that makes a tie, which the exiles initiate.
+
+  The exiles also read the public tells (`sacrifices`, `read_rituals`): every turn is an offer or
+  a removal, so the table knows how many cards each seat offered and how many scrolls it removed.
+  Jesters run the clock and exiles hold back cards that fit nowhere, so an offer adds `play_tell`
+  to a seat's suspicion and a removal takes `remove_trust` off it; a yes vote for a ritual that
+  did not start, in which the exile saw no pattern, adds `backing_tell`. An exile starts a ritual
+  on a pattern that rests only on the word of seats below `ritual_doubt` (and looks at the faction
+  of a seat at or above it), on any other believed pattern with probability `faith`, and on any
+  believed pattern at the last vote (the card limit reached: no ritual means the jesters win). A
+  jester may remove a scroll instead of offering (`disguise`), to look like an exile.
 """
 
 from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
@@ -787,10 +797,12 @@ def builtin():
         "random": RANDOM,
         "conspirator": StrategyInfo(
             "conspirator", conspirator,
-            "exiles steer cards into patterns, verify claims with spells, suspect dissenters and "
-            "liars, and vote for the ritual they believe in; jesters lie to plant false patterns, "
-            "trap Death's Gaze with schemes, start a ritual they have verified, and back doomed "
-            "rituals",
+            "exiles steer cards into patterns, verify claims with spells, suspect dissenters, "
+            "liars and the public tells (seats that offer every card and never hold back, lone "
+            "backers of a ritual), trust seats that removed scrolls, and vote for the ritual they "
+            "believe in (or at the last vote); jesters lie to plant false patterns, trap Death's "
+            "Gaze with schemes, start a ritual they have verified, back doomed rituals, and may "
+            "hold back in disguise",
             params=(
                 StrategyParam("doubt", 9.5, 0.0, 100.0,
                               "suspicion at which an exile stops believing a player (a claim "

@@ -372,6 +372,8 @@ SENTENCES = [(re.compile(pattern), method) for pattern, method in (
     (r"  schemes set aside face up: (.*)$", Table.schemes),
     (r"  a ritual vote follows (\d+) Life or (\d+) Death Altar cards; (\d+) yes votes start it; "
      r"each player has one feather$", Table.limits),
+    (r"  seats are numbered in turn order: the Reaper passes to the right \(counter-clockwise\), "
+     r"from seat s to seat s \+ 1$", None),
     (r"  seat (\d+) draws a faction card and a character card$", None),
     (rf"  {re.escape(PRIVATE_MARK)}seat (\d+): \S+ (exile|jester), holds rank (\d+)$",
      Table.dealt),

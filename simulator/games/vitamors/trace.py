@@ -103,6 +103,8 @@ def setup_lines(params) -> list[str]:
     lines.append(f"  a ritual vote follows {params.life_cards} Life or {params.death_cards} Death "
                  f"Altar cards; {params.ritual_votes} yes votes start it; each player has one "
                  f"feather")
+    lines.append("  seats are numbered in turn order: the Reaper passes to the right "
+                 "(counter-clockwise), from seat s to seat s + 1")
     return lines
 
 
