@@ -55,7 +55,7 @@ HALF = FIELD // 2
 
 # params
 (P_FOCUS, P_AGGRESSION, P_FEAR, P_PROFILE, P_INSIGHT, P_WITCH_AGGRESSION,
- P_SHORT_AGGRESSION) = range(7)
+ P_SHORT_AGGRESSION, P_CAT_KEEP, P_CAT_SUSPICION) = range(9)
 
 # What a card in hand is worth to the one who holds it (Parris, Proctor, Tituba, the draft).
 CARD_VALUE = (1.0, 3.0, 7.0, 2.5, 2.0, 2.5, 1.5, 1.5, 1.0, 2.5, 2.0, 0.5, 0.5, 0.0, 0.0)
@@ -95,7 +95,7 @@ def shown_witch(memory, n, seat, weight):
 
 
 @inlined
-def read_log(obs, memory):
+def read_log(obs, params, memory):
     """Read the public events not read yet into the memory (the ring keeps the last LOG_LEN)."""
     count = obs[OBS.log_count]
     seen = int(memory[M_SEEN])
@@ -119,8 +119,8 @@ def read_log(obs, memory):
             add_given(memory, actor, target, -2.0)
             add_given(memory, actor, value, 2.0)
         elif code == LOG.blue:
-            if actor < 0:  # the witches gave the Black Cat: its holder is likely a townsperson
-                memory[M_SUSP + target] -= 0.2
+            if actor < 0:  # the witches placed the Black Cat: they may have kept it
+                memory[M_SUSP + target] += params[P_CAT_SUSPICION]
             elif value == CARD.asylum or value == CARD.piety:
                 add_given(memory, actor, target, -2.0)
             else:
@@ -497,11 +497,63 @@ def pick_slot(obs, legal, witch, own):
     return chosen, rank
 
 
+@inlined
+def exposure(obs, seat):
+    """The share of `seat`'s face-down tryals that are Witches, as a witch knows it (its own
+    row; a fellow witch holds at least one): what a blind reveal of that seat's tryals shows,
+    at a trial or when the Black Cat's reveal is not its holder's to choose. Each Conspiracy's
+    Black Cat reveal takes away one of the others, so the share only grows."""
+    down = obs[OBS.face_down + seat]
+    if down <= 0:
+        return 1.0
+    if seat == obs[OBS.me]:
+        witches = 0
+        for slot in range(10):
+            if obs[OBS.mine + slot] == TRYAL.witch:
+                witches += 1
+    else:
+        witches = max(obs[OBS.known_witch + seat], 1)
+    return min(witches / down, 1.0)
+
+
+@inlined
+def black_cat_vote(obs, legal, params, memory, rng):
+    """The first night: where the Black Cat goes. A later voter follows the votes so far (the
+    witches see them), so the team speaks with one voice. The first weighs the start (its
+    holder plays first: `cat_keep`, the chance to keep it when keeping risked nothing) against
+    the risk of exposing a witch (`exposure`): it keeps the Cat, for the witch least exposed,
+    with probability cat_keep * (1 - exposure), else gives it to a townsperson, who then starts
+    and loses a tryal at every Conspiracy. Ties at random."""
+    n = obs[OBS.players]
+    witches, town = 0, 0
+    voted = 0
+    for s in range(n):
+        if legal[s]:
+            voted += obs[OBS.votes + s]
+            if is_witch_known(obs, s) or s == obs[OBS.me]:
+                witches |= 1 << s
+            else:
+                town |= 1 << s
+    if voted > 0:
+        for s in range(n):
+            memory[M_SCORE + s] = obs[OBS.votes + s]
+        return pick_best(memory, witches | town, rng)
+    for s in range(n):
+        memory[M_SCORE + s] = -exposure(obs, s)
+    keeper = pick_best(memory, witches, rng)
+    if keeper >= 0 and (town == 0 or random_double(rng)
+                        < params[P_CAT_KEEP] * (1.0 + memory[M_SCORE + keeper])):
+        return keeper
+    if town == 0:
+        return uniform_legal(legal, rng)
+    return uniform_bit(town, rng)
+
+
 # --- the strategy -------------------------------------------------------------------------------------
 @strategy
 def people(kind, obs, legal, params, memory, rng):
     """A person's play (see the module's docstring)."""
-    read_log(obs, memory)
+    read_log(obs, params, memory)
     me = obs[OBS.me]
     witch = obs[OBS.my_team] == WITCH
     if kind == DECISION.turn:
@@ -574,7 +626,9 @@ def people(kind, obs, legal, params, memory, rng):
             return CARD.night
         memory[M_TITUBA] = 0
         return STOP
-    if kind == DECISION.night_kill or kind == DECISION.black_cat:
+    if kind == DECISION.black_cat:
+        return black_cat_vote(obs, legal, params, memory, rng)
+    if kind == DECISION.night_kill:
         mask = 0
         n = obs[OBS.players]
         for s in range(n):
@@ -582,10 +636,6 @@ def people(kind, obs, legal, params, memory, rng):
                 mask |= 1 << s
         if mask == 0:
             return uniform_legal(legal, rng)
-        for s in range(n):
-            memory[M_SCORE + s] = obs[OBS.votes + s]
-        if kind == DECISION.black_cat:  # a townsperson, with the fellow witches' votes
-            return pick_best(memory, mask, rng)
         for s in range(n):  # follow the fellow witches' votes; else the biggest threat
             score = threat(obs, memory, s) + 3.0 * obs[OBS.votes + s]
             if obs[OBS.front + s * N_FRONT + CARD.asylum] > 0:
@@ -664,6 +714,13 @@ PEOPLE_PARAMS = (
                   "a witch's probability of placing accusations that cause no trial yet"),
     StrategyParam("short_aggression", 0.95, 0.0, 1.0,
                   "`aggression` with three tryals each (10 to 12 players)"),
+    StrategyParam("cat_keep", 0.4, 0.0, 1.0,
+                  "the witches' weight of the start on the first night: the chance they keep "
+                  "the Black Cat (its holder starts) when keeping it risked exposing no witch; "
+                  "the risk is the share of the keeper's face-down tryals that are Witches"),
+    StrategyParam("cat_suspicion", 0.2, -1.0, 1.0,
+                  "the town's reading of the Black Cat's first holder: suspicion it adds (the "
+                  "witches chose that player: they may have kept the Cat, or given it away)"),
 )
 
 

@@ -19,11 +19,13 @@ from simulator.games.salem.observation import (
 )
 from simulator.games.salem.rules import log_event, recount_all
 from strategies.common import random_play
-from strategies.salem import MEMORY, PEOPLE_PARAMS, builtin, people
+from strategies.salem import (
+    M_SUSP, MEMORY, P_CAT_KEEP, P_CAT_SUSPICION, PEOPLE_PARAMS, builtin, people,
+)
 
 from test_salem_positions import CONSTABLE, NAW, WITCH_TRYAL, add_front, position
 
-PARAMS = np.zeros(8, dtype=np.float64)
+PARAMS = np.zeros(len(PEOPLE_PARAMS), dtype=np.float64)
 PARAMS[:len(PEOPLE_PARAMS)] = [p.default for p in PEOPLE_PARAMS]
 CHARS = ["tituba", "sarah-good", "giles-corey", "ann-putnam", "mary-warren"]
 
@@ -94,6 +96,58 @@ def test_ties_are_broken_at_random_never_by_seat_number():
     # four seats alike, 200 picks: each count is Binomial(200, 1/4) (sd 6.1); 25..75 holds with
     # probability 1 - 4e-9 for each of them
     assert counts[0] == 0 and all(25 <= c <= 75 for c in counts[1:]), counts
+
+
+def cat_table():
+    """Seats 0 and 1 are the witches; seat 0's Witch is one of its four tryals (exposure 1/4),
+    seat 1's one of two (1/2)."""
+    tryals = [[WITCH_TRYAL, NAW, NAW, NAW], [WITCH_TRYAL, NAW], [NAW] * 3, [NAW] * 3, [NAW] * 3]
+    st = position(CHARS, tryals=tryals)
+    for w in (0, 1):
+        st.known_team[w, :5] = [WITCH, WITCH, TOWN, TOWN, TOWN]
+    return st
+
+
+def test_the_witches_weigh_the_black_cats_start_against_exposing_a_witch():
+    st = cat_table()
+    keeps = PARAMS.copy()
+    keeps[P_CAT_KEEP] = 1.0
+    picks = []
+    for seed in range(400):
+        legal_living(st, -1)
+        picks.append(ask(st, 0, DECISION.black_cat, (-1, -1, -1, MODE.votes), seed=seed,
+                         params=keeps))
+    counts = np.bincount(picks, minlength=5)
+    # the first voter keeps the Cat for the least exposed witch (seat 0, never seat 1) with
+    # probability cat_keep * (1 - 1/4) = 0.75: 400 votes give Binomial(400, 0.75), mean 300, sd
+    # 8.7; 248..352 (6 sd) fails with probability 2e-9. The rest go to the townsfolk at random:
+    # each of the three gets Binomial(400, 0.25 / 3), mean 33, sd 5.5; 5..70 is over 5 sd.
+    assert counts[1] == 0 and 248 <= counts[0] <= 352, counts
+    assert all(5 <= c <= 70 for c in counts[2:]), counts
+    gives = PARAMS.copy()
+    gives[P_CAT_KEEP] = 0.0
+    for seed in range(50):
+        legal_living(st, -1)
+        assert ask(st, 1, DECISION.black_cat, (-1, -1, -1, MODE.votes), seed=seed,
+                   params=gives) in (2, 3, 4)
+    # a later voter follows the votes so far: the team speaks with one voice
+    st.votes[3] = 1
+    for seed in range(20):
+        legal_living(st, -1)
+        assert ask(st, 1, DECISION.black_cat, (-1, -1, -1, MODE.votes), seed=seed,
+                   params=keeps) == 3
+
+
+def test_the_town_reads_the_black_cats_holder_by_cat_suspicion():
+    st = cat_table()
+    log_event(st, LOG.blue, -1, 3, CARD.black_cat)   # the witches placed the Cat on seat 3
+    for value in (-0.5, 0.0, 0.7):
+        params = PARAMS.copy()
+        params[P_CAT_SUSPICION] = value
+        memory = np.zeros(MEMORY)
+        legal_turn(st, 2)
+        ask(st, 2, DECISION.turn, memory=memory, params=params)
+        assert memory[M_SUSP + 3] == value and memory[M_SUSP + 4] == 0.0
 
 
 def test_the_constable_protects_the_most_accused_player_it_trusts():
