@@ -148,3 +148,39 @@ def test_the_starting_player_is_random_or_seat_0_by_the_knob():
     traces, _ = games_of(['rules.starting_player="seat-0"'], games=5)
     assert all(any(line.startswith("Turn 1: seat 0 is the sacrificer") for line in game)
                for game in traces)
+
+
+def test_the_header_names_every_changed_setting():
+    cfg = config.load("vitamors")
+    assert GAME.decode_trace(np.zeros((0, 6), np.int64), cfg.params)[0].endswith(
+        "every setting at its default)")
+    changed = ['rules.mode="expert"', "deck.ranks=[5, 5, 5, 5, 5]", "scrolls.expert.7.veil=0",
+               'rules.removed_scroll="shown"', 'rules.starting_player="seat-0"',
+               'effects.gaze="see-faction"', "rules.card_limit=10"]
+    header = GAME.decode_trace(np.zeros((0, 6), np.int64), config.load("vitamors", changed).params)
+    for words in ("rules.mode = expert", "deck.ranks = [5, 5, 5, 5, 5]",
+                  "scrolls.expert.7.veil = 0", "rules.removed_scroll = shown",
+                  "rules.starting_player = seat-0", "effects.gaze = see-faction",
+                  "rules.card_limit = 10"):
+        assert words in header[0], words
+    assert "rules.spells_per_card" not in header[0]  # what is not changed is not named
+
+
+def test_a_plain_trace_is_what_the_table_saw():
+    """Without --private, no line tells a hidden rank, faction or scroll; the proposals declined
+    and the Reaper's passes are there."""
+    from simulator import runner
+    from simulator.games.base import PRIVATE_MARK
+
+    cfg = config.load("vitamors")
+    full = runner.trace_game(cfg, seed=3, private=True)
+    plain = runner.trace_game(cfg, seed=3)
+    assert [line for line in full if PRIVATE_MARK not in line] == plain
+    assert len(plain) < len(full)
+    text = "\n".join(plain)
+    for needed in ("keeps its feather (no spell)", "the Reaper passes to seat",
+                   "scroll positions: 0-2 under", "the character deck: 24 cards"):
+        assert needed in text, needed
+    for hidden in ("holds rank", "draws rank", "a lie", "the truth", "in place of the scythe",
+                   "altars: Life ["):
+        assert hidden not in text, hidden
