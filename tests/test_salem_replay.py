@@ -46,7 +46,7 @@ WITCH, CONSTABLE = "Witch", "Constable"
 # Conspiracy that met it); any other line after a victory means the game went on.
 CONSEQUENCES = re.compile(
     r"(† |to the discard pile |seat \d+'s slot \d+ is turned up|seat \d+'s \d+ face-down"
-    r"|seat \d+ takes .* \(John Proctor\)|seat \d+ takes .* \(into its slot|seat \d+ joins "
+    r"|seat \d+ takes .* \(John Proctor\)|seat \d+ (takes|gets) .* \(into its slot|seat \d+ joins "
     r"|seat \d+ takes no more cards \(John Proctor\)|two players left|The \w+ team wins"
     r"|" + re.escape(PRIVATE_MARK) + ")")
 DISCARDS = re.compile(r"to the discard pile ")
@@ -225,7 +225,7 @@ class Replay:
                 else:
                     check()
             self.checks = waiting
-            if self.passes and not (" takes " in text and "into its slot" in text
+            if self.passes and not ("into its slot" in text
                                     or text.startswith(PRIVATE_MARK)
                                     or text.endswith("joins the witches")):
                 self.apply_passes()
@@ -250,15 +250,21 @@ class Replay:
             seen = {int(x) for x in m[1].split(", ")}
             assert seen == {s for s in range(self.players) if self.alive[s] and self.witch[s]}
             return
-        m = re.match(r"seat (\d+) sees the tryal it takes from seat (\d+): (.+)$", text)
-        if m:
-            r, g, kind = int(m[1]), int(m[2]), m[3]
-            assert (g, r, kind) in [(p[0], p[1], p[2]) for p in self.passes], text
+        m = re.match(r"seat (\d+) sees the tryal it (takes from seat (\d+)|gets back from the "
+                     r"middle): (.+)$", text)
+        if m:  # through the middle it does not learn whose it was
+            r, kind = int(m[1]), m[4]
+            assert (m[3] is None) == self.middle
+            assert any(p[1] == r and p[2] == kind and (m[3] is None or p[0] == int(m[3]))
+                       for p in self.passes), text
             return
-        m = re.match(r"seat (\d+) knows which of its tryals seat (\d+) took: (.+)$", text)
+        m = re.match(r"seat (\d+) knows which of its tryals (seat (\d+) took|went to the "
+                     r"middle): (.+)$", text)
         if m:
-            g, r, kind = int(m[1]), int(m[2]), m[3]
-            assert (g, r, kind) in [(p[0], p[1], p[2]) for p in self.passes], text
+            g, kind = int(m[1]), m[4]
+            assert (m[3] is None) == self.middle
+            assert any(p[0] == g and p[2] == kind and (m[3] is None or p[1] == int(m[3]))
+                       for p in self.passes), text
             return
         m = re.match(r"seat (\d+) looks at its (\d+) tryals$", text)
         if m:
@@ -667,12 +673,16 @@ class Replay:
             assert self.limbo[CONSPIRACY] >= 1
             self.in_conspiracy = True
             return
-        m = re.match(r"seat (\d+) takes (.+) from seat (\d+)'s slot (\d+) \(into its slot (\d+)\)"
-                     r"( \(through the middle\))?$", text)
+        m = re.match(r"seat (\d+) takes (.+) from seat (\d+)'s slot (\d+) \(into its slot "
+                     r"(\d+)\)$", text)
+        middle = re.match(r"seat (\d+) gets (.+) from the middle \(into its slot (\d+)\): it was "
+                          r"seat (\d+)'s slot (\d+)$", text)
+        if middle:  # the same facts, in the variant's order
+            m = [text, middle[1], middle[2], middle[4], middle[5], middle[3]]
         if m:
             r, kind, g, slot, into = int(m[1]), m[2], int(m[3]), int(m[4]), int(m[5])
             assert self.alive[r] and self.alive[g]
-            assert bool(m[6]) == self.middle
+            assert bool(middle) == self.middle
             if not self.middle:
                 assert g == self.next_living(r), (r, g)
             if not self.passes:

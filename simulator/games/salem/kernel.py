@@ -644,8 +644,9 @@ def pass_tryals(st, rng):
             kind = st.tryal_kind[st.takes[i]]
             event(st, TR.passed, st.seats[i], i, kind, (1 if middle else 0)
                   + 2 * st.take_slots[st.seats[i]] + 64 * (st.row_len[i] - 1))
-            event(st, TR.learns, i, st.seats[i], kind, LEARN.received)
-            event(st, TR.learns, st.seats[i], i, kind, LEARN.taken)
+            # through the middle nobody follows a tryal: whence and whither stay unknown
+            event(st, TR.learns, i, -1 if middle else st.seats[i], kind, LEARN.received)
+            event(st, TR.learns, st.seats[i], -1 if middle else i, kind, LEARN.taken)
             if st.ever_witch[i] and not was:
                 st.converted[i] = 1
                 converted += 1

@@ -51,8 +51,10 @@ def seats(mask: int) -> str:
 def _learns(a, t, v, x):
     what = {
         LEARN.own_tryals: f"looks at its {v} tryals",
-        LEARN.received: f"sees the tryal it takes from {seat(t)}: {tryal(v)}",
-        LEARN.taken: f"knows which of its tryals {seat(t)} took: {tryal(v)}",
+        LEARN.received: (f"sees the tryal it takes from {seat(t)}: {tryal(v)}" if t >= 0 else
+                         f"sees the tryal it gets back from the middle: {tryal(v)}"),
+        LEARN.taken: (f"knows which of its tryals {seat(t)} took: {tryal(v)}" if t >= 0 else
+                      f"knows which of its tryals went to the middle: {tryal(v)}"),
         LEARN.deck: f"looks through the top {v} cards of the deck (Tituba)",
         LEARN.robbed_hand: f"sees the {v} card(s) it receives from the hand of {seat(t)}",
         LEARN.dead_hand: f"looks through the {v} card(s) in the hand of {seat(t)} (John Proctor)",
@@ -76,8 +78,10 @@ def _discards(a, t, v, x):
 
 def _passed(a, t, v, x):
     middle, given, into = x & 1, (x >> 1) & 31, x >> 6
-    return (f"    {seat(t)} takes {tryal(v)} from {seat(a)}'s slot {given} (into its slot "
-            f"{into})" + (" (through the middle)" if middle else ""))
+    if middle:
+        return (f"    {seat(t)} gets {tryal(v)} from the middle (into its slot {into}): it was "
+                f"{seat(a)}'s slot {given}")
+    return f"    {seat(t)} takes {tryal(v)} from {seat(a)}'s slot {given} (into its slot {into})"
 
 
 DECK_OPENINGS = {
