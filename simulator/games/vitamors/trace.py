@@ -45,22 +45,19 @@ def changed_settings(params) -> list[str]:
             out.append(f"scrolls.{params.mode}.{params.players}.{item} = {params.scrolls[i]}")
     if params.without:
         out.append("rules.without = [" + ", ".join(params.without) + "]")
-    for key, value in (("rules.jesters_swap", "all" if params.swap_all else "choose"),
-                       ("rules.removed_scroll", params.removed_scroll),
-                       ("rules.spells_per_card", params.spells_per_card),
-                       ("rules.replaced_scythes", params.replaced_scythes),
-                       ("rules.starting_player", params.starting_player),
-                       ("rules.card_limit", params.card_limit),
-                       ("rules.ritual_votes", params.ritual_votes),
-                       ("rules.life_cards", params.life_cards),
-                       ("rules.death_cards", params.death_cards),
-                       ("effects.card_limit_step", params.limit_step),
-                       ("effects.ritual_votes_step", params.votes_step)):
-        name = {"rules.jesters_swap": "swap_all", "effects.card_limit_step": "limit_step",
-                "effects.ritual_votes_step": "votes_step"}.get(key, key.split(".")[1])
-        fallback = getattr(default, name)
-        if name == "swap_all":
-            fallback = "all" if fallback else "choose"
+    swap = "all" if params.swap_all else "choose"
+    for key, value, fallback in (
+            ("rules.jesters_swap", swap, "all"),
+            ("rules.removed_scroll", params.removed_scroll, default.removed_scroll),
+            ("rules.spells_per_card", params.spells_per_card, default.spells_per_card),
+            ("rules.replaced_scythes", params.replaced_scythes, default.replaced_scythes),
+            ("rules.starting_player", params.starting_player, default.starting_player),
+            ("rules.card_limit", params.card_limit, default.card_limit),
+            ("rules.ritual_votes", params.ritual_votes, default.ritual_votes),
+            ("rules.life_cards", params.life_cards, default.life_cards),
+            ("rules.death_cards", params.death_cards, default.death_cards),
+            ("effects.card_limit_step", params.limit_step, default.limit_step),
+            ("effects.ritual_votes_step", params.votes_step, default.votes_step)):
         if value != fallback:
             out.append(f"{key} = {value}")
     if list(params.deck) != DEFAULT_DECK:
