@@ -392,12 +392,27 @@ def scroll_with_effect(obs, legal, effect, rng):
 
 
 @compiled
+def all_schemes(obs, tile):
+    """Are the scythes of every position under `tile` known to have been replaced by schemes?
+    (Only when the replaced scythes are set aside face up, rules.replaced_scythes = "shown".)"""
+    replaced = obs[OBS.replaced + tile]
+    if replaced < 0:
+        return False
+    positions = 0
+    for p in range(MAX_SCROLLS):
+        if obs[OBS.scroll_tile + p] == tile:
+            positions += 1
+    return replaced >= positions
+
+
+@compiled
 def present_with_effect(obs, effect):
-    """Is a scroll still on the board under a tile that performs `effect`?"""
+    """Is a scroll still on the board under a tile that performs `effect` (and that may still
+    hold a scythe: not one whose every scythe was seen set aside)?"""
     for p in range(MAX_SCROLLS):
         tile = obs[OBS.scroll_tile + p]
         if tile >= 0 and obs[OBS.scroll_state + p] == SCROLL.present \
-                and obs[OBS.effects + tile] == effect:
+                and obs[OBS.effects + tile] == effect and not all_schemes(obs, tile):
             return True
     return False
 

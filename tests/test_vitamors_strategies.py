@@ -247,6 +247,18 @@ def test_an_exile_verifies_a_claim_that_would_complete_a_pattern():
     assert play(DECISION.propose, seen, propose) == PROPOSAL.decline
 
 
+def test_an_exile_does_not_cast_a_gaze_whose_scythes_it_saw_set_aside():
+    # rules.replaced_scythes = "shown": three scythes set aside from under Death's Gaze, whose
+    # three positions therefore all hold schemes; a claim would complete a pattern
+    obs = view(life=[card(5, 1), card(5, 2)], sac=card(5, 3))
+    propose = mask(PROPOSAL.decline, PROPOSAL.propose)
+    assert play(DECISION.propose, obs, propose) == PROPOSAL.propose  # (the replaced: unseen)
+    obs[OBS.replaced:OBS.replaced + 3] = [2, 0, 0]
+    assert play(DECISION.propose, obs, propose) == PROPOSAL.propose  # one Gaze may be real
+    obs[OBS.replaced:OBS.replaced + 3] = [3, 0, 0]
+    assert play(DECISION.spell_scroll, obs, mask(*SCROLLS)) in PEEK_POSITIONS  # the claimant
+
+
 def test_with_no_gaze_left_an_exile_looks_at_the_claimants_faction():
     obs = view(me=0, life=[card(5, 1), card(5, 2)], sac=card(5, 4))
     for p in GAZE_POSITIONS:
