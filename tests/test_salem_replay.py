@@ -233,8 +233,11 @@ class Replay:
                                                or "is turned up" in text or "leave the game" in text
                                                or "John Proctor" in text):
                 self.settle_death()
-            if text.startswith(PRIVATE_MARK):
-                self.private(text[len(PRIVATE_MARK):])
+            if text.startswith(PRIVATE_MARK):  # what a seat learns, or nobody sees
+                secret = re.sub(r"^(nobody sees|nobody else sees|Tituba sees): ", "",
+                                text[len(PRIVATE_MARK):])
+                if not self.private(secret):
+                    self.step(secret)
             else:
                 self.step(text)
             if self.phase != "deal" or self.deck:
@@ -244,12 +247,23 @@ class Replay:
                 self.won_at = line
         assert self.lines[-1].startswith("The "), self.lines[-1]
 
-    def private(self, text):
+    def private(self, text) -> bool:
+        """A line of what a seat learns that only checks what the table knows; False for the
+        secret facts that `step` replays (a card drawn, a vote, the deck's order...)."""
+        m = re.match(r"it is (.+?)(, seat (\d+)'s slot (\d+))?$", text)
+        if m:  # the kind of the tryal just passed (through the middle: whose it was, too)
+            g, r, _, slot, into = self.passes[-1]
+            if m[2]:
+                assert self.middle
+                g, slot = int(m[3]), int(m[4])
+                assert self.alive[g]
+            self.passes[-1] = (g, r, m[1], slot, into)
+            return True
         m = re.match(r"the witch team opens its eyes: seat\(s\) ([\d, ]+) see each other$", text)
         if m:
             seen = {int(x) for x in m[1].split(", ")}
             assert seen == {s for s in range(self.players) if self.alive[s] and self.witch[s]}
-            return
+            return True
         m = re.match(r"seat (\d+) sees the tryal it (takes from seat (\d+)|gets back from the "
                      r"middle): (.+)$", text)
         if m:  # through the middle it does not learn whose it was
@@ -257,7 +271,7 @@ class Replay:
             assert (m[3] is None) == self.middle
             assert any(p[1] == r and p[2] == kind and (m[3] is None or p[0] == int(m[3]))
                        for p in self.passes), text
-            return
+            return True
         m = re.match(r"seat (\d+) knows which of its tryals (seat (\d+) took|went to the "
                      r"middle): (.+)$", text)
         if m:
@@ -265,28 +279,30 @@ class Replay:
             assert (m[3] is None) == self.middle
             assert any(p[0] == g and p[2] == kind and (m[3] is None or p[1] == int(m[3]))
                        for p in self.passes), text
-            return
+            return True
         m = re.match(r"seat (\d+) looks at its (\d+) tryals$", text)
         if m:
             assert len(self.rows[int(m[1])]) == int(m[2]) == self.each
-            return
+            return True
         m = re.match(r"seat (\d+) looks through the top (\d+) cards of the deck \(Tituba\)$", text)
         if m:
             assert int(m[2]) <= len(self.deck)
             self.before_tituba = list(self.deck)
             self.tituba_depth = int(m[2])
             self.tituba_picks = []
-            return
+            return True
         m = re.match(r"seat (\d+) sees the (\d+) card\(s\) it receives from the hand of seat (\d+)$",
                      text)
         if m:
             assert sum(self.hand[int(m[3])].values()) == int(m[2])
-            return
+            return True
         m = re.match(r"seat (\d+) looks through the (\d+) card\(s\) in the hand of seat (\d+) "
                      r"\(John Proctor\)$", text)
-        assert m, text
-        assert sum(self.hand[int(m[3])].values()) == int(m[2]) and self.has(int(m[1]),
-                                                                            "john-proctor")
+        if m:
+            assert sum(self.hand[int(m[3])].values()) == int(m[2])
+            assert self.has(int(m[1]), "john-proctor")
+            return True
+        return False
 
     def draw(self, s, label, why):
         assert self.deck and self.deck[0] == label, (s, label, self.deck[:3])
@@ -340,12 +356,33 @@ class Replay:
         self.discard[CONSPIRACY] += 1
 
     def step(self, text):
+        m = re.match(r"seat (\d+) is dealt (\d+) tryals face down$", text)
+        if m:  # what the table sees of the deal (the private line says which)
+            assert int(m[2]) == self.each
+            return
+        if re.match(r"(the playing cards are shuffled and each seat|the draw deck is shuffled "
+                    r"\(\d+ cards|Tituba puts the deck back|seat \d+ draws a card|seat \d+ takes "
+                    r"a card from the hand of seat \d+ \(John Proctor\))", text):
+            return  # the table's view of a secret fact its private line gives
+        m = re.match(r"seat (\d+) (takes|gets) a tryal from (seat (\d+)'s slot (\d+)|the middle) "
+                     r"\(into its slot (\d+)\)$", text)
+        if m:  # its kind (and through the middle, whose it was) follow in a private line
+            r, into = int(m[1]), int(m[6])
+            g, slot = (int(m[4]), int(m[5])) if m[4] else (-1, -1)
+            assert self.alive[r] and (m[2] == "gets") == self.middle
+            if not self.middle:
+                assert self.alive[g] and g == self.next_living(r), (r, g)
+            if not self.passes:
+                self.snapshot = [[list(t) for t in row] for row in self.rows]
+                self.was_witch = list(self.witch)
+            self.passes.append((g, r, None, slot, into))
+            return
         m = re.match(r"seat (\d+) is ([a-z-]+)( \(of .*\))?$", text)
         if m:
             assert m[2] in CHARACTERS
             self.chars[int(m[1])] = m[2]
             return
-        m = re.match(r"seat (\d+) is dealt, slot by slot: (.*) \(secret\)$", text)
+        m = re.match(r"seat (\d+) is dealt, slot by slot: (.*)$", text)
         if m:
             s = int(m[1])
             self.rows[s] = [[kind, False] for kind in m[2].split(", ")]
@@ -673,23 +710,6 @@ class Replay:
             assert self.limbo[CONSPIRACY] >= 1
             self.in_conspiracy = True
             return
-        m = re.match(r"seat (\d+) takes (.+) from seat (\d+)'s slot (\d+) \(into its slot "
-                     r"(\d+)\)$", text)
-        middle = re.match(r"seat (\d+) gets (.+) from the middle \(into its slot (\d+)\): it was "
-                          r"seat (\d+)'s slot (\d+)$", text)
-        if middle:  # the same facts, in the variant's order
-            m = [text, middle[1], middle[2], middle[4], middle[5], middle[3]]
-        if m:
-            r, kind, g, slot, into = int(m[1]), m[2], int(m[3]), int(m[4]), int(m[5])
-            assert self.alive[r] and self.alive[g]
-            assert bool(middle) == self.middle
-            if not self.middle:
-                assert g == self.next_living(r), (r, g)
-            if not self.passes:
-                self.snapshot = [[list(t) for t in row] for row in self.rows]
-                self.was_witch = list(self.witch)
-            self.passes.append((g, r, kind, slot, into))
-            return
         m = re.match(r"seat (\d+) joins the witches$", text)
         if m:
             r = int(m[1])
@@ -836,3 +856,20 @@ def test_the_replay_catches_a_broken_rule():
     ):
         with pytest.raises(AssertionError):
             replay(broken)
+
+
+def test_a_plain_trace_holds_only_what_the_table_saw():
+    """The secret facts (tryals by slot, hands, the cards drawn, the deck's order, the witches'
+    votes and victim, the constable's protection, the tryals passed) are private lines only: a
+    plain trace is the full one without them."""
+    cfg = config.load("salem", [], None)
+    plain = runner.trace_game(cfg, 1)
+    full = runner.trace_game(cfg, 1, private=True)
+    assert plain == [line for line in full if not line.strip().startswith(PRIVATE_MARK)]
+    cards = "|".join(re.escape(label) for label in CARD_LABELS if label not in (NIGHT, CONSPIRACY))
+    secrets = [r"slot by slot", rf"draws ({cards})", r"is dealt \d+ x", r"top first",
+               r"votes for", r"the witches choose", r"protects", r"it is (Not a Witch|Witch|"
+               r"Constable)$", r"sees the tryal it takes"]
+    for secret in secrets:
+        assert not any(re.search(secret, line) for line in plain), secret
+        assert any(re.search(secret, line) for line in full), secret

@@ -1,12 +1,15 @@
 """Readable lines from a Salem trace buffer (one game, recorded by the kernel).
 
 Rows are (turn, event code, actor, target, value, extra); TRACE_EVENTS in declaration.py says
-what each field holds. Every row decodes on its own into one sentence, except the cards of a
-deck shown in its order: consecutive `deck` rows make one line. The header says the setup and
-every setting that differs from the published game. What one seat privately learns is a line
-marked PRIVATE_MARK (`fairplay trace --private` shows it).
+what each field holds. A row decodes on its own into a sentence of what the table sees and,
+where a seat privately learns something (its tryals, its hand, a card drawn, a tryal passed to
+it, the witches' votes, the constable's protection, Tituba's arrangement) or nobody sees it (the
+deck's order, whose tryal went through the middle), a line marked PRIVATE_MARK:
+`fairplay trace --private` shows them, a plain trace is what the table saw. Consecutive `deck`
+rows make one deck in its order. The header says the setup and every setting that differs from
+the published game.
 
-The trace is written so that every rule can be checked from its text alone
+With the private lines every rule can be checked from the text alone
 (tests/test_salem_replay.py does): each tryal's slot, the deck's order after every shuffle and
 arrangement, every card that goes to the discard pile and from where, each declined choice.
 """
@@ -39,9 +42,34 @@ def _character(a, t, v, x):
     return f"  {seat(a)} is {CHARACTERS[v]}{offered}"
 
 
+P = PRIVATE_MARK
+
+
 def _tryals(a, t, v, x):
     kinds = [tryal((v // 4 ** slot) % 4) for slot in range(x)]
-    return f"  {seat(a)} is dealt, slot by slot: {', '.join(kinds)} (secret)"
+    return [f"  {seat(a)} is dealt {x} tryals face down",
+            f"  {P}{seat(a)} is dealt, slot by slot: {', '.join(kinds)}"]
+
+
+def _draw_line(a, t, v, x):
+    """A card drawn: the table sees a card taken (a black card, which takes effect at once, is
+    seen by all); the drawer sees which."""
+    why = {"turn": "", "giles_corey": " (Giles Corey's third card)",
+           "ann_putnam": " (Ann Putnam)", "rebecca_nurse": " (Rebecca Nurse)"}[DRAWS[x]]
+    if v in (CARD.night, CARD.conspiracy):
+        return f"  {seat(a)} draws {card(v)}{why}"
+    return [f"  {seat(a)} draws a card{why}", f"  {P}{seat(a)} draws {card(v)}{why}"]
+
+
+def _pass_lines(a, t, v, x):
+    """A Conspiracy pass: the table sees which slot goes where; the receiver sees the tryal (the
+    private learns rows say so); through the middle nobody sees whose tryal each one gets."""
+    middle, given, into = x & 1, (x >> 1) & 31, x >> 6
+    if middle:
+        return [f"    {seat(t)} gets a tryal from the middle (into its slot {into})",
+                f"    {P}nobody sees: it is {tryal(v)}, {seat(a)}'s slot {given}"]
+    return [f"    {seat(t)} takes a tryal from {seat(a)}'s slot {given} (into its slot {into})",
+            f"    {P}nobody else sees: it is {tryal(v)}"]
 
 
 def seats(mask: int) -> str:
@@ -50,7 +78,7 @@ def seats(mask: int) -> str:
 
 def _learns(a, t, v, x):
     what = {
-        LEARN.own_tryals: f"looks at its {v} tryals",
+        LEARN.own_tryals: f"looks at its {v} tryals",  # (the deal's private line shows them)
         LEARN.received: (f"sees the tryal it takes from {seat(t)}: {tryal(v)}" if t >= 0 else
                          f"sees the tryal it gets back from the middle: {tryal(v)}"),
         LEARN.taken: (f"knows which of its tryals {seat(t)} took: {tryal(v)}" if t >= 0 else
@@ -76,14 +104,6 @@ def _discards(a, t, v, x):
     return f"    to the discard pile from {where} {seat(a)}: {x} x {card(v)}"
 
 
-def _passed(a, t, v, x):
-    middle, given, into = x & 1, (x >> 1) & 31, x >> 6
-    if middle:
-        return (f"    {seat(t)} gets {tryal(v)} from the middle (into its slot {into}): it was "
-                f"{seat(a)}'s slot {given}")
-    return f"    {seat(t)} takes {tryal(v)} from {seat(a)}'s slot {given} (into its slot {into})"
-
-
 DECK_OPENINGS = {
     DECK_VIEW.deal: "the playing cards shuffled for the deal (each seat in turn takes its "
                     "starting hand from the top; the rest and Conspiracy make the draw deck)",
@@ -92,15 +112,17 @@ DECK_OPENINGS = {
 }
 
 
-def _deck(view: int, kinds: list[int]) -> str:
-    return (f"  {DECK_OPENINGS[view]}, top first ({len(kinds)} cards): "
-            + ", ".join(card(k) for k in kinds))
-
-
-def _draw(a, t, v, x):
-    why = {"turn": "", "giles_corey": " (Giles Corey's third card)",
-           "ann_putnam": " (Ann Putnam)", "rebecca_nurse": " (Rebecca Nurse)"}[DRAWS[x]]
-    return f"  {seat(a)} draws {card(v)}{why}"
+def _deck(view: int, kinds: list[int]) -> list[str]:
+    """The deck's order: nobody sees it (Tituba sees what she arranged); the table sees a
+    shuffle."""
+    seen = "Tituba sees" if view == DECK_VIEW.tituba else "nobody sees"
+    public = {DECK_VIEW.deal: "the playing cards are shuffled and each seat in turn is dealt "
+                              "its starting hand from the top",
+              DECK_VIEW.shuffled: f"the draw deck is shuffled ({len(kinds)} cards, Night at "
+                                  f"the bottom)",
+              DECK_VIEW.tituba: "Tituba puts the deck back"}[view]
+    return [f"  {public}", f"  {P}{seen}: {DECK_OPENINGS[view]}, top first ({len(kinds)} "
+                           f"cards): " + ", ".join(card(k) for k in kinds)]
 
 
 def _play(a, t, v, x):
@@ -132,7 +154,7 @@ def _winner(a, t, v, x):
 SENTENCES = {
     TR.character: _character,
     TR.tryals: _tryals,
-    TR.hand: lambda a, t, v, x: f"  {seat(a)} is dealt {x} x {card(v)}",
+    TR.hand: lambda a, t, v, x: f"  {P}{seat(a)} is dealt {x} x {card(v)}",
     TR.first_night: lambda a, t, v, x: f"First night: the {v} witch(es) see each other",
     TR.black_cat: lambda a, t, v, x: f"  the witches put the Black Cat in front of {seat(t)} "
                                      f"({v} vote(s){', a tie broken at random' if x > 1 else ''})"
@@ -144,7 +166,7 @@ SENTENCES = {
         "draw": "draw 2 cards", "play": "play cards",
         "parris": "draw from the discard pile (Samuel Parris)",
         "tituba": "arrange the deck, then draw (Tituba)"}[TURN_ACTIONS[v]],
-    TR.draw: _draw,
+    TR.draw: _draw_line,
     TR.discarded: lambda a, t, v, x: f"  {seat(a)} discards the {card(v)} drawn (two players "
                                      f"left) and draws again",
     TR.giles: lambda a, t, v, x: f"  {seat(a)} shows two red cards and draws a third "
@@ -158,8 +180,10 @@ SENTENCES = {
     TR.cat_reveal: lambda a, t, v, x: f"  the Black Cat: {seat(a)} reveals slot {x}: {tryal(v)}"
                                       + (f" (chosen by {seat(t)})" if t != a else ""),
     TR.death: _death,
-    TR.proctor: lambda a, t, v, x: f"  {seat(a)} takes {card(v)} from the hand of {seat(t)} "
-                                   f"(John Proctor)",
+    TR.proctor: lambda a, t, v, x: [f"  {seat(a)} takes a card from the hand of {seat(t)} (John "
+                                    f"Proctor)",
+                                    f"  {P}{seat(a)} takes {card(v)} from the hand of {seat(t)} "
+                                    f"(John Proctor)"],
     TR.abigail: lambda a, t, v, x: f"  {seat(a)} " + ("discards the accusations in front of "
                                                       "herself" if v else "keeps the accusations"
                                                       " in front of herself") +
@@ -168,17 +192,17 @@ SENTENCES = {
                                       f"(Ann Putnam)",
     TR.parris: lambda a, t, v, x: f"  {seat(a)} takes {card(v)} from the discard pile "
                                   f"(Samuel Parris)",
-    TR.tituba: lambda a, t, v, x: f"  {seat(a)} puts {card(v)} at position {x} from the top "
+    TR.tituba: lambda a, t, v, x: f"  {P}{seat(a)} puts {card(v)} at position {x} from the top "
                                   f"(Tituba)",
     TR.conspiracy: lambda a, t, v, x: f"  CONSPIRACY #{v}, drawn by {seat(a)}",
-    TR.passed: _passed,
-    TR.joins_witches: lambda a, t, v, x: f"    {seat(a)} joins the witches",
+    TR.passed: _pass_lines,
+    TR.joins_witches: lambda a, t, v, x: f"    {P}{seat(a)} joins the witches",
     TR.night: lambda a, t, v, x: f"  NIGHT {v}",
-    TR.kill_vote: lambda a, t, v, x: f"    witch {seat(a)} votes for {seat(t)}"
+    TR.kill_vote: lambda a, t, v, x: f"    {P}witch {seat(a)} votes for {seat(t)}"
                                      + (" (the Black Cat)" if v == DECISION.black_cat else ""),
-    TR.victim: lambda a, t, v, x: f"    the witches choose {seat(t)} ({v} vote(s)"
+    TR.victim: lambda a, t, v, x: f"    {P}the witches choose {seat(t)} ({v} vote(s)"
                                   f"{', a tie broken at random' if x > 1 else ''})",
-    TR.protect: lambda a, t, v, x: f"    the constable, {seat(a)}, protects {seat(t)}",
+    TR.protect: lambda a, t, v, x: f"    {P}the constable, {seat(a)}, protects {seat(t)}",
     TR.confess: _confess,
     TR.dawn: lambda a, t, v, x: f"  dawn: the witches' victim {seat(t)} " + {
         "died": "dies", "protected": "was protected by the constable",
@@ -191,7 +215,8 @@ SENTENCES = {
                                     "discard pile",
     TR.witch_team: lambda a, t, v, x: f"  {PRIVATE_MARK}the witch team opens its eyes: "
                                       f"seat(s) {seats(v)} see each other",
-    TR.stop: lambda a, t, v, x: f"  {seat(a)} {STOPS[v]}",
+    TR.stop: lambda a, t, v, x: f"  {P if v in (DECISION.tituba, DECISION.proctor) else ''}"
+                                f"{seat(a)} {STOPS[v]}",
     TR.alibi_removed: lambda a, t, v, x: f"    the Alibi removes {v} x Accusation and {x} x "
                                          f"Evidence from in front of {seat(a)}",
     TR.discards: _discards,
@@ -273,16 +298,17 @@ def decode_trace(rows, params) -> list[str]:
     for step, code, actor, target, value, extra in rows.tolist():
         if code == TR.deck:
             if target == 1 and deck:  # a new view of the deck begins
-                lines.append(_deck(view, deck))
+                lines += _deck(view, deck)
                 deck = []
             deck.append(value)
             view = extra
             continue
         if deck:
-            lines.append(_deck(view, deck))
+            lines += _deck(view, deck)
             deck = []
-        lines.append(SENTENCES[code](actor, target, value, extra))
+        said = SENTENCES[code](actor, target, value, extra)
+        lines += [said] if isinstance(said, str) else said
     if deck:
-        lines.append(_deck(view, deck))
+        lines += _deck(view, deck)
     return lines
 
