@@ -8,8 +8,11 @@ offsets in `OBS`, never the game state.
 * ``seer-led`` - the seer names the wolves it finds and the town follows (the exact-model tests).
 * ``people``   - every role as people play it. Each seat keeps in its memory a suspicion score per
   player, built from the public record only (seer and medium claims weighed by the claimants'
-  credibility: a claimant the wolves killed is believed, one who contradicts what the seat knows
-  or another believed claimant is a liar; the open suspect votes; the last sentence ballots, i.e.
+  credibility: a claimant the wolves attacked (killed or not: the attacked seat is public) is
+  believed, one who contradicts what the seat knows or another believed claimant is a liar, one
+  whose statement a shown card or the uncontested medium proved true is believed whatever its
+  timing, and with a paranoid dealt a seer claim first made from day 3 is contested, not a lie;
+  the open suspect votes; the last sentence ballots, i.e.
   who voted to hang whom, judged by what is now believed of the two suspects; deaths; revealed
   cards) and its own row of `known`. The town derives it once a day, at its suspect vote (after
   the day's claims), and reads that day's suspect votes at its sentence vote, so a decision costs
@@ -108,7 +111,7 @@ M_CHARMS = 7     # a charmed seat: how many it has seen charmed by day (-1: the 
 M_CHARMS_DAY = 8  # ... and the day it first saw that many
 M_ACC = 10                       # per seat: evidence from votes and ballots, kept all game
 M_SUS = M_ACC + MAX_PLAYERS      # per seat: suspicion from the public record (derived daily)
-M_ATT = M_SUS + MAX_PLAYERS      # per seat: 1 if it died of the wolves' attack (so: not a wolf)
+M_ATT = M_SUS + MAX_PLAYERS      # per seat: 1 once the wolves attacked it (so: not a wolf)
 M_FIRST = M_ATT + MAX_PLAYERS    # per seat: when it first claimed (day, then discussion order)
 M_SCORE = M_FIRST + MAX_PLAYERS  # per seat: the current decision's scores (scratch)
 PEOPLE_MEMORY = M_SCORE + MAX_PLAYERS
@@ -295,6 +298,38 @@ def read_mark(obs, memory):
             memory[M_SUS + mark] += SURE / 2
 
 
+@inlined
+def fact(obs, s, medium):
+    """What the public record shows of seat s: 1 a werewolf, 0 not, -1 nothing: his card, when
+    shown, else the reading of the uncontested medium `medium` (-1: none)."""
+    shown = obs[OBS.revealed + s]
+    if shown >= 0:
+        return 1 if shown == ROLE.werewolf else 0
+    if medium >= 0:
+        return obs[OBS.said + medium * MAX_PLAYERS + s]
+    return -1
+
+
+@inlined
+def proof(obs, c, medium):
+    """How many of claimant c's statements the public record has shown true, and false."""
+    proven = 0
+    refuted = 0
+    if c == medium:
+        return proven, refuted
+    row = OBS.said + c * MAX_PLAYERS
+    for s in range(obs[OBS.players]):
+        x = obs[row + s]
+        if x >= 0:
+            f = fact(obs, s, medium)
+            if f >= 0:
+                if f == x:
+                    proven += 1
+                else:
+                    refuted += 1
+    return proven, refuted
+
+
 @compiled
 def derive(obs, memory, params, private):
     """Suspicion from the public record, once a day: the evidence kept so far, the claims
@@ -307,8 +342,12 @@ def derive(obs, memory, params, private):
     n = obs[OBS.players]
     me = obs[OBS.me]
     victim = obs[OBS.victim]
-    if victim >= 0 and obs[OBS.alive + victim] == 0:
-        memory[M_ATT + victim] = 1.0  # the wolves do not kill their own
+    if victim >= 0:
+        # the wolves do not attack their own: the night's attacked seat (the day's reference
+        # seat, public whether he died or was protected, revived or the hamster) is no wolf
+        if memory[M_ATT + victim] == 0.0 and obs[OBS.alive + victim]:
+            memory[M_ACC + victim] -= SURE / 2  # he lives: known to be no wolf
+        memory[M_ATT + victim] = 1.0
     read_mark(obs, memory)
     # claims: the claimants are listed in the scratch row, each stamped when first seen (the day,
     # then its place in the day's discussion, which starts right of the reference seat)
@@ -319,6 +358,7 @@ def derive(obs, memory, params, private):
     mediums_hit = 0
     seers_alive = 0
     mediums_alive = 0
+    medium = -1
     start = victim if victim >= 0 else 0
     for c in range(n):
         memory[M_SUS + c] = memory[M_ACC + c]
@@ -338,6 +378,12 @@ def derive(obs, memory, params, private):
                 mediums += 1
                 mediums_hit += hit
                 mediums_alive += obs[OBS.alive + c]
+                medium = c
+    if mediums != 1 or (private and knowledge(obs, medium, True) >= SURE / 2):
+        medium = -1  # readings are facts only from an uncontested medium not known to lie
+    # With a paranoid dealt, a seer claim first made from day 3 on may be true beside another
+    # seer's: the paranoid who named the seer on night 2 checks from night 3.
+    second_seer = obs[OBS.dealt + ROLE.paranoid] > 0
     trust = params[P_TRUST]
     for i in range(claimants):
         c = int(memory[M_SCORE + i])
@@ -357,6 +403,14 @@ def derive(obs, memory, params, private):
         sole = attacked or same == 1 or (living and same_alive == 1 and same_hit == 0)
         if same > 1 and not attacked and not living and same_alive > 0:
             liar = True
+        if liar and second_seer and r == ROLE.seer and memory[M_FIRST + c] > 3 * 32.0:
+            liar = False  # perhaps the paranoid became the seer: contested, not a liar
+        proven, refuted = proof(obs, c, medium)
+        if refuted > 0:
+            liar = True
+        elif proven > 0:
+            liar = False  # a claim shown true outweighs its timing
+            sole = True
         rank = 0
         if not sole:
             for j in range(claimants):
@@ -494,7 +548,8 @@ def town_claim(obs, legal, params, memory, rng):
 @compiled
 def town_medium_claim(obs, legal, params, memory, rng):
     """The medium announces its reading of the last hanged player once it chose to reveal
-    (probability `reveal`, decided at its first reading)."""
+    (probability `reveal`, decided at its first reading that tells something: a werewolf, or a
+    reading that proves or refutes a seer claimant's word on him); from then on, every reading."""
     n = obs[OBS.players]
     passing = legal.size - 1
     if obs[OBS.my_role] != ROLE.medium:
@@ -505,6 +560,16 @@ def town_medium_claim(obs, legal, params, memory, rng):
         return passing
     if obs[OBS.said + obs[OBS.me] * MAX_PLAYERS + hanged] >= 0:
         return passing  # said already
+    # A werewolf found tells who voted to save him (the ballots are public); a reading that
+    # proves or refutes what a seer claimant said of him settles the claim. Until one does, a
+    # hidden medium keeps a plain "not a werewolf" (it would only make him a target); once out,
+    # he announces every reading.
+    tells = k == ROLE.werewolf or memory[M_REVEAL] > 0.0
+    for c in range(n):
+        if obs[OBS.claimed + c] == ROLE.seer and obs[OBS.said + c * MAX_PLAYERS + hanged] >= 0:
+            tells = True
+    if not tells:
+        return passing
     if memory[M_REVEAL] == 0.0:
         memory[M_REVEAL] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
     if memory[M_REVEAL] <= 0.0:

@@ -78,6 +78,8 @@ def decode_trace(rows, params) -> list[str]:
             roles[actor] = f"{ROLES[extra].name}, was paranoid"
             lines.append(f"  the paranoid, {old}, names {who(target)}, is told "
                          f"\"{_signal(value)}\" and becomes the {ROLES[extra].name}")
+        elif code == TR.nobody_killed and target < 0:
+            lines.append("  nobody dies tonight (no werewolf is left to attack)")
         elif code == TR.nobody_killed:
             lines.append(f"  nobody dies tonight (the attack on {who(target)} killed nobody)")
         elif code == TR.death:
