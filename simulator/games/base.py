@@ -212,7 +212,7 @@ class Tally:
     """One integer tally a run adds up, declared with its axis and what it holds.
 
     * axis: "none" (one number, or one histogram), "seat", "role", "slot", "team", "end", "event",
-      "decision", "position" (seats counted clockwise from the game's first player), "round"
+      "decision", "position" (seats counted in turn order from the game's first player), "round"
       (the game's days or rounds, 0..max_length);
     * holds: "count", "sum", "sum_sq" (a sum of squares), "histogram" (`bins` counts per entry
       of the axis: the value of bin i is i, the last bin holds higher values too) or

@@ -261,7 +261,8 @@ def begin_game(st):
 @inlined
 def first_player(st, seat):
     """Name the game's first player (first captain, start player): the engine then counts wins
-    by position clockwise from it."""
+    by position in turn order from it (position k: seat first + k, every game numbering its
+    seats in its own turn order, clockwise or not)."""
     st.first_seat = seat
 
 
