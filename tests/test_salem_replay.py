@@ -50,6 +50,8 @@ CONSEQUENCES = re.compile(
     r"|seat \d+ takes no more cards \(John Proctor\)|two players left|The \w+ team wins"
     r"|" + re.escape(PRIVATE_MARK) + ")")
 DISCARDS = re.compile(r"to the discard pile ")
+AFTER_A_DEATH = re.compile(r"(to the discard pile |seat \d+'s slot \d+ is turned up|seat \d+'s \d+ "
+                           r"face-down|.*\(John Proctor\)|" + re.escape(PRIVATE_MARK) + ")")
 
 
 class Replay:
@@ -91,6 +93,7 @@ class Replay:
         self.giles_shown = -1
         self.after_card = ("", -1, -1)
         self.drawer = -1
+        self.partner_due = -1
 
     # --- the header ---------------------------------------------------------------------------
     def parse_header(self):
@@ -635,10 +638,18 @@ class Replay:
             s, cause = int(m[1]), m[2]
             assert self.alive[s]
             if cause == "matchmaker":
-                assert self.front[s][MATCHMAKER] and not self.has(s, "mary-warren")
-            elif cause == "night":
+                assert s == self.partner_due, (s, self.partner_due)
+                self.partner_due = -1
+            else:  # the other Matchmaker's holder dies too, unless Mary Warren's ability (read
+                # before anyone leaves: Martha Corey's right is still the one dying) saves it
+                partner = next((p for p in range(self.players) if p != s and self.front[p][
+                    MATCHMAKER]), -1) if self.front[s][MATCHMAKER] else -1
+                if partner >= 0 and self.alive[partner] and not self.has(partner, "mary-warren"):
+                    self.partner_due = partner
+                    self.due(AFTER_A_DEATH, self.partner_dies)
+            if cause == "night":
                 assert s == self.victim
-            else:
+            elif cause != "matchmaker":
                 assert self.deaths_expected and self.deaths_expected[0] == s, (s, cause)
                 self.deaths_expected.pop(0)
             if self.silent:
@@ -781,6 +792,10 @@ class Replay:
         raise AssertionError(f"a line the replay does not know: {text!r}")
 
     # --- checks due after the lines of an effect ------------------------------------------------
+    def partner_dies(self):
+        assert self.current.strip().startswith(f"† seat {self.partner_due} dies (matchmaker)"), \
+            f"the Matchmaker partner's death was due before {self.current!r}"
+
     def rob(self):
         if self.robbery:  # the whole hand moves (unless Sarah Good made it fail)
             t, u = self.robbery

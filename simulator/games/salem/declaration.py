@@ -367,7 +367,8 @@ PROVISIONAL = (
     "16) before Thomas Danforth's -1",
     "Robbery has no effect when Sarah Good is either of its two players",
     "Matchmaker kills the partner of a player who dies unless the partner is Mary Warren; a "
-    "player holding both Matchmakers has no partner",
+    "player holding both Matchmakers has no partner; Martha Corey's borrowed Mary Warren "
+    "immunity is read before anyone leaves (her right may be the player dying)",
     "a discarded Black Cat goes to the discard pile and can be drawn and played later",
     "the witches vote in seat order from the current player; each witch sees the votes so far; "
     "the Black Cat's placement on the first night is voted the same way",
