@@ -20,6 +20,8 @@ starts from the events still in the log's ring):
 * as a witch it accuses the townsfolk who threaten the witches most (the players who accused
   witches), never a fellow witch, keeps a low profile (`profile`: draws rather than plays when
   no trial is within reach), kills the player who accuses the witches most and defends its own;
+  on the first night it weighs the Black Cat's start against exposing a witch (`cat_keep`),
+  and as a townsperson it reads the Cat's first holder by `cat_suspicion`;
 * as the constable it protects the most-accused player it trusts (a witch constable: a witch).
 
 Ties are broken at random, from the strategy's rng.
