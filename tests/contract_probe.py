@@ -3,12 +3,12 @@
     python tests/contract_probe.py GAME GAMES SEED [--peek]
 
 Run by tests/test_game_contract.py, interpreted (NUMBA_DISABLE_JIT=1) or compiled: for each
-built-in strategy (every seat playing it) the tallies and the trace of GAMES games. With --peek
-(interpreted runs only) every decision is also checked for peeking: the deciding seat's
-observation is rebuilt on a copy of the state in which the game's `scramble_hidden` replaced
-everything the seat cannot know, and must come out the same; and one more game of every other
-built-in config is played for each strategy, so that the decisions only a richer setup asks (a
-role the default config does not deal) are checked too.
+built-in strategy (every seat playing it) the tallies and the trace of GAMES games. Then one traced game of every
+other built-in config for each strategy, so that the rules and decisions only a richer setup
+reaches (a role the default config does not deal) are compared too. With --peek (interpreted runs
+only) every decision is also checked for peeking: the deciding seat's observation is rebuilt on a
+copy of the state in which the game's `scramble_hidden` replaced everything the seat cannot know,
+and must come out the same.
 """
 
 from __future__ import annotations
@@ -74,14 +74,20 @@ def main() -> None:
                               trace_rows=50_000)
         out[strategy] = {"tallies": {k: v.tolist() for k, v in tallies.items()},
                          "trace": trace.tolist()}
-    if "--peek" in sys.argv:
-        for path, _ in config.builtin_configs(name):
-            other = config.load(path)
-            if other.source == cfg.source:
-                continue
-            for strategy in spec.strategies():
-                lineup = Lineup.uniform(spec, other.players, strategy)
-                play(spec, other.params, lineup, 1, np.random.default_rng(seed))
+    # One game of every other built-in config per strategy, traced: a richer setup asks the
+    # decisions and plays the rules the default config never reaches (a role it does not deal),
+    # which the interpreted-equals-compiled check and the peeking check must see too.
+    out["configs"] = {}
+    for path, _ in config.builtin_configs(name):
+        other = config.load(path)
+        if other.source == cfg.source:
+            continue
+        for strategy in spec.strategies():
+            lineup = Lineup.uniform(spec, other.players, strategy)
+            tallies, trace = play(spec, other.params, lineup, 1, np.random.default_rng(seed),
+                                  trace_rows=50_000)
+            out["configs"][f"{path} {strategy}"] = {
+                "tallies": {k: v.tolist() for k, v in tallies.items()}, "trace": trace.tolist()}
     out["peeks"] = peeks
     print(json.dumps(out))
 

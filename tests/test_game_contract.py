@@ -8,7 +8,7 @@ test says which promise of the engine it holds a game to:
 * the standard tallies add up (games, wins, seat-games, lengths, end conditions);
 * the same seed gives identical tallies on 1 and on 2 workers;
 * interpreted (NUMBA_DISABLE_JIT=1, how people debug rules) and compiled runs give identical
-  tallies and traces;
+  tallies and traces, on the default config and on one game of every other built-in config;
 * every decision kind is asked within a few games of its built-in configs and strategies;
 * every trace row decodes into a sentence;
 * no peeking: at every decision, a seat's observation is the same in a world where everything it
@@ -112,11 +112,19 @@ def test_same_seed_same_tallies_on_one_and_two_workers(game):
 
 
 def test_interpreted_runs_equal_compiled_runs(game):
+    # the default config (3 games per strategy) and one game of every other built-in config
     compiled = probe(game.name, 3, 17, interpreted=False)
     interpreted = probe(game.name, 3, 17, interpreted=True)
     for strategy in game.strategies():
         assert interpreted[strategy] == compiled[strategy], strategy
         assert compiled[strategy]["trace"], "the probe traced its games"
+    configs = {str(path) for path, _ in config.builtin_configs(game.name)}
+    played = {key.rsplit(" ", 1)[0] for key in compiled["configs"]}
+    assert played <= configs and len(configs - played) <= 1  # all but the default's own file
+    assert len(compiled["configs"]) == len(played) * len(game.strategies())
+    for played in compiled["configs"]:
+        assert interpreted["configs"][played] == compiled["configs"][played], played
+        assert compiled["configs"][played]["trace"], played
 
 
 def test_every_decision_kind_is_asked(game):
