@@ -82,18 +82,7 @@ class ConfigContext:
     def error(self, key: str, message: str):
         raise ConfigError(self.file, key, message)
 
-    # Small typed readers for `load_params`; each names the key in its error.
-    def integer(self, table: dict, key: str, default=None, low=None, high=None, prefix=""):
-        value = table.get(key, default)
-        name = prefix + key
-        if isinstance(value, bool) or not isinstance(value, int):
-            self.error(name, f"must be an integer, got {value!r}")
-        if low is not None and value < low:
-            self.error(name, f"must be at least {low}, got {value}")
-        if high is not None and value > high:
-            self.error(name, f"must be at most {high}, got {value}")
-        return value
-
+    # A typed reader for the platform's own keys (the games' keys go through simulator.schema).
     def number(self, table: dict, key: str, default=None, low=None, high=None, prefix=""):
         value = table.get(key, default)
         name = prefix + key
@@ -104,29 +93,6 @@ class ConfigContext:
         if high is not None and value > high:
             self.error(name, f"must be at most {high}, got {value}")
         return float(value)
-
-    def boolean(self, table: dict, key: str, default=None, prefix=""):
-        value = table.get(key, default)
-        if not isinstance(value, bool):
-            self.error(prefix + key, f"must be true or false, got {value!r}")
-        return value
-
-    def choice(self, table: dict, key: str, allowed, default=None, prefix=""):
-        value = table.get(key, default)
-        if value not in allowed:
-            self.error(prefix + key, f"must be one of {', '.join(map(str, allowed))}; got {value!r}")
-        return value
-
-    def table(self, raw: dict, key: str, prefix=""):
-        value = raw.get(key, {})
-        if not isinstance(value, dict):
-            self.error(prefix + key, f"must be a table, got {value!r}")
-        return value
-
-    def only_keys(self, table: dict, allowed, prefix=""):
-        for key in table:
-            if key not in allowed:
-                self.error(prefix + key, f"unknown key; allowed: {', '.join(sorted(allowed))}")
 
 
 # --- reading files -----------------------------------------------------------------------------

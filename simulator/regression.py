@@ -182,20 +182,7 @@ def _number(x: float, signed: bool = False) -> str:
     return f"{x:{sign},.3f}" if abs(x) < 1e5 else f"{x:{sign},.0f}"
 
 
-def score_tallies(game) -> list[tuple[str, str, str, str | None, str]]:
-    """The game's declared sums with their squares: (label prefix, sum, squares, count tally or
-    None when counted per game, axis). The count is the sum's declared `per`."""
-    found = []
-    for tally in game.tallies:
-        if tally.holds != "sum":
-            continue
-        prefix = tally.name[:-4] if tally.name.endswith("_sum") else tally.name
-        count = None if tally.per in ("", "games") else tally.per
-        found.append((prefix, tally.name, tally.square, count, tally.axis))
-    return found
-
-
-def measures_of(game, tallies: dict, strategies, cfg=None) -> list[Measure]:
+def measures_of(game, tallies: dict, strategies) -> list[Measure]:
     """Every headline measure of one setup's tallies, in a stable order.
 
     Rates with no trials (a role nobody was dealt, an unused strategy slot) are left out. Role
@@ -308,7 +295,7 @@ def _entry(name: str, cfg, result: Result, overrides, out_dir: Path) -> dict:
         "strategy_files": dict(result.data["fingerprint"].get("strategy_files") or {}),
         "chunk_seconds": round(float(result.data["elapsed_seconds"]), 3),
         "measures": [m.to_json() for m in measures_of(cfg.game, result.tallies,
-                                                       result.data["strategies"], cfg)],
+                                                       result.data["strategies"])],
         "tallies": {k: v.tolist() for k, v in result.tallies.items()},
     }
 
@@ -991,7 +978,7 @@ def check(baseline: Baseline, games: int | None = None, seed: int | None = None,
             overrides=list(entry["overrides"]) + list(overrides),
             changes=config_changes(entry["config"], cfg.raw),
             baseline_measures=[Measure.from_json(m) for m in entry["measures"]],
-            measures=measures_of(cfg.game, result.tallies, result.data["strategies"], cfg),
+            measures=measures_of(cfg.game, result.tallies, result.data["strategies"]),
             baseline_tallies=entry["tallies"],
             tallies={k: v.tolist() for k, v in result.tallies.items()},
             elapsed=float(result.data["elapsed_seconds"])))

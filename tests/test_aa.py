@@ -55,8 +55,8 @@ def test_a_check_of_a_setup_against_itself_fails_at_most_alpha(pairs):
     alpha = regression.DEFAULT_ALPHA
     flagged = 0
     for a, b in runs:
-        before = regression.measures_of(cfg.game, a.tallies, a.data["strategies"], cfg)
-        after = regression.measures_of(cfg.game, b.tallies, b.data["strategies"], cfg)
+        before = regression.measures_of(cfg.game, a.tallies, a.data["strategies"])
+        after = regression.measures_of(cfg.game, b.tallies, b.data["strategies"])
         rows, _ = regression.compare([("setup", before, after)], alpha=alpha, tolerance=0.0,
                                      mean_tolerance=0.0)
         flagged += any(row.verdict != regression.OK for row in rows)

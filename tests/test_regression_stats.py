@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from simulator import config, regression
+from simulator import regression
 from simulator.games import get_game
 from simulator.games.base import Tally
 from simulator.regression import DRIFT, FAIL, MISSING, NEW, OK, Measure, compare
@@ -189,9 +189,8 @@ def standard_tallies(game, players, games):
 
 
 def test_measures_of_a_werewolf_result():
-    game = get_game("werewolf")
-    cfg = config.load("werewolf")  # 9 players: 6 villagers, 2 werewolves, 1 seer
-    measures = regression.measures_of(game, standard_tallies(game, 9, 1000), ["random"], cfg)
+    game = get_game("werewolf")  # its default: 9 players, 6 villagers, 2 werewolves, 1 seer
+    measures = regression.measures_of(game, standard_tallies(game, 9, 1000), ["random"])
     by_name = {m.name: m for m in measures}
     assert list(by_name)[:3] == ["team human", "team wolf", "no winner"]
     assert by_name["team wolf"].counts == (750, 1000)
@@ -206,7 +205,7 @@ def test_measures_of_a_werewolf_result():
     assert len(measures) == 2 + 1 + 9 + 3 + 1 + 5 + 1  # roles not dealt are left out
 
 
-def test_score_tallies_by_their_declaration():
+def test_score_measures_by_their_declaration():
     # A game (werewolf's declaration plus score tallies) declares each sum with its squares and
     # what it is counted per: games (seat_score), role_games (role_score), role_rounds (role_round),
     # games again for a tally without an axis (bonus).
@@ -234,8 +233,7 @@ def test_score_tallies_by_their_declaration():
         "role_score_sum_by_game": [[7, 8, 9]] * 3 + [[0, 0, 0]] * 13,
         "role_round_sum_by_game": [[1, 2, 3]] * 3 + [[0, 0, 0]] * 13,
     })
-    cfg = config.load("werewolf")
-    measures = {m.name: m for m in regression.measures_of(game, tallies, ["random"], cfg)}
+    measures = {m.name: m for m in regression.measures_of(game, tallies, ["random"])}
     seat = measures["mean seat_score seat 4"]  # one value a game: no per-game moments needed
     assert (seat.kind, seat.counts, seat.moments) == ("mean", (4, 4, games), None)
     role = measures["mean role_score werewolf"]  # counted in role_games: with its moments
