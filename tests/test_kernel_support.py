@@ -43,3 +43,27 @@ def test_random_double_mixes_with_numbas_own_draws_on_one_stream():
     for seed in (3, 2**40 + 17):
         assert np.array_equal(_mixed_draws(np.random.default_rng(seed), 3000),
                               np.random.default_rng(seed).random(3000))
+
+
+def test_the_engines_shuffle_is_uniform_and_keeps_the_rest():
+    # Every game deals and shuffles its decks with engine.shuffle. Over 60,000 shuffles of the
+    # first 3 of 5 values each of the 6 orders is expected 10,000 times; the chi-square statistic
+    # (5 degrees of freedom) of a uniform shuffle exceeds chi2.ppf(1 - 1e-6, 5) = 35.9 with
+    # probability 1e-6, while a shuffle that never moved the first value would score 60,000.
+    from itertools import permutations
+
+    from scipy.stats import chi2
+
+    from simulator.games.engine import shuffle
+
+    rng = np.random.default_rng(5)
+    orders = {order: 0 for order in permutations((0, 1, 2))}
+    values = np.zeros(5, dtype=np.int64)
+    for _ in range(60_000):
+        values[:] = (0, 1, 2, 3, 4)
+        shuffle(values, 3, rng)
+        assert tuple(values[3:]) == (3, 4)
+        orders[tuple(int(v) for v in values[:3])] += 1
+    expected = 60_000 / 6
+    statistic = sum((seen - expected) ** 2 / expected for seen in orders.values())
+    assert statistic < chi2.ppf(1 - 1e-6, 5), orders

@@ -51,6 +51,17 @@ random_double = _ks.random_double
 uniform_index = _ks.uniform_index
 
 
+@inlined
+def shuffle(values, count, rng):
+    """Shuffle values[:count] in place, uniformly (Fisher-Yates from the end: one uniform_index
+    per position, so the same stream gives the same order in every game)."""
+    for i in range(count - 1, 0, -1):
+        j = uniform_index(i + 1, rng)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp
+
+
 # --- the state's engine fields --------------------------------------------------------------------
 MAX_MOMENT_PAIRS = 16  # ratios over seat-games whose per-game moments a game can keep
 

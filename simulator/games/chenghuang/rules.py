@@ -7,7 +7,7 @@ hand-built positions in tests/test_chenghuang_rules.py and tests/test_chenghuang
 docs/rules/chenghuang.md maps every rule to its test.
 """
 
-from simulator.games.engine import compiled, uniform_index
+from simulator.games.engine import compiled, shuffle, uniform_index
 
 from .declaration import (
     ANSWER, CARD, FACE_DOWN, FAN_MODE, HAND, N_KINDS, N_ROLES, POINTS_LEN, ROLE, S_MODE, SET_LEN, T,
@@ -18,16 +18,6 @@ PRINTED = ROLE.general_liu
 
 
 # --- chance ---------------------------------------------------------------------------------------
-@compiled
-def shuffle(values, rng):
-    """Fisher–Yates, in place."""
-    for i in range(values.size - 1, 0, -1):
-        j = uniform_index(i + 1, rng)
-        tmp = values[i]
-        values[i] = values[j]
-        values[j] = tmp
-
-
 @compiled
 def draw_from(counts, rng):
     """Remove one card uniformly at random from a count vector; returns its kind (-1 if empty)."""
@@ -253,7 +243,7 @@ def is_highest(showdown, n, seat):
 def deal_roles(st, pool, n, rng):
     """Shuffle the role pool (the state's, kept shuffled from round to round) and deal one face
     up to each player; the rest are out."""
-    shuffle(pool, rng)
+    shuffle(pool, pool.size, rng)
     for s in range(n):
         st.role[s] = pool[s]
 
@@ -262,7 +252,7 @@ def deal_roles(st, pool, n, rng):
 def deal_packs(st, deck, n, rng):
     """Shuffle the deck (the state's, kept shuffled from round to round) and deal 6 cards to each
     player (its first pack); the rest is set aside."""
-    shuffle(deck, rng)
+    shuffle(deck, deck.size, rng)
     for s in range(n):
         for k in range(N_KINDS):
             st.packs[s, k] = 0

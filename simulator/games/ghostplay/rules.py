@@ -5,7 +5,7 @@ Seats go round one way: the next seat is s + 1 (the right-hand neighbour, which 
 counter-clockwise voter). Randomness only through the engine's draws.
 """
 
-from simulator.games.engine import inlined, uniform_index
+from simulator.games.engine import inlined, shuffle, uniform_index
 
 from .declaration import (
     CARD_STATE, EFFECT, EVENT, LF, LOG, LOG_ENTRY, MAX_PLAYERS, MAX_REWARD, MAX_TYPES, MAX_VOTE,
@@ -42,14 +42,6 @@ def remove_card(st, s, t):
 def set_card_state(st, card, state):
     st.card_state[card] = state
     st.obs[OBS.card_state + card] = state
-
-
-@inlined
-def shuffle(values, size, rng):
-    """Fisher-Yates over values[:size]."""
-    for i in range(size - 1, 0, -1):
-        j = uniform_index(i + 1, rng)
-        values[i], values[j] = values[j], values[i]
 
 
 # --- setup ----------------------------------------------------------------------------------------

@@ -7,7 +7,7 @@ tests/test_salem_rules.py; docs/rules/salem.md maps every rule to its function a
 Randomness only through the engine's draws (uniform_index).
 """
 
-from simulator.games.engine import compiled, inlined, uniform_index
+from simulator.games.engine import compiled, inlined, shuffle, uniform_index
 
 from .declaration import (
     CARD, CARD_COLOUR, CHAR, COLOUR, END, HAND_KINDS, HIDDEN, LOG_LEN, LOG_WIDTH,
@@ -484,14 +484,6 @@ def bury(st, seat):
 
 
 # --- the deck -------------------------------------------------------------------------------------------
-@inlined
-def shuffle(cards, count, rng):
-    """Fisher-Yates over cards[:count]."""
-    for i in range(count - 1, 0, -1):
-        j = uniform_index(i + 1, rng)
-        cards[i], cards[j] = cards[j], cards[i]
-
-
 @compiled
 def night_at_bottom(st, rng):
     """A new draw deck: the discard pile and what is left of the deck, shuffled, and Night at

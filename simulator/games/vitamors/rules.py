@@ -2,10 +2,10 @@
 positions (tests/test_vitamors_rules.py); the kernel only composes them.
 
 Seats are numbered in turn order: the Reaper passes from seat s to seat s + 1 (mod n), "to the
-right". Randomness only through the engine's draws (uniform_index).
+right". Randomness only through the engine's draws (shuffle, uniform_index).
 """
 
-from simulator.games.engine import inlined, uniform_index
+from simulator.games.engine import inlined, shuffle
 
 from .declaration import (
     ALTAR, END, EXILE, JESTER, MAX_ALTAR, N_TILES, OBS, RITUAL_VOTE, SCROLL, SILENT, TEAM, UNKNOWN,
@@ -14,16 +14,6 @@ from .state import feathers, scroll_shown, scroll_state
 
 
 # --- setup --------------------------------------------------------------------------------------
-@inlined
-def shuffle(values, count, rng):
-    """Fisher-Yates on values[:count]."""
-    for i in range(count - 1, 0, -1):
-        j = uniform_index(i + 1, rng)
-        tmp = values[i]
-        values[i] = values[j]
-        values[j] = tmp
-
-
 @inlined
 def bit(index):
     """The mask with one bit set."""

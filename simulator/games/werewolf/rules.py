@@ -9,7 +9,7 @@ Deaths: `kill` marks a seat dead at once and queues it; what a death sets off (a
 hunter's shot, the mayor's successor) is settled by the kernel, which asks those decisions.
 """
 
-from simulator.games.engine import inlined, uniform_index
+from simulator.games.engine import inlined, shuffle
 
 from .declaration import (
     CAUSE, END, HUMAN, HUMAN_SIDE, MAX_PLAYERS, NOT_WOLF, OBS, ROLE, ROLE_TEAM, TIE, UNKNOWN,
@@ -39,11 +39,7 @@ def shuffle_into(target, source, n, rng):
     (Fisher–Yates)."""
     for i in range(n):
         target[i] = source[i]
-    for i in range(n - 1, 0, -1):
-        j = uniform_index(i + 1, rng)
-        tmp = target[i]
-        target[i] = target[j]
-        target[j] = tmp
+    shuffle(target, n, rng)
 
 
 @inlined
