@@ -388,6 +388,63 @@ class TurnOrder:
     confound: str = ""  # what else the first position holds, named beside a position effect
 
 
+# --- the state's engine fields --------------------------------------------------------------------
+MAX_MOMENT_PAIRS = 16  # ratios over seat-games whose per-game moments a game can keep
+
+
+def engine_fields(max_players, n_roles, observation_size, max_actions, moment_words):
+    """(name, dtype, shape, meaning) of the fields the engine keeps in every game's state."""
+    i8, f8 = np.int64, np.float64
+    return (
+        ("players", i8, (), "players in this run"),
+        ("n_actions", i8, (), "size of the legal mask strategies are handed"),
+        ("team_game", i8, (), "1 in a team game"),
+        ("clock", i8, (), "the game's current day or round: the step column of the trace"),
+        ("game_index", i8, (), "games started in this call"),
+        ("winner", i8, (), "the game's winning team or seat, -1 for a draw"),
+        ("first_seat", i8, (), "this game's first player (first captain), -1 when none"),
+        ("margin", i8, (), "this game's winning margin, -1 when the game does not say"),
+        ("leader", i8, (), "the last seat to lead alone this game, -1 for none yet"),
+        ("first_leader", i8, (), "the seat leading after the first round, -1 for none"),
+        ("lead_changes", i8, (), "how often the lead changed hands this game"),
+        ("leads_noted", i8, (), "rounds whose leader was noted this game"),
+        ("won", i8, (max_players,), "1 for each seat that won the game"),
+        ("role", i8, (max_players,), "each seat's role (the strategy slot follows it)"),
+        ("role_team", i8, (n_roles,), "each role's team (team games)"),
+        ("slot_table", i8, (max_players, n_roles),
+         "strategy slot of a seat while it holds a role"),
+        ("slot_params", f8, (MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), "each slot's parameters"),
+        ("slot_address", i8, (MAX_STRATEGY_SLOTS,), "each slot's compiled strategy"),
+        ("slot_flags", i8, (MAX_STRATEGY_SLOTS,), "each slot's capability bits (FLAG_*)"),
+        ("slot_speaks", i8, (MAX_STRATEGY_SLOTS,),
+         "bit r set: the slot is asked the optional public decisions while holding role r"),
+        ("slot_memory", i8, (MAX_STRATEGY_SLOTS,), "memory words each slot's strategy uses"),
+        ("memory_offset", i8, (max_players, MAX_STRATEGY_SLOTS),
+         "where a seat's memory for a slot starts"),
+        ("memory", f8, (max_players * MEMORY_PER_SEAT,), "every seat's strategy memory"),
+        ("memory_used", i8, (), "words of memory in use (zeroed before each game)"),
+        ("obs", i8, (observation_size,), "the observation handed to strategies"),
+        ("blank", i8, (observation_size,), "the observation handed to blind strategies"),
+        ("legal", bool, (max_actions,), "the legal-action mask handed to strategies"),
+        ("legal_count", i8, (), "legal actions in the mask"),
+        ("asking_seat", i8, (), "the seat asked last (for fault messages)"),
+        ("asking_kind", i8, (), "the decision kind asked last"),
+        ("returned", i8, (), "an illegal action a strategy returned"),
+        ("trace_address", i8, (), "the trace buffer"),
+        ("trace_capacity", i8, (), "rows the trace buffer holds"),
+        ("trace_rows", i8, (), "rows written"),
+        ("trace_limit", i8, (), "rows that may be written in the current game"),
+        ("trace_game", i8, (), "the game (of this call) to trace, -1 for all"),
+        ("tally_offset", i8, (), "where the tallies start in the state, in 8-byte words"),
+        ("tally_words", i8, (), "how many words the tallies take"),
+        ("moment_pairs", i8, (), "ratios whose per-game moments are kept"),
+        ("moment_plan", i8, (MAX_MOMENT_PAIRS, 4),
+         "for each ratio, in words from the tallies' start: y, x, entries, moments"),
+        ("moment_last", i8, (max(1, moment_words),),
+         "the ratios' y and x at the end of the previous game"),
+    )
+
+
 # --- the game ---------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class GameSpec:
@@ -529,8 +586,6 @@ class GameSpec:
             bad("a game declares at least one end condition")
         if self.max_actions < 1:
             bad("max_actions must be at least 1")
-        from simulator.games.engine import engine_fields
-
         engine_names = {name for name, *_ in engine_fields(1, 1, 1, 1, 1)}
         names = [f.name for f in self.state_fields]
         tally_names = [t.name for t in self.all_tallies()]

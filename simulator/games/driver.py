@@ -18,8 +18,8 @@ from simulator.games import kernel_support
 from simulator.games.base import (
     FLAG_BLIND, FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_FIRST, OBS_KIND,
     OBS_ME, OBS_PLAYERS, OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
+    engine_fields,
 )
-from simulator.games.engine import engine_fields
 
 
 # --- the state ----------------------------------------------------------------------------------

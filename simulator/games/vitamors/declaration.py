@@ -32,12 +32,31 @@ DEFAULT_CONFIG = "vitamors/default.toml"
 MEASURING_STRATEGY = "conspirator"
 
 
+# The source's tables (第２頁, 第３頁).
+JESTERS_BY_PLAYERS = {5: 2, 6: 2, 7: 2, 8: 3, 9: 3, 10: 3}
+NOVICE_SCROLLS = {
+    5: {"gaze": 2, "peek": 2, "veil": 1, "swap": 0},
+    6: {"gaze": 3, "peek": 3, "veil": 1, "swap": 1},
+    7: {"gaze": 3, "peek": 3, "veil": 1, "swap": 1},
+    8: {"gaze": 3, "peek": 3, "veil": 1, "swap": 1},
+    9: {"gaze": 3, "peek": 4, "veil": 1, "swap": 1},
+    10: {"gaze": 4, "peek": 4, "veil": 2, "swap": 1},
+}
+EXPERT_SCROLLS = {
+    5: {"gaze": 2, "peek": 2, "brink": 1, "veil": 1, "swap": 0, "prolong": 1, "requiem": 1},
+    6: {"gaze": 3, "peek": 3, "brink": 1, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
+    7: {"gaze": 3, "peek": 3, "brink": 1, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
+    8: {"gaze": 3, "peek": 3, "brink": 2, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
+    9: {"gaze": 3, "peek": 3, "brink": 2, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
+    10: {"gaze": 3, "peek": 4, "brink": 2, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
+}
+SCROLL_TABLES = {"novice": NOVICE_SCROLLS, "expert": EXPERT_SCROLLS}
+
+
 def _scroll_dealt(item: str):
     """The run's config deals at least one scroll of `item` (its mode's table at its player
     count, less `rules.without`)."""
     def test(config: dict) -> bool:
-        from simulator.games.vitamors.params import SCROLL_TABLES
-
         rules = config.get("rules") or {}
         mode = rules.get("mode", "novice")
         if item in (rules.get("without") or ()):

@@ -46,10 +46,11 @@ import numpy as np
 
 from simulator.schema import AnyOf, Choice, Integer, Invalid, Key, ListOf, Table
 
+# (the source's tables of jesters and scrolls are declared in declaration.py)
 from .declaration import (
-    DEFAULT_EFFECTS, EFFECT, EFFECT_NAMES, ITEM, ITEM_LABELS, ITEMS, MAX_ALTAR, MAX_DECK,
-    MAX_PLAYERS, MAX_RANKS, MAX_SCROLLS, MIN_PLAYERS, N_ITEMS, N_SCHEMES, N_TILES, OBS, ROLE,
-    SCHEMES,
+    DEFAULT_EFFECTS, EFFECT, EFFECT_NAMES, EXPERT_SCROLLS, ITEM, ITEM_LABELS, ITEMS,
+    JESTERS_BY_PLAYERS, MAX_ALTAR, MAX_DECK, MAX_PLAYERS, MAX_RANKS, MAX_SCROLLS, MIN_PLAYERS,
+    N_ITEMS, N_SCHEMES, N_TILES, NOVICE_SCROLLS, OBS, ROLE, SCHEMES, SCROLL_TABLES,
 )
 from .observation import init_observation
 
@@ -60,25 +61,6 @@ SPELL_RULES = ("any", "one")
 REPLACED_SCYTHE_RULES = ("unseen", "shown")
 STARTING_PLAYER_RULES = ("random", "seat-0")
 
-# The source's tables (第２頁, 第３頁).
-JESTERS_BY_PLAYERS = {5: 2, 6: 2, 7: 2, 8: 3, 9: 3, 10: 3}
-NOVICE_SCROLLS = {
-    5: {"gaze": 2, "peek": 2, "veil": 1, "swap": 0},
-    6: {"gaze": 3, "peek": 3, "veil": 1, "swap": 1},
-    7: {"gaze": 3, "peek": 3, "veil": 1, "swap": 1},
-    8: {"gaze": 3, "peek": 3, "veil": 1, "swap": 1},
-    9: {"gaze": 3, "peek": 4, "veil": 1, "swap": 1},
-    10: {"gaze": 4, "peek": 4, "veil": 2, "swap": 1},
-}
-EXPERT_SCROLLS = {
-    5: {"gaze": 2, "peek": 2, "brink": 1, "veil": 1, "swap": 0, "prolong": 1, "requiem": 1},
-    6: {"gaze": 3, "peek": 3, "brink": 1, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
-    7: {"gaze": 3, "peek": 3, "brink": 1, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
-    8: {"gaze": 3, "peek": 3, "brink": 2, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
-    9: {"gaze": 3, "peek": 3, "brink": 2, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
-    10: {"gaze": 3, "peek": 4, "brink": 2, "veil": 1, "swap": 1, "prolong": 1, "requiem": 1},
-}
-SCROLL_TABLES = {"novice": NOVICE_SCROLLS, "expert": EXPERT_SCROLLS}
 DEFAULT_DECK = [4, 4, 4, 4, 4, 4]  # provisional: 24 cards, 6 ranks x 4
 
 
