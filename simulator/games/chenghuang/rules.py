@@ -646,11 +646,3 @@ def seat_with_role(st, n, role):
         if st.role[s] == role:
             return s
     return -1
-
-
-@compiled
-def cards_held(st, seat):
-    total = 0
-    for k in range(N_KINDS):
-        total += st.held[seat, k]
-    return total

@@ -255,17 +255,6 @@ def immune_to_theft(st, seat):
 
 
 @compiled
-def blue_holders(st, kind, seat_out):
-    """The living seats with a blue card of `kind` in front of them (written to seat_out)."""
-    count = 0
-    for s in range(st.players):
-        if alive(st)[s] and front(st, s, kind) > 0:
-            seat_out[count] = s
-            count += 1
-    return count
-
-
-@compiled
 def matchmaker_partner(st, seat):
     """The player linked to `seat` by the two Matchmakers, or -1 (none, or both in front of the
     same player)."""

@@ -138,12 +138,6 @@ def night_leader(st, start):
 
 
 @inlined
-def is_scythe(st, position):
-    """Does the scroll at `position` still hold a Death's Scythe (it performs its tile)?"""
-    return 0 <= st.scroll_item[position] < N_TILES
-
-
-@inlined
 def place_scheme(st, position, item):
     """A scheme replaces the scythe at `position`; the scythe leaves the game, unseen
     (`rules.replaced_scythes = "shown"`: set aside face up, so the table counts the scythes taken
