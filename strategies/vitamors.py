@@ -196,13 +196,7 @@ def derive(obs, memory, params, naive):
                 sus[s] = -100.0
             elif known == JESTER:
                 sus[s] = 100.0
-    for altar in range(2):
-        for i in range(obs[OBS.altar_size + altar]):
-            at = altar * MAX_ALTAR + i
-            memory[M_BEL + at] = believed(obs, memory, doubt, naive, obs[OBS.altar_known + at],
-                                          obs[OBS.altar_claim + at], obs[OBS.altar_claimer + at],
-                                          obs[OBS.altar_report + at],
-                                          obs[OBS.altar_reporter + at])
+    believe_altars(obs, memory, doubt, naive)
 
 
 @compiled
@@ -217,6 +211,18 @@ def believed(obs, memory, doubt, naive, known, claim, claimer, report, reporter)
     if claim >= 0 and credible(obs, memory, claimer, doubt):
         return claim
     return -1
+
+
+@compiled
+def believe_altars(obs, memory, doubt, naive):
+    """The rank I take each altar card to have (`believed`), into memory[M_BEL + ...]."""
+    for altar in range(2):
+        for i in range(obs[OBS.altar_size + altar]):
+            at = altar * MAX_ALTAR + i
+            memory[M_BEL + at] = believed(obs, memory, doubt, naive, obs[OBS.altar_known + at],
+                                          obs[OBS.altar_claim + at], obs[OBS.altar_claimer + at],
+                                          obs[OBS.altar_report + at],
+                                          obs[OBS.altar_reporter + at])
 
 
 @compiled
@@ -329,13 +335,7 @@ def verified_pattern(obs, memory):
 def trusted_pattern(obs, memory, level):
     """Do the altars show a pattern when only what seats below suspicion `level` said counts
     (and the ranks I know)? (The beliefs are overwritten: derived again next time.)"""
-    for altar in range(2):
-        for i in range(obs[OBS.altar_size + altar]):
-            at = altar * MAX_ALTAR + i
-            memory[M_BEL + at] = believed(obs, memory, level, False, obs[OBS.altar_known + at],
-                                          obs[OBS.altar_claim + at], obs[OBS.altar_claimer + at],
-                                          obs[OBS.altar_report + at],
-                                          obs[OBS.altar_reporter + at])
+    believe_altars(obs, memory, level, False)
     shown = pattern_shown(obs, memory)
     memory[M_NEWS] = 0.0
     return shown
