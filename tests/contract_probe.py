@@ -6,9 +6,7 @@ Run by tests/test_game_contract.py, interpreted (NUMBA_DISABLE_JIT=1) or compile
 built-in strategy (every seat playing it) the tallies and the trace of GAMES games. Then one traced game of every
 other built-in config for each strategy, so that the rules and decisions only a richer setup
 reaches (a role the default config does not deal) are compared too. With --peek (interpreted runs
-only) every decision is also checked for peeking: the deciding seat's observation is rebuilt on a
-copy of the state in which the game's `scramble_hidden` replaced everything the seat cannot know,
-and must come out the same.
+only) every decision is also checked for peeking (`peeking_ask`).
 """
 
 from __future__ import annotations
@@ -20,9 +18,13 @@ import numpy as np
 
 from simulator import config
 from simulator.games import engine, get_game
+from simulator.games.base import OBS_FIRST, OBS_ME, OBS_ROLE, PRIVATE
 from simulator.games.driver import Lineup, play
 
 PEEK_RNG = np.random.default_rng(12345)  # never the game's stream: the game must not change
+# Poison written into the private pieces: far from any value a game writes, so an entry still
+# holding it after the observer ran is one the observer left unwritten.
+POISON = (1 << 40, 1 << 41)
 peeks = {"checked": 0, "differences": []}
 
 
@@ -32,19 +34,43 @@ def copy_state(st):
     return buffer[0]
 
 
+def seat_view(st, seat, observe, context):
+    """The observation `engine.ask` hands the seat's strategy (the kind aside)."""
+    observe(st, seat, context)
+    st.obs[OBS_ME] = seat
+    st.obs[OBS_ROLE] = st.role[seat]
+    st.obs[OBS_FIRST] = st.first_seat
+    return np.array(st.obs)
+
+
 def peeking_ask(real_ask, spec):
+    """`ask`, checking first that the seat's observation holds nothing it cannot know.
+
+    The seat's view is built twice: on the state, and on a copy in which the game's
+    `scramble_hidden` replaced every hidden fact of the state the seat cannot know by another
+    possibility and every private piece of the shared observation was poisoned. The two views
+    must be equal, except that an entry the observer left unwritten (still poisoned) must hold
+    its resting value, the blank observation's: anything else is what an earlier seat's
+    decision left behind.
+    """
+    private = spec.observation.entries(PRIVATE)
+
     def ask(st, seat, kind, rng, observe, context):
         if st.legal_count > 1 and not engine.is_blind(st, seat):
-            observe(st, seat, context)
-            seen = np.array(st.obs)
+            seen = seat_view(st, seat, observe, context)
             world = copy_state(st)
             spec.scramble_hidden(world, seat, PEEK_RNG)
-            observe(world, seat, context)
+            poison = PEEK_RNG.integers(*POISON, private.size)
+            world.obs[private] = poison
+            view = seat_view(world, seat, observe, context)
+            unwritten = np.zeros(view.size, dtype=bool)
+            unwritten[private] = view[private] == poison
+            differ = np.where(unwritten, seen != np.asarray(st.blank), view != seen)
             peeks["checked"] += 1
-            differ = np.nonzero(np.asarray(world.obs) != seen)[0]
-            if differ.size and len(peeks["differences"]) < 5:
-                pieces = {name for name, at, size, _ in spec.observation.describe()
-                          for i in differ.tolist() if at <= i < at + size}
+            if differ.any() and len(peeks["differences"]) < 5:
+                at = np.nonzero(differ)[0].tolist()
+                pieces = {name for name, start, size, _ in spec.observation.describe()
+                          for i in at if start <= i < start + size}
                 peeks["differences"].append({"seat": int(seat),
                                              "kind": spec.decisions[kind].name,
                                              "pieces": sorted(pieces)})

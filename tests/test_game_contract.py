@@ -12,7 +12,8 @@ test says which promise of the engine it holds a game to:
 * every decision kind is asked within a few games of its built-in configs and strategies;
 * every trace row decodes into a sentence;
 * no peeking: at every decision, a seat's observation is the same in a world where everything it
-  cannot know was changed (the game's `scramble_hidden`);
+  cannot know was changed (the hidden state by the game's `scramble_hidden`, every private piece
+  of the shared observation poisoned), and the check flags a private value left behind;
 * a blind strategy sees only the blank observation; a seat's memory is its own, zeroed each game;
 * the arrays a strategy receives are read-only;
 * an illegal action or an error raised in a strategy reaches the caller as one message naming the
@@ -159,6 +160,42 @@ def test_no_peeking_observations_ignore_what_the_seat_cannot_know(game):
     seen = probe(game.name, 3, 23, interpreted=True, peek=True)["peeks"]
     assert seen["checked"] > 20, "the probe checked the observations of real decisions"
     assert not seen["differences"], seen["differences"]
+
+
+LEAKY = """
+import sys
+import contract_probe
+from simulator.games._template import kernel
+from simulator.games._template.declaration import OBS, ROLE
+
+
+def leaky_observe_vote(st, me, context):
+    # the template's observer, but it writes what a spy knows only for a spy: a citizen who
+    # votes after a spy finds the spies marked in its observation
+    (round_number,) = context
+    st.obs[OBS.round] = round_number
+    if st.role[me] == ROLE.spy:
+        for j in range(st.players):
+            st.obs[OBS.known_spy + j] = 1 if st.role[j] == ROLE.spy else 0
+
+
+kernel.observe_vote = leaky_observe_vote
+sys.argv = ["contract_probe.py", "template", "3", "23", "--peek"]
+contract_probe.main()
+"""
+
+
+def test_the_no_peeking_check_flags_a_private_value_left_behind():
+    # A scrambled copy of the state alone would not show this leak (the copy carries the spy's
+    # leftover too); the poisoned private pieces do.
+    env = dict(os.environ, NUMBA_DISABLE_JIT="1",
+               PYTHONPATH=os.pathsep.join(filter(None, [str(PROBE.parent),
+                                                        os.environ.get("PYTHONPATH")])))
+    done = subprocess.run([sys.executable, "-c", LEAKY], capture_output=True, text=True, env=env,
+                          timeout=300)
+    assert done.returncode == 0, done.stderr[-3000:]
+    differences = json.loads(done.stdout)["peeks"]["differences"]
+    assert differences and all(d["pieces"] == ["known_spy"] for d in differences), differences
 
 
 BLIND = '''

@@ -665,7 +665,7 @@ def test_observation_layout():
     # 10 scalars, the 16 role counts dealt, 2 scalars; then per-seat pieces of MAX_PLAYERS = 23
     # entries (said: 23 x 23), then the private pieces. The first five are the engine's standard
     # pieces, the same in every game (werewolf names no first player: -1).
-    assert [name for name, _, _ in OBSERVATION.pieces] == [
+    assert [piece.name for piece in OBSERVATION.pieces] == [
         "kind", "me", "my_role", "players", "first_player", "day", "victim", "suspect_a", "suspect_b", "wolves",
         "dealt", "mayor", "hanged", "alive", "revealed", "claimed", "named_wolf", "named_clear",
         "said", "votes", "voted", "ballot", "known", "lovers", "charmed", "potions", "protected"]

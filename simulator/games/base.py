@@ -19,7 +19,7 @@ import re
 import warnings
 from collections import namedtuple
 from dataclasses import dataclass
-from typing import Any, Callable
+from typing import Any, Callable, NamedTuple
 
 import numba
 import numpy as np
@@ -129,64 +129,109 @@ class Item:
     meaning: str = ""
 
 
+# Who sees an observation piece. The contract suite's no-peeking check reads it: before every
+# decision it poisons the private pieces, so a value one seat's observer left behind is flagged.
+PUBLIC = "public"    # every seat sees the same value: the run's constants and the public record
+PRIVATE = "private"  # the deciding seat's own (or its decision's): its observer writes it at
+#                      every decision that uses it, and it rests at its blank value otherwise
+VISIBILITIES = (PUBLIC, PRIVATE)
+
+
+class Piece(NamedTuple):
+    """One named piece of a layout: its size in entries and what it means (and, in an
+    observation, who sees it)."""
+
+    name: str
+    size: int
+    meaning: str
+    visibility: str = ""
+
+
+def public(name: str, size: int, meaning: str) -> Piece:
+    """An observation piece every seat sees alike."""
+    return Piece(name, size, meaning, PUBLIC)
+
+
+def private(name: str, size: int, meaning: str) -> Piece:
+    """An observation piece written for the deciding seat alone."""
+    return Piece(name, size, meaning, PRIVATE)
+
+
 # The pieces every observation starts with; the engine writes them at every decision.
 STANDARD_PIECES = (
-    ("kind", 1, "decision kind code"),
-    ("me", 1, "my seat"),
-    ("my_role", 1, "my role code"),
-    ("players", 1, "number of players"),
-    ("first_player", 1, "the first player's seat once the game names one (public), else -1"),
+    public("kind", 1, "decision kind code"),
+    private("me", 1, "my seat"),
+    private("my_role", 1, "my role code"),
+    public("players", 1, "number of players"),
+    public("first_player", 1, "the first player's seat once the game names one, else -1"),
 )
 OBS_KIND, OBS_ME, OBS_ROLE, OBS_PLAYERS, OBS_FIRST = range(5)
 
 
 @dataclass(frozen=True)
 class Layout:
-    """A flat int64 vector assembled from named pieces (name, size, meaning): offsets are derived
-    from the declared order, so code indexes the vector through compile-time constants
-    (``table[T.judge]``, ``obs[OBS.alive + seat]``) rather than magic numbers."""
+    """A flat vector assembled from named pieces (name, size, meaning): offsets are derived from
+    the declared order, so code indexes the vector through compile-time constants
+    (``table[T.judge]``, ``obs[OBS.alive + seat]``, ``memory[M.suspicion + seat]``) rather than
+    magic numbers."""
 
     declared: tuple[tuple[str, int, str], ...]
 
     @property
-    def pieces(self) -> tuple[tuple[str, int, str], ...]:
-        return tuple(self.declared)
+    def pieces(self) -> tuple[Piece, ...]:
+        return tuple(Piece(*piece) for piece in self.declared)
 
     @property
     def size(self) -> int:
-        return sum(size for _, size, _ in self.pieces)
+        return sum(piece.size for piece in self.pieces)
 
     def offsets(self, typename: str = "Offsets"):
         """A namedtuple of piece offsets (and `size`), usable as constants inside compiled code."""
         names, values, at = [], [], 0
-        for name, size, _ in self.pieces:
-            names.append(name)
+        for piece in self.pieces:
+            names.append(piece.name)
             values.append(at)
-            at += size
+            at += piece.size
         names.append("size")
         values.append(at)
         return namedtuple(typename, names)(*values)
 
     def describe(self) -> list[tuple[str, int, int, str]]:
         rows, at = [], 0
-        for name, size, meaning in self.pieces:
-            rows.append((name, at, size, meaning))
-            at += size
+        for piece in self.pieces:
+            rows.append((piece.name, at, piece.size, piece.meaning))
+            at += piece.size
         return rows
 
 
 @dataclass(frozen=True)
 class ObservationLayout(Layout):
-    """The observation vector: the standard pieces (kind, me, my_role, players) first in every
-    game, then the game's own. Piece sizes use the game's maximum player count, so the offsets
-    are fixed: ``obs[OBS.alive + seat]``."""
+    """The observation vector: the standard pieces (kind, me, my_role, players, first_player)
+    first in every game, then the game's own, each declared `public(...)` or `private(...)`.
+    Piece sizes use the game's maximum player count, so the offsets are fixed:
+    ``obs[OBS.alive + seat]``."""
+
+    def __post_init__(self):
+        for piece in self.declared:
+            if not isinstance(piece, Piece) or piece.visibility not in VISIBILITIES:
+                raise ValueError(f"observation piece {piece[0]!r}: declare it public(...) or "
+                                 f"private(...)")
 
     @property
-    def pieces(self) -> tuple[tuple[str, int, str], ...]:
+    def pieces(self) -> tuple[Piece, ...]:
         return STANDARD_PIECES + tuple(self.declared)
 
     def offsets(self, typename: str = "Obs"):
         return super().offsets(typename)
+
+    def entries(self, visibility: str) -> np.ndarray:
+        """The indices of every entry of the pieces with this visibility."""
+        at, found = 0, []
+        for piece in self.pieces:
+            if piece.visibility == visibility:
+                found.extend(range(at, at + piece.size))
+            at += piece.size
+        return np.asarray(found, dtype=np.int64)
 
 
 @dataclass(frozen=True)
@@ -481,8 +526,9 @@ class GameSpec:
     actions: Callable[[Any], int]  # params -> size of the legal mask strategies are handed
     kernel: Any  # the compiled entry play(state, games, rng)
     decode_trace: Callable[[np.ndarray, Any], list[str]]
-    # (state, seat, rng): replace everything the seat cannot know by another possibility; the
-    # contract suite checks the seat's observation does not change (no peeking)
+    # (state, seat, rng): replace every fact of the state the seat cannot know by another
+    # possibility; the contract suite also poisons the observation's private pieces and checks
+    # the seat's observation does not change (no peeking)
     scramble_hidden: Callable[..., None]
     strategies: Callable[[], dict]  # built-in strategies by name (loaded lazily)
     describe_setup: Callable[[Any], dict] = lambda params: {}
@@ -622,7 +668,7 @@ class GameSpec:
             if np.dtype(f.dtype) not in (np.dtype(np.int64), np.dtype(np.float64),
                                          np.dtype(np.bool_)):
                 bad(f"state field {f.name}: dtype must be int64, float64 or bool")
-        pieces = [name for name, _, _ in self.observation.pieces]
+        pieces = [piece.name for piece in self.observation.pieces]
         if len(set(pieces)) != len(pieces):
             bad("observation pieces repeat (kind, me, my_role and players are standard)")
         if self.filler_role and self.filler_role not in self.role_names():

@@ -4,7 +4,9 @@ decoder, the reports and `fairplay games template`.
 HOOK: everything here. Every code is a position in a declared tuple: `codes(...)` names them.
 """
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+from simulator.games.base import (
+    DecisionKind, Item, ObservationLayout, Role, codes, private, public,
+)
 
 NAME = "template"
 TITLE = "Spot the spy (the template game)"
@@ -34,12 +36,13 @@ MAX_ACTIONS = MAX_PLAYERS
 UNKNOWN = -1
 # What a seat may know (kind, me, my_role and players come first in every observation).
 OBSERVATION = ObservationLayout((
-    ("round", 1, "current round, from 1"),
-    ("spies", 1, "spies dealt (the setup is public)"),
-    ("alive", MAX_PLAYERS, "1 if the seat is alive"),
-    ("shown", MAX_PLAYERS, "role of an eliminated seat (shown when it is out), else -1"),
-    ("known_spy", MAX_PLAYERS, "1 if I know the seat is a spy (spies know each other)"),
-    ("ballot", MAX_PLAYERS, "whom each seat voted for last round, if ballots are public, else -1"),
+    public("round", 1, "current round, from 1"),
+    public("spies", 1, "spies dealt (the setup is public)"),
+    public("alive", MAX_PLAYERS, "1 if the seat is alive"),
+    public("shown", MAX_PLAYERS, "role of an eliminated seat (shown when it is out), else -1"),
+    private("known_spy", MAX_PLAYERS, "1 if I know the seat is a spy (spies know each other)"),
+    public("ballot", MAX_PLAYERS,
+           "whom each seat voted for last round, if ballots are public, else -1"),
 ))
 OBS = OBSERVATION.offsets()
 

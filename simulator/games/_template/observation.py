@@ -32,8 +32,9 @@ def legal_vote(st, me):
 
 @inlined
 def scramble_hidden(st, me, rng):
-    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
-    that `me`'s observation does not change): the roles of the living seats it does not know are
+    """Replace every fact of the state that seat `me` cannot know by another possibility (the
+    contract suite poisons the observation's private pieces itself, then checks that `me`'s
+    observation does not change): the roles of the living seats it does not know are
     shuffled among them (a spy knows every spy; an eliminated seat's role is shown), this round's
     secret ballots of the others are made up."""
     n = st.players

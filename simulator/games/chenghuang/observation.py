@@ -323,8 +323,9 @@ def legal_theft(st, n, thief):
 
 # --- no peeking ---------------------------------------------------------------------------------
 def scramble_hidden(st, me, rng) -> None:
-    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
-    that `me`'s observation does not change; it runs on a copy of the state, interpreted).
+    """Replace every fact of the state that seat `me` cannot know by another possibility (the
+    contract suite poisons the observation's private pieces itself, then checks that `me`'s
+    observation does not change; it runs on a copy of the state, interpreted).
 
     The cards whose kind `me` does not know and cannot see are pooled, shuffled and dealt back to
     the same places: the other seats' hands before they lay out, their face-down cards `me` has

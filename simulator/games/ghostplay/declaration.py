@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Role, SetupNeed, TurnOrder, codes,
+    DecisionKind, Item, ObservationLayout, Role, SetupNeed, TurnOrder, codes, private, public,
 )
 
 NAME = "ghostplay"
@@ -152,54 +152,56 @@ SHOWN = ("all-positive", "had-negative")
 _P, _G, _T = MAX_PLAYERS, MAX_GHOST_CARDS, MAX_TYPES
 OBSERVATION = ObservationLayout((
     # the run's constants (the decks are public knowledge)
-    ("ghost_cards", 1, "ghost-deck cards in the game"),
-    ("card_kind", _G, "each ghost-deck card's kind (KIND), by card id"),
-    ("card_colour", _G, "each ghost's colour (COLOUR): its positive votes"),
-    ("card_requirement", _G, "each ghost's requirement: net positive vote value to dispel it"),
-    ("card_points", _G, "each ghost's points"),
-    ("types", 1, "Taoist card types"),
-    ("type_colour", _T, "each Taoist card type's colour"),
-    ("type_value", _T, "each type's vote value"),
-    ("type_play", _T, "each type's use in the day (PLAY)"),
-    ("type_effect", _T, "each type's effect (EFFECT)"),
-    ("type_amount", _T, "each type's effect amount"),
-    ("card_cost", 1, "spirit power per extra Taoist card"),
-    ("evil_dealt", 1, "evil identities dealt (the draft's table by player count: public)"),
+    public("ghost_cards", 1, "ghost-deck cards in the game"),
+    public("card_kind", _G, "each ghost-deck card's kind (KIND), by card id"),
+    public("card_colour", _G, "each ghost's colour (COLOUR): its positive votes"),
+    public("card_requirement", _G,
+           "each ghost's requirement: net positive vote value to dispel it"),
+    public("card_points", _G, "each ghost's points"),
+    public("types", 1, "Taoist card types"),
+    public("type_colour", _T, "each Taoist card type's colour"),
+    public("type_value", _T, "each type's vote value"),
+    public("type_play", _T, "each type's use in the day (PLAY)"),
+    public("type_effect", _T, "each type's effect (EFFECT)"),
+    public("type_amount", _T, "each type's effect amount"),
+    public("card_cost", 1, "spirit power per extra Taoist card"),
+    public("evil_dealt", 1, "evil identities dealt (the draft's table by player count: public)"),
     # the game so far (public)
-    ("turn", 1, "current turn, from 1"),
-    ("turn_player", 1, "whose turn it is"),
-    ("deck_left", 1, "ghost-deck cards not yet revealed"),
-    ("king", 1, "the ghost king's seat (public), or -1"),
-    ("seal", 1, "lives that break the seal (the candidate ghost-king card)"),
-    ("lives", 1, "the ghost king's lives"),
-    ("spirit", _P, "each seat's spirit power"),
-    ("hand_size", _P, "cards in each seat's hand"),
-    ("possessed", _P, "ghosts possessing each seat"),
-    ("points", _P, "ghost points in front of each seat"),
-    ("artifact", _P, "the artifact type in front of each seat, or -1"),
-    ("card_state", _G, "what became of each ghost-deck card (CARD_STATE)"),
-    ("in_play", 1, "ghosts in play"),
-    ("slot_card", _G, "the card id of each ghost in play, by slot (arrival order)"),
-    ("slot_target", _G, "the seat each ghost in play possesses, by slot"),
-    ("card_window", 1, "when a spell decision is asked: 0 the holder's day, 1 just before the "
-                       "haunting, 2 just after it (rules.card_windows)"),
+    public("turn", 1, "current turn, from 1"),
+    public("turn_player", 1, "whose turn it is"),
+    public("deck_left", 1, "ghost-deck cards not yet revealed"),
+    public("king", 1, "the ghost king's seat (public), or -1"),
+    public("seal", 1, "lives that break the seal (the candidate ghost-king card)"),
+    public("lives", 1, "the ghost king's lives"),
+    public("spirit", _P, "each seat's spirit power"),
+    public("hand_size", _P, "cards in each seat's hand"),
+    public("possessed", _P, "ghosts possessing each seat"),
+    public("points", _P, "ghost points in front of each seat"),
+    public("artifact", _P, "the artifact type in front of each seat, or -1"),
+    public("card_state", _G, "what became of each ghost-deck card (CARD_STATE)"),
+    public("in_play", 1, "ghosts in play"),
+    public("slot_card", _G, "the card id of each ghost in play, by slot (arrival order)"),
+    public("slot_target", _G, "the seat each ghost in play possesses, by slot"),
+    public("card_window", 1,
+           "when a spell decision is asked: 0 the holder's day, 1 just before the haunting, 2 "
+           "just after it (rules.card_windows)"),
     # the exorcism or summoning under way
-    ("ex_seq", 1, "exorcisms and summonings so far this game (this one included)"),
-    ("ex_host", 1, "its host, or -1"),
-    ("ex_slot", 1, "the slot of its ghost"),
-    ("ex_card", 1, "the card id of its ghost"),
-    ("placed", _P, "cards each seat placed face down in it (-1: not voted yet)"),
-    ("shown_positive", _P, "a challenged voter's positive cards (-1: not shown)"),
-    ("shown_negative", _P, "a challenged voter's negative cards (-1: not shown)"),
+    public("ex_seq", 1, "exorcisms and summonings so far this game (this one included)"),
+    public("ex_host", 1, "its host, or -1"),
+    public("ex_slot", 1, "the slot of its ghost"),
+    public("ex_card", 1, "the card id of its ghost"),
+    public("placed", _P, "cards each seat placed face down in it (-1: not voted yet)"),
+    public("shown_positive", _P, "a challenged voter's positive cards (-1: not shown)"),
+    public("shown_negative", _P, "a challenged voter's negative cards (-1: not shown)"),
     # the public log of the last LOG exorcisms and summonings, a ring by sequence number
-    ("log", LOG * LOG_ENTRY,
-     "per entry: seq, host, card, target, outcome (OUTCOME), positive and negative vote value "
-     "counted (-1 when a challenge failed it), then placed[8] and shown[8] (-1 not challenged, "
-     "0 all positive, 1 had a negative)"),
+    public("log", LOG * LOG_ENTRY,
+           "per entry: seq, host, card, target, outcome (OUTCOME), positive and negative vote "
+           "value counted (-1 when a challenge failed it), then placed[8] and shown[8] (-1 not "
+           "challenged, 0 all positive, 1 had a negative)"),
     # private
-    ("hand", _T, "my cards by Taoist card type"),
-    ("colours", 2, "my cards by colour (red, blue)"),
-    ("known", _P, "identities I know: mine, the ghost king's, those I looked at (else -1)"),
+    private("hand", _T, "my cards by Taoist card type"),
+    private("colours", 2, "my cards by colour (red, blue)"),
+    private("known", _P, "identities I know: mine, the ghost king's, those I looked at (else -1)"),
 ))
 OBS = OBSERVATION.offsets()
 

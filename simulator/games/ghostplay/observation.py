@@ -81,8 +81,9 @@ def legal_challenge(st, host):
 
 # --- no peeking ---------------------------------------------------------------------------------
 def scramble_hidden(st, me, rng) -> None:
-    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
-    that `me`'s observation does not change; it runs on a copy of the state, interpreted):
+    """Replace every fact of the state that seat `me` cannot know by another possibility (the
+    contract suite poisons the observation's private pieces itself, then checks that `me`'s
+    observation does not change; it runs on a copy of the state, interpreted):
 
     * the identities `me` does not know (not its own, not the ghost king's current one, not one it
       looked at) are shuffled among those seats (the ghost king's former identity among them);

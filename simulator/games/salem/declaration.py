@@ -14,7 +14,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes
+from simulator.games.base import (
+    DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes, private, public,
+)
 
 NAME = "salem"
 TITLE = "Salem 1692 (獵巫鎮)"
@@ -208,52 +210,56 @@ KNOWN = 4           # target_row: 4 + kind for a face-down tryal whose kind I kn
 P, T = MAX_PLAYERS, MAX_TRYALS
 OBSERVATION = ObservationLayout((
     # public, kept up to date by the rules
-    ("turn", 1, "turn number, from 1"),
-    ("nights", 1, "nights so far"),
-    ("current", 1, "the player whose turn it is"),
-    ("deck_size", 1, "cards in the draw deck (Night at its bottom)"),
-    ("two_left", 1, "1 once only two players are left (blue cards gone)"),
-    ("conspiracies", 1, "Conspiracies so far"),
-    ("witches_dealt", 1, "Witch tryals in the game (the setup is public)"),
-    ("tryals_dealt", 1, "tryals each player was dealt"),
-    ("threshold", 1, "accusations that cause a trial (before characters and Piety)"),
-    ("constable_gone", 1, "1 once the Constable tryal was revealed"),
-    ("piety_blocks", 1, "1: Piety keeps red cards from the others' hands off its holder; 0: it "
-                        "doubles the holder's threshold"),
-    ("discard", N_CARDS, "the discard pile by card kind (face up)"),
-    ("alive", P, "1 if the seat is alive"),
-    ("character", P, "each seat's character (public), -1 past the players"),
-    ("hand_size", P, "cards in each seat's hand"),
-    ("front", P * N_FRONT, "cards in front of each seat by kind (15: Alibi as a Witness)"),
-    ("accusations", P, "accusations in front of each seat"),
-    ("face_down", P, "face-down tryals of each seat"),
-    ("revealed", P * N_TRYAL_KINDS, "revealed tryals of each seat by kind"),
-    ("team_shown", P, "team a dead seat announced (0 town, 1 witch), else -1"),
-    ("row", P * T, "each seat's tryal row by slot: -1 empty, 0-2 revealed kind, 3 face down"),
-    ("parris_left", P, "discard-pile draws left to each seat (Samuel Parris)"),
-    ("tituba_left", P, "deck arrangements left to each seat (Tituba)"),
-    ("phips_left", P, "confessions without a reveal left to each seat (William Phips)"),
-    ("needed", P, "accusations in front of each seat that cause a trial when I place the last"),
-    ("log_count", 1, "public events so far this game"),
-    ("log", LOG_LEN * LOG_WIDTH, "the last public events: (LOG code, actor, target, value), "
-                                 "event e at (e % LOG_LEN) * 4"),
+    public("turn", 1, "turn number, from 1"),
+    public("nights", 1, "nights so far"),
+    public("current", 1, "the player whose turn it is"),
+    public("deck_size", 1, "cards in the draw deck (Night at its bottom)"),
+    public("two_left", 1, "1 once only two players are left (blue cards gone)"),
+    public("conspiracies", 1, "Conspiracies so far"),
+    public("witches_dealt", 1, "Witch tryals in the game (the setup is public)"),
+    public("tryals_dealt", 1, "tryals each player was dealt"),
+    public("threshold", 1, "accusations that cause a trial (before characters and Piety)"),
+    public("constable_gone", 1, "1 once the Constable tryal was revealed"),
+    public("piety_blocks", 1,
+           "1: Piety keeps red cards from the others' hands off its holder; 0: it doubles the "
+           "holder's threshold"),
+    public("discard", N_CARDS, "the discard pile by card kind (face up)"),
+    public("alive", P, "1 if the seat is alive"),
+    public("character", P, "each seat's character (public), -1 past the players"),
+    public("hand_size", P, "cards in each seat's hand"),
+    public("front", P * N_FRONT, "cards in front of each seat by kind (15: Alibi as a Witness)"),
+    public("accusations", P, "accusations in front of each seat"),
+    public("face_down", P, "face-down tryals of each seat"),
+    public("revealed", P * N_TRYAL_KINDS, "revealed tryals of each seat by kind"),
+    public("team_shown", P, "team a dead seat announced (0 town, 1 witch), else -1"),
+    public("row", P * T,
+           "each seat's tryal row by slot: -1 empty, 0-2 revealed kind, 3 face down"),
+    public("parris_left", P, "discard-pile draws left to each seat (Samuel Parris)"),
+    public("tituba_left", P, "deck arrangements left to each seat (Tituba)"),
+    public("phips_left", P, "confessions without a reveal left to each seat (William Phips)"),
+    private("needed", P,
+            "accusations in front of each seat that cause a trial when I place the last"),
+    public("log_count", 1, "public events so far this game"),
+    public("log", LOG_LEN * LOG_WIDTH, "the last public events: (LOG code, actor, target, value), "
+                                       "event e at (e % LOG_LEN) * 4"),
     # private: written for the deciding seat
-    ("my_team", 1, "my team (0 town, 1 witch)"),
-    ("constable", 1, "1 if I hold a face-down Constable tryal"),
-    ("hand", N_CARDS, "my hand by card kind"),
-    ("mine", T, "my tryal row by slot: the kind, -1 empty"),
-    ("known_team", P, "what I know of each seat's team: -1 unknown, 0 town, 1 witch"),
-    ("known_witch", P, "face-down Witch tryals I know each seat holds"),
-    ("target", 1, "the seat a decision is about (reveal, curse, cat_reveal), else -1"),
-    ("card", 1, "the card being played (target decisions), else -1"),
-    ("first", 1, "Scapegoat / Robbery: the first target, else -1"),
-    ("cards_played", 1, "cards I played so far this turn"),
-    ("target_row", T, "the target's row: -1 empty, 0-2 revealed, 3 face down, 4+kind known"),
-    ("votes", P, "night: the witches' kill votes so far (witches only)"),
-    ("victim", 1, "dawn: tonight's victim if I am a witch, else -1"),
-    ("protected", 1, "dawn: whom I protected if I am the constable, else -1"),
-    ("choice", N_CARDS, "the cards I choose from: the characters offered, the deck Tituba "
-                        "arranges, the hand John Proctor takes from"),
+    private("my_team", 1, "my team (0 town, 1 witch)"),
+    private("constable", 1, "1 if I hold a face-down Constable tryal"),
+    private("hand", N_CARDS, "my hand by card kind"),
+    private("mine", T, "my tryal row by slot: the kind, -1 empty"),
+    private("known_team", P, "what I know of each seat's team: -1 unknown, 0 town, 1 witch"),
+    private("known_witch", P, "face-down Witch tryals I know each seat holds"),
+    private("target", 1, "the seat a decision is about (reveal, curse, cat_reveal), else -1"),
+    private("card", 1, "the card being played (target decisions), else -1"),
+    private("first", 1, "Scapegoat / Robbery: the first target, else -1"),
+    private("cards_played", 1, "cards I played so far this turn"),
+    private("target_row", T,
+            "the target's row: -1 empty, 0-2 revealed, 3 face down, 4+kind known"),
+    private("votes", P, "night: the witches' kill votes so far (witches only)"),
+    private("victim", 1, "dawn: tonight's victim if I am a witch, else -1"),
+    private("protected", 1, "dawn: whom I protected if I am the constable, else -1"),
+    private("choice", N_CARDS, "the cards I choose from: the characters offered, the deck Tituba "
+                               "arranges, the hand John Proctor takes from"),
 ))
 OBS = OBSERVATION.offsets()
 

@@ -238,8 +238,9 @@ def legal_living(st, exclude):
 
 # --- no peeking --------------------------------------------------------------------------------------
 def scramble_hidden(st, me, rng) -> None:
-    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
-    that `me`'s observation does not change; it runs on a copy of the state, interpreted).
+    """Replace every fact of the state that seat `me` cannot know by another possibility (the
+    contract suite poisons the observation's private pieces itself, then checks that `me`'s
+    observation does not change; it runs on a copy of the state, interpreted).
 
     The playing cards `me` cannot see (the other hands and the draw deck, Night kept in place)
     are pooled, shuffled and dealt back to the same places; the face-down tryals `me` has not

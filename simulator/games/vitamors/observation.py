@@ -137,8 +137,9 @@ def legal_report_faction(st):
 
 # --- no peeking -----------------------------------------------------------------------------------
 def scramble_hidden(st, me, rng) -> None:
-    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
-    that `me`'s observation does not change; it runs on a copy of the state, interpreted).
+    """Replace every fact of the state that seat `me` cannot know by another possibility (the
+    contract suite poisons the observation's private pieces itself, then checks that `me`'s
+    observation does not change; it runs on a copy of the state, interpreted).
 
     The ranks of the cards `me` does not know are shuffled among those cards (the other hands, the
     draw pile, face-down altar cards it has not seen); an exile's unknown factions are shuffled

@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from simulator.games.base import DecisionKind, Item, ObservationLayout, Role, codes
+from simulator.games.base import (
+    DecisionKind, Item, ObservationLayout, Role, codes, private, public,
+)
 
 NAME = "werewolf"
 TITLE = "The Werewolves in Village (狼人小鎮)"
@@ -176,34 +178,40 @@ WOLF_SIDE = 102    # the paranoid's signal: a wolf-camp role (werewolf or madman
 
 # --- observation: what one seat knows when it decides -------------------------------------------
 OBSERVATION = ObservationLayout((
-    ("day", 1, "current day/night number, from 1"),
-    ("victim", 1, "by day: the night's reference seat (the attacked one); to the witch at night: "
-                  "the attacked seat; else -1"),
-    ("suspect_a", 1, "first suspect (footprint) during the sentence vote, else -1"),
-    ("suspect_b", 1, "second suspect (fur) during the sentence vote, else -1"),
-    ("wolves", 1, "werewolves dealt (the setup is public)"),
-    ("dealt", len(ROLES), "how many of each role were dealt (public)"),
-    ("mayor", 1, "the mayor's seat, or -1 (public)"),
-    ("hanged", 1, "the seat hanged on the last day, or -1 (public)"),
-    ("alive", MAX_PLAYERS, "1 if the seat is alive (public)"),
-    ("revealed", MAX_PLAYERS, "a role shown publicly (a hunter's announcement; a dead player's "
-                              "card under rules.reveal_dead), else -1"),
-    ("claimed", MAX_PLAYERS, "the role the seat publicly claimed (seer or medium), else -1"),
-    ("named_wolf", MAX_PLAYERS, "claims that the seat is a werewolf (public)"),
-    ("named_clear", MAX_PLAYERS, "claims that the seat is not a werewolf (public)"),
-    ("said", MAX_PLAYERS * MAX_PLAYERS, "claims by claimant: said[c * 23 + s] is 1 if c said s is "
-                                        "a werewolf, 0 if not, -1 if c said nothing of s"),
-    ("votes", MAX_PLAYERS, "open votes the seat has received so far today (the suspect vote; "
-                           "on day 1 first the mayor's election)"),
-    ("voted", MAX_PLAYERS, "whom the seat gave its open vote today, or -1"),
-    ("ballot", MAX_PLAYERS, "whom the seat chose at the last sentence vote, or -1 (public once "
-                            "opened)"),
-    ("known", MAX_PLAYERS, "what I know of the seat: a role code, NOT_WOLF, HUMAN_SIDE, WOLF_SIDE "
-                           "or -1"),
-    ("lovers", 2, "the two lovers, shown to the lovers and cupid; else -1"),
-    ("charmed", 1, "bit s set if seat s is charmed, shown to the piper and the charmed; else 0"),
-    ("potions", 2, "the witch's revival and poison left (1/0), shown to the witch; else 0"),
-    ("protected", 1, "the player the bodyguard protected last night, shown to him; else -1"),
+    public("day", 1, "current day/night number, from 1"),
+    private("victim", 1,
+            "by day: the night's reference seat (the attacked one); to the witch at night: the "
+            "attacked seat; else -1"),
+    public("suspect_a", 1, "first suspect (footprint) during the sentence vote, else -1"),
+    public("suspect_b", 1, "second suspect (fur) during the sentence vote, else -1"),
+    public("wolves", 1, "werewolves dealt (the setup is public)"),
+    public("dealt", len(ROLES), "how many of each role were dealt (public)"),
+    public("mayor", 1, "the mayor's seat, or -1 (public)"),
+    public("hanged", 1, "the seat hanged on the last day, or -1 (public)"),
+    public("alive", MAX_PLAYERS, "1 if the seat is alive (public)"),
+    public("revealed", MAX_PLAYERS,
+           "a role shown publicly (a hunter's announcement; a dead player's card under "
+           "rules.reveal_dead), else -1"),
+    public("claimed", MAX_PLAYERS, "the role the seat publicly claimed (seer or medium), else -1"),
+    public("named_wolf", MAX_PLAYERS, "claims that the seat is a werewolf (public)"),
+    public("named_clear", MAX_PLAYERS, "claims that the seat is not a werewolf (public)"),
+    public("said", MAX_PLAYERS * MAX_PLAYERS,
+           "claims by claimant: said[c * 23 + s] is 1 if c said s is a werewolf, 0 if not, -1 if "
+           "c said nothing of s"),
+    public("votes", MAX_PLAYERS,
+           "open votes the seat has received so far today (the suspect vote; on day 1 first the "
+           "mayor's election)"),
+    public("voted", MAX_PLAYERS, "whom the seat gave its open vote today, or -1"),
+    public("ballot", MAX_PLAYERS,
+           "whom the seat chose at the last sentence vote, or -1 (public once opened)"),
+    private("known", MAX_PLAYERS,
+            "what I know of the seat: a role code, NOT_WOLF, HUMAN_SIDE, WOLF_SIDE or -1"),
+    private("lovers", 2, "the two lovers, shown to the lovers and cupid; else -1"),
+    private("charmed", 1,
+            "bit s set if seat s is charmed, shown to the piper and the charmed; else 0"),
+    private("potions", 2, "the witch's revival and poison left (1/0), shown to the witch; else 0"),
+    private("protected", 1,
+            "the player the bodyguard protected last night, shown to him; else -1"),
 ))
 OBS = OBSERVATION.offsets()
 

@@ -125,8 +125,9 @@ def legal_pair(st, a, b):
 
 @inlined
 def scramble_hidden(st, me, rng):
-    """Replace everything seat `me` cannot know by another possibility (the contract suite checks
-    that `me`'s observation does not change): the roles of the seats it knows nothing of are
+    """Replace every fact of the state that seat `me` cannot know by another possibility (the
+    contract suite poisons the observation's private pieces itself, then checks that `me`'s
+    observation does not change): the roles of the seats it knows nothing of are
     shuffled among them (the public setup stays the same), every other seat's private knowledge,
     the secret sentence ballots and tonight's secrets are made up; the lovers, unless `me` knows
     them, and the charmed, unless `me` is the piper or charmed, are drawn again."""
