@@ -15,7 +15,7 @@ voters they suspect when their exorcism is at risk; the evil path helps ghosts p
 player; the ghost king keeps its cards and summons when it can.
 """
 
-from simulator.games.base import StrategyInfo, StrategyParam
+from simulator.games.base import Layout, StrategyInfo, StrategyParam
 from simulator.games.ghostplay.declaration import (
     DECISION, EFFECT, LF, LOG, LOG_ENTRY, MAX_PLAYERS, OBS, OUTCOME, PASS, ROLE, VOTE_BASE,
     WINDOW,
@@ -24,15 +24,18 @@ from simulator.games.ghostplay.declaration import (
 from .common import RANDOM, inlined, strategy, uniform_index, uniform_legal
 
 # --- memory layout of `people` -------------------------------------------------------------------
-M_SEQ = 0          # the last log entry read
-M_MY_SEQ = 1       # the exorcism of my last vote
-M_MY_POSITIVE = 2  # its positive cards
-M_MY_NEGATIVE = 3  # its negative cards
-M_TARGET = 4       # evil: 1 + the seat it helps ghosts pile up on (0: none yet)
-M_BELIEF = 8       # [8..15] evidence that each seat is of my sect (a score, like log-odds)
-M_PROBABILITY = M_BELIEF + MAX_PLAYERS  # [16..23] the same as probabilities, minus 0.5
-M_OWED = M_PROBABILITY + MAX_PLAYERS  # [24..31] cards I gave each host beyond what it gave me
-PEOPLE_MEMORY = M_OWED + MAX_PLAYERS
+MEMORY = Layout((
+    ("seq", 1, "the last log entry read"),
+    ("my_seq", 1, "the exorcism of my last vote"),
+    ("my_positive", 1, "its positive cards"),
+    ("my_negative", 1, "its negative cards"),
+    ("target", 1, "evil: 1 + the seat it helps ghosts pile up on (0: none yet)"),
+    ("spare", 3, "unused"),
+    ("belief", MAX_PLAYERS, "evidence that each seat is of my sect (a score, like log-odds)"),
+    ("probability", MAX_PLAYERS, "the same as probabilities, minus 0.5"),
+    ("owed", MAX_PLAYERS, "cards I gave each host beyond what it gave me"),
+))
+M = MEMORY.offsets("Memory")
 
 # parameters of `people` (positions in params)
 (P_TRUST, P_DOUBT, P_HELP, P_SPOIL, P_CHALLENGE, P_GUARD, P_LEARN, P_MARGIN, P_EVIL_SPOIL,
@@ -59,15 +62,15 @@ def belief(obs, memory, s):
     known = obs[OBS.known + s]
     if known >= 0:
         return 1.0 if known == obs[OBS.my_role] and is_sect(known) else 0.0
-    return memory[M_PROBABILITY + s] + 0.5  # (memory starts at 0: probability one half)
+    return memory[M.probability + s] + 0.5  # (memory starts at 0: probability one half)
 
 
 @inlined
 def nudge(memory, s, amount):
     """Add evidence about seat s (log-odds), and keep its probability at hand."""
-    value = max(-MAX_BELIEF, min(MAX_BELIEF, memory[M_BELIEF + s] + amount))
-    memory[M_BELIEF + s] = value
-    memory[M_PROBABILITY + s] = 0.5 * value / (1.0 + abs(value))  # a cheap sigmoid, minus 0.5
+    value = max(-MAX_BELIEF, min(MAX_BELIEF, memory[M.belief + s] + amount))
+    memory[M.belief + s] = value
+    memory[M.probability + s] = 0.5 * value / (1.0 + abs(value))  # a cheap sigmoid, minus 0.5
 
 
 @inlined
@@ -85,9 +88,9 @@ def learn_entry(obs, memory, base, weight):
     negative = obs[base + LF.negative]
     if positive >= 0:  # counted: the host's cards are positive, mine I know
         positive -= max(0, obs[placed + host])
-        if memory[M_MY_SEQ] == obs[base + LF.seq] and host != me:
-            positive -= memory[M_MY_POSITIVE]
-            negative -= memory[M_MY_NEGATIVE]
+        if memory[M.my_seq] == obs[base + LF.seq] and host != me:
+            positive -= memory[M.my_positive]
+            negative -= memory[M.my_negative]
     unchallenged = 0
     others = 0
     for v in range(n):
@@ -125,23 +128,23 @@ def keep_account(obs, memory, base):
     if host == me:
         for v in range(obs[OBS.players]):
             if v != me and obs[placed + v] > 0:
-                memory[M_OWED + v] -= obs[placed + v]
-    elif memory[M_MY_SEQ] == obs[base + LF.seq]:
-        memory[M_OWED + host] += memory[M_MY_POSITIVE]
+                memory[M.owed + v] -= obs[placed + v]
+    elif memory[M.my_seq] == obs[base + LF.seq]:
+        memory[M.owed + host] += memory[M.my_positive]
 
 
 @inlined
 def rides_free(obs, memory, params, s):
     """Have I given seat s's exorcisms more than `reciprocity` cards beyond what it gave mine?
     People stop helping such a host until it helps back."""
-    return memory[M_OWED + s] > params[P_RECIPROCITY]
+    return memory[M.owed + s] > params[P_RECIPROCITY]
 
 
 @inlined
 def read_log(obs, memory, weight):
     """Learn from every exorcism of the log not read yet (summonings tell nothing)."""
     latest = obs[OBS.ex_seq] - (1 if obs[OBS.ex_host] >= 0 else 0)
-    first = max(int(memory[M_SEQ]) + 1, latest - LOG + 1)
+    first = max(int(memory[M.seq]) + 1, latest - LOG + 1)
     for seq in range(first, latest + 1):
         base = OBS.log + ((seq - 1) % LOG) * LOG_ENTRY
         if obs[base + LF.seq] != seq:
@@ -151,8 +154,8 @@ def read_log(obs, memory, weight):
             keep_account(obs, memory, base)
             if weight > 0:
                 learn_entry(obs, memory, base, weight)
-    if latest > memory[M_SEQ]:
-        memory[M_SEQ] = latest
+    if latest > memory[M.seq]:
+        memory[M.seq] = latest
 
 
 # --- decisions of `people` ------------------------------------------------------------------------
@@ -190,14 +193,14 @@ def evil_target(obs, memory, rng):
             ties = 1
         elif k == most:
             ties += 1
-    kept = int(memory[M_TARGET]) - 1
+    kept = int(memory[M.target]) - 1
     if kept >= 0 and kept != king and obs[OBS.possessed + kept] == most:
         return kept
     pick = uniform_index(ties, rng)
     for s in range(n):
         if s != king and obs[OBS.possessed + s] == most:
             if pick == 0:
-                memory[M_TARGET] = s + 1
+                memory[M.target] = s + 1
                 return s
             pick -= 1
     return 0
@@ -411,9 +414,9 @@ def people(kind, obs, legal, params, memory, rng):
     read_log(obs, memory, params[P_LEARN])
     if kind == DECISION.vote:
         action = choose_vote(obs, legal, params, memory, rng)
-        memory[M_MY_SEQ] = obs[OBS.ex_seq]
-        memory[M_MY_POSITIVE] = action // VOTE_BASE
-        memory[M_MY_NEGATIVE] = action % VOTE_BASE
+        memory[M.my_seq] = obs[OBS.ex_seq]
+        memory[M.my_positive] = action // VOTE_BASE
+        memory[M.my_negative] = action % VOTE_BASE
         return action
     if kind == DECISION.exorcise or kind == DECISION.summon:
         return choose_ghost(obs, legal, params, memory, rng)
@@ -517,7 +520,7 @@ def builtin():
                 StrategyParam("wary_trust", 0.6, 0.0, 1.0,
                               "`trust` at a table dealt an evil player (5 and 7 players)"),
             ),
-            memory=PEOPLE_MEMORY),
+            memory=MEMORY.size),
         "helpful": StrategyInfo(
             "helpful", helpful,
             "no memory: a sect member helps every exorcism (the evil side helps none), hosts the "

@@ -27,7 +27,7 @@ starts from the events still in the log's ring):
 Ties are broken at random, from the strategy's rng.
 """
 
-from simulator.games.base import StrategyInfo, StrategyParam
+from simulator.games.base import Layout, StrategyInfo, StrategyParam
 from simulator.games.salem.declaration import (
     ABIGAIL_CLEAR, ALIBI_WITNESS, CARD, CHAR, DECISION, HAND_KINDS, KNOWN, LOG, LOG_LEN,
     LOG_WIDTH, MAX_PLAYERS, N_CHARACTERS, N_FRONT, OBS, PHIPS, STOP, TOWN, TRYAL, TURN,
@@ -39,19 +39,22 @@ from .common import (
 )
 
 # --- memory (float64 words, zeroed at the start of each game) ----------------------------------
-M_SEEN = 0       # public events read so far
-M_TARGET = 1     # the target planned for the card being played (seat + 1; 0: none)
-M_SECOND = 2     # the second target planned (Scapegoat, Robbery), seat + 1
-M_BLUE = 3       # the blue card a planned Curse discards, kind + 1
-M_TITUBA = 4     # cards Tituba placed so far in her arrangement
-M_MEAN = 5       # scratch: the mean suspicion of the others I know nothing certain about
-M_SUSP = 6       # MAX_PLAYERS: suspicion read from the events (witch-like behaviour)
-M_RECEIVED = M_SUSP + MAX_PLAYERS        # MAX_PLAYERS: accusations each seat received
-M_SCORE = M_RECEIVED + MAX_PLAYERS       # MAX_PLAYERS: scratch: how much I would strike each
-M_HELP = M_SCORE + MAX_PLAYERS           # MAX_PLAYERS: scratch: how much I would help each
-M_GIVEN = M_HELP + MAX_PLAYERS           # given[a, t] = a's attacks on t, net: whole numbers,
-PACK = 3                                 # three to a word (see `given`)
-MEMORY = M_GIVEN + (MAX_PLAYERS * MAX_PLAYERS + PACK - 1) // PACK
+PACK = 3  # whole numbers to a word in `given`
+MEMORY = Layout((
+    ("seen", 1, "public events read so far"),
+    ("target", 1, "the target planned for the card being played (seat + 1; 0: none)"),
+    ("second", 1, "the second target planned (Scapegoat, Robbery), seat + 1"),
+    ("blue", 1, "the blue card a planned Curse discards, kind + 1"),
+    ("tituba", 1, "cards Tituba placed so far in her arrangement"),
+    ("mean", 1, "scratch: the mean suspicion of the others I know nothing certain about"),
+    ("suspicion", MAX_PLAYERS, "suspicion read from the events (witch-like behaviour)"),
+    ("received", MAX_PLAYERS, "accusations each seat received"),
+    ("score", MAX_PLAYERS, "scratch: how much I would strike each"),
+    ("help", MAX_PLAYERS, "scratch: how much I would help each"),
+    ("given", (MAX_PLAYERS * MAX_PLAYERS + PACK - 1) // PACK,
+     "given[a, t] = a's attacks on t, net: whole numbers, PACK to a word"),
+))
+M = MEMORY.offsets("Memory")
 FIELD = 1 << 17                          # each field holds a whole number in (-2^16, 2^16)
 HALF = FIELD // 2
 
@@ -74,7 +77,7 @@ def given(memory, actor, target):
     (-2^16, 2^16); exact, as the word stays below 2^53), so two people strategies fit in a seat's
     memory. A zeroed word holds three zeros."""
     index = actor * MAX_PLAYERS + target
-    word = int(memory[M_GIVEN + index // PACK])
+    word = int(memory[M.given + index // PACK])
     for _ in range(index % PACK):
         low = (word + HALF) % FIELD - HALF
         word = (word - low) // FIELD
@@ -85,7 +88,7 @@ def given(memory, actor, target):
 def add_given(memory, actor, target, amount):
     if actor >= 0 and target >= 0:
         index = actor * MAX_PLAYERS + target
-        memory[M_GIVEN + index // PACK] += amount * float(FIELD ** (index % PACK))
+        memory[M.given + index // PACK] += amount * float(FIELD ** (index % PACK))
 
 
 @inlined
@@ -93,14 +96,14 @@ def shown_witch(memory, n, seat, weight):
     """`seat` turned out to be a witch: its attackers look like townsfolk, its defenders like
     witches."""
     for j in range(n):
-        memory[M_SUSP + j] -= weight * given(memory, j, seat)
+        memory[M.suspicion + j] -= weight * given(memory, j, seat)
 
 
 @inlined
 def read_log(obs, params, memory):
     """Read the public events not read yet into the memory (the ring keeps the last LOG_LEN)."""
     count = obs[OBS.log_count]
-    seen = int(memory[M_SEEN])
+    seen = int(memory[M.seen])
     if seen < count - LOG_LEN:
         seen = count - LOG_LEN
     n = obs[OBS.players]
@@ -109,7 +112,7 @@ def read_log(obs, params, memory):
         code, actor, target, value = obs[at], obs[at + 1], obs[at + 2], obs[at + 3]
         if code == LOG.accuse:
             add_given(memory, actor, target, value)
-            memory[M_RECEIVED + target] += value
+            memory[M.received + target] += value
         elif code == LOG.alibi:
             add_given(memory, actor, target, -2.0)
         elif code == LOG.stocks or code == LOG.arson or code == LOG.curse:
@@ -122,7 +125,7 @@ def read_log(obs, params, memory):
             add_given(memory, actor, value, 2.0)
         elif code == LOG.blue:
             if actor < 0:  # the witches placed the Black Cat: they may have kept it
-                memory[M_SUSP + target] += params[P_CAT_SUSPICION]
+                memory[M.suspicion + target] += params[P_CAT_SUSPICION]
             elif value == CARD.asylum or value == CARD.piety:
                 add_given(memory, actor, target, -2.0)
             else:
@@ -135,7 +138,7 @@ def read_log(obs, params, memory):
             for j in range(n):
                 attack = given(memory, target, j)
                 if attack > 0:
-                    memory[M_SUSP + j] += 0.1 * attack
+                    memory[M.suspicion + j] += 0.1 * attack
         elif code == LOG.death:
             if value == WITCH:
                 shown_witch(memory, n, actor, 0.1)
@@ -143,8 +146,8 @@ def read_log(obs, params, memory):
                 for j in range(n):
                     attack = given(memory, j, actor)
                     if attack > 0:
-                        memory[M_SUSP + j] += 0.03 * attack
-    memory[M_SEEN] = count
+                        memory[M.suspicion + j] += 0.03 * attack
+    memory[M.seen] = count
 
 
 # --- beliefs ----------------------------------------------------------------------------------------
@@ -157,16 +160,16 @@ def is_witch_known(obs, seat):
 def suspicion(obs, memory, seat, insight):
     """How witch-like `seat` looks to a townsperson: certain when known, else its share of the
     face-down tryals and (weighted by `insight`) its behaviour: attacks on known townsfolk count
-    against it, attacks on known witches for it (the weights of each target are in M_HELP,
+    against it, attacks on known witches for it (the weights of each target are in M.help,
     see score_all)."""
     if is_witch_known(obs, seat):
         return BIG
     if obs[OBS.known_team + seat] == TOWN:
         return -BIG
     n = obs[OBS.players]
-    behaviour = memory[M_SUSP + seat]
+    behaviour = memory[M.suspicion + seat]
     for k in range(n):
-        behaviour += memory[M_HELP + k] * given(memory, seat, k)
+        behaviour += memory[M.help + k] * given(memory, seat, k)
     dealt = max(obs[OBS.tryals_dealt], 1)
     return obs[OBS.face_down + seat] / dealt + insight * behaviour
 
@@ -186,7 +189,7 @@ def threat(obs, memory, seat):
 
 
 @inlined
-def pick_best(memory, candidates_mask, rng, region=M_SCORE):
+def pick_best(memory, candidates_mask, rng, region=M.score):
     """The candidate seat with the highest scratch score (memory[region + seat]); ties at
     random. `candidates_mask` has a bit per candidate. -1 when there is none."""
     best = -1e300
@@ -253,36 +256,36 @@ def score_all(obs, memory, params, witch):
         for k in range(n):
             team = obs[OBS.known_team + k]
             if team == WITCH or obs[OBS.known_witch + k] > 0:
-                memory[M_HELP + k] = -0.15
+                memory[M.help + k] = -0.15
             elif team == TOWN:
-                memory[M_HELP + k] = 0.1
+                memory[M.help + k] = 0.1
             else:
-                memory[M_HELP + k] = 0.0
+                memory[M.help + k] = 0.0
     for s in range(n):
         if witch:
             if is_witch_known(obs, s):
-                memory[M_SCORE + s] = -BIG
+                memory[M.score + s] = -BIG
             else:
                 near = obs[OBS.accusations + s] / max(obs[OBS.needed + s], 1)
-                memory[M_SCORE + s] = threat(obs, memory, s) + 2.0 * near
+                memory[M.score + s] = threat(obs, memory, s) + 2.0 * near
         else:
-            memory[M_SCORE + s] = suspicion(obs, memory, s, params[P_INSIGHT])
+            memory[M.score + s] = suspicion(obs, memory, s, params[P_INSIGHT])
     if not witch:
         total, count = 0.0, 0
         me = obs[OBS.me]
         for s in range(n):
-            score = memory[M_SCORE + s]
+            score = memory[M.score + s]
             if s != me and obs[OBS.alive + s] and -BIG < score < BIG:
                 total += score
                 count += 1
-        memory[M_MEAN] = total / count if count else 0.0
+        memory[M.mean] = total / count if count else 0.0
 
 
 @inlined
 def trusted(obs, memory, seat):
     """A townsperson trusts a known townsperson and anyone less suspect than the average (after
     score_all)."""
-    return memory[M_SCORE + seat] < memory[M_MEAN] or obs[OBS.known_team + seat] == TOWN
+    return memory[M.score + seat] < memory[M.mean] or obs[OBS.known_team + seat] == TOWN
 
 
 @inlined
@@ -324,8 +327,8 @@ def friend(obs, memory, witch, rng, need_accused):
         return -1
     # the one most in danger: most accusations, then (town) least suspected
     for s in range(obs[OBS.players]):
-        memory[M_HELP + s] = obs[OBS.accusations + s] - 0.01 * memory[M_SCORE + s]
-    return pick_best(memory, best_mask, rng, M_HELP)
+        memory[M.help + s] = obs[OBS.accusations + s] - 0.01 * memory[M.score + s]
+    return pick_best(memory, best_mask, rng, M.help)
 
 
 @inlined
@@ -371,9 +374,9 @@ def best_red(obs, legal, target):
 # --- the plan of a turn ------------------------------------------------------------------------
 @inlined
 def plan(memory, card, target, second, blue):
-    memory[M_TARGET] = target + 1
-    memory[M_SECOND] = second + 1
-    memory[M_BLUE] = blue + 1
+    memory[M.target] = target + 1
+    memory[M.second] = second + 1
+    memory[M.blue] = blue + 1
     return card
 
 
@@ -538,13 +541,13 @@ def black_cat_vote(obs, legal, params, memory, rng):
                 town |= 1 << s
     if voted > 0:
         for s in range(n):
-            memory[M_SCORE + s] = obs[OBS.votes + s]
+            memory[M.score + s] = obs[OBS.votes + s]
         return pick_best(memory, witches | town, rng)
     for s in range(n):
-        memory[M_SCORE + s] = -exposure(obs, s)
+        memory[M.score + s] = -exposure(obs, s)
     keeper = pick_best(memory, witches, rng)
     if keeper >= 0 and (town == 0 or random_double(rng)
-                        < params[P_CAT_KEEP] * (1.0 + memory[M_SCORE + keeper])):
+                        < params[P_CAT_KEEP] * (1.0 + memory[M.score + keeper])):
         return keeper
     if town == 0:
         return uniform_legal(legal, rng)
@@ -559,7 +562,7 @@ def people(kind, obs, legal, params, memory, rng):
     me = obs[OBS.me]
     witch = obs[OBS.my_team] == WITCH
     if kind == DECISION.turn:
-        memory[M_TITUBA] = 0
+        memory[M.tituba] = 0
         if legal[TURN.play] and worth_playing(obs, params, memory, witch, rng):
             return TURN.play
         if legal[TURN.tituba]:
@@ -571,7 +574,7 @@ def people(kind, obs, legal, params, memory, rng):
     if kind == DECISION.play:
         return next_card(obs, legal, params, memory, witch, rng, obs[OBS.cards_played] == 0)
     if kind == DECISION.target or kind == DECISION.second_target:
-        planned = int(memory[M_TARGET if kind == DECISION.target else M_SECOND]) - 1
+        planned = int(memory[M.target if kind == DECISION.target else M.second]) - 1
         if planned >= 0 and legal[planned]:
             return planned
         score_all(obs, memory, params, witch)
@@ -583,10 +586,10 @@ def people(kind, obs, legal, params, memory, rng):
         helpful = card == CARD.alibi or card == CARD.asylum or card == CARD.piety
         if helpful or kind == DECISION.second_target and card == CARD.robbery:
             for s in range(obs[OBS.players]):
-                memory[M_SCORE + s] = -memory[M_SCORE + s]
+                memory[M.score + s] = -memory[M.score + s]
         return pick_best(memory, mask, rng)
     if kind == DECISION.curse:
-        planned = int(memory[M_BLUE]) - 1
+        planned = int(memory[M.blue]) - 1
         if planned >= 0 and legal[planned]:
             return planned
         return uniform_legal(legal, rng)
@@ -617,16 +620,16 @@ def people(kind, obs, legal, params, memory, rng):
         return best if best >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.tituba:
         # the two best cards for my own draw on top; a witch then brings the Night closer
-        done = int(memory[M_TITUBA])
+        done = int(memory[M.tituba])
         if done < 2:
             best = best_kind(obs, OBS.choice, legal, witch)
             if best >= 0:
-                memory[M_TITUBA] = done + 1
+                memory[M.tituba] = done + 1
                 return best
         if witch and done < 3 and legal[CARD.night]:
-            memory[M_TITUBA] = 3
+            memory[M.tituba] = 3
             return CARD.night
-        memory[M_TITUBA] = 0
+        memory[M.tituba] = 0
         return STOP
     if kind == DECISION.black_cat:
         return black_cat_vote(obs, legal, params, memory, rng)
@@ -642,7 +645,7 @@ def people(kind, obs, legal, params, memory, rng):
             score = threat(obs, memory, s) + 3.0 * obs[OBS.votes + s]
             if obs[OBS.front + s * N_FRONT + CARD.asylum] > 0:
                 score -= BIG
-            memory[M_SCORE + s] = score
+            memory[M.score + s] = score
         return pick_best(memory, mask, rng)
     if kind == DECISION.protect:
         mask = 0
@@ -652,7 +655,7 @@ def people(kind, obs, legal, params, memory, rng):
                 mask |= 1 << s
         if witch:
             for s in range(n):
-                memory[M_SCORE + s] = 1.0 if is_witch_known(obs, s) else 0.0
+                memory[M.score + s] = 1.0 if is_witch_known(obs, s) else 0.0
             return pick_best(memory, mask, rng)
         score_all(obs, memory, params, witch)
         safe = 0
@@ -662,7 +665,7 @@ def people(kind, obs, legal, params, memory, rng):
         if safe == 0:
             safe = mask
         for s in range(n):
-            memory[M_SCORE + s] = memory[M_RECEIVED + s]
+            memory[M.score + s] = memory[M.received + s]
         return pick_best(memory, safe, rng)
     if kind == DECISION.confess:
         if obs[OBS.face_down + me] <= 1 and not legal[PHIPS]:
@@ -734,5 +737,5 @@ def builtin():
             "reads the public events into its memory; the town accuses whom it suspects most, "
             "defends whom it trusts and confesses when it fears the night; witches strike the "
             "players who threaten them and keep a low profile; the constable protects the "
-            "most-accused player it trusts", params=PEOPLE_PARAMS, memory=MEMORY),
+            "most-accused player it trusts", params=PEOPLE_PARAMS, memory=MEMORY.size),
     }

@@ -38,7 +38,7 @@ inlining them all into every caller at the Numba level made the first compile fi
   jester may remove a scroll instead of offering (`disguise`), to look like an exile.
 """
 
-from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
+from simulator.games.base import FLAG_TALKS, Layout, StrategyInfo, StrategyParam
 from simulator.games.vitamors.declaration import (
     ALTAR, DECISION, EFFECT, EXILE, FACTION_SILENT, JESTER, MAX_ALTAR, MAX_PLAYERS, MAX_SCROLLS,
     OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
@@ -50,16 +50,18 @@ COMPLETE = 100.0   # the value of a pattern that makes the ritual succeed
 NONE = -2          # "no card appended" for the altar values
 
 # memory layout (float64 words)
-M_JUDGED = 0                   # judgements already read
-M_PREF = 1                     # my clear preference at the last judgement, + 1 (0: none)
-M_PREF_AT = 2                  # the judgement count it was for
-M_NEWS = 3                     # news + 1 when suspicion and beliefs were last derived (0: never)
-M_DISSENT = 4                  # per seat: votes against a clear placement
-M_SUS = M_DISSENT + MAX_PLAYERS           # per seat: suspicion (derived)
-M_BEL = M_SUS + MAX_PLAYERS               # per altar slot: the rank I believe, -1
-M_RITUALS = M_BEL + 2 * MAX_ALTAR         # ritual votes already read
-M_BACKED = M_RITUALS + 1                  # per seat: yes votes for rituals I saw no pattern in
-MEMORY = M_BACKED + MAX_PLAYERS
+MEMORY = Layout((
+    ("judged", 1, "judgements already read"),
+    ("preference", 1, "my clear preference at the last judgement, + 1 (0: none)"),
+    ("preference_at", 1, "the judgement count it was for"),
+    ("news", 1, "news + 1 when suspicion and beliefs were last derived (0: never)"),
+    ("dissent", MAX_PLAYERS, "per seat: votes against a clear placement"),
+    ("suspicion", MAX_PLAYERS, "per seat: suspicion (derived)"),
+    ("belief", 2 * MAX_ALTAR, "per altar slot: the rank I believe, -1"),
+    ("rituals", 1, "ritual votes already read"),
+    ("backed", MAX_PLAYERS, "per seat: yes votes for rituals I saw no pattern in"),
+))
+M = MEMORY.offsets("Memory")
 
 (P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_EXPERT_PATIENCE, P_OPEN_GAZE,
  P_PLAY_TELL, P_REMOVE_TRUST, P_BACKING_TELL, P_RITUAL_DOUBT, P_DISGUISE) = range(12)
@@ -79,7 +81,7 @@ def credible(obs, memory, seat, doubt):
         return True
     if known == JESTER:
         return False
-    return memory[M_SUS + seat] < doubt
+    return memory[M.suspicion + seat] < doubt
 
 
 @compiled
@@ -87,15 +89,15 @@ def read_votes(obs, memory):
     """After a judgement: every seat that voted against my clear preference is a little more
     suspect (remembered for the rest of the game)."""
     judged = obs[OBS.judged]
-    if memory[M_JUDGED] < judged:
-        memory[M_JUDGED] = judged
-        pref = memory[M_PREF] - 1.0
-        if pref >= 0.0 and memory[M_PREF_AT] == judged - 1:
+    if memory[M.judged] < judged:
+        memory[M.judged] = judged
+        pref = memory[M.preference] - 1.0
+        if pref >= 0.0 and memory[M.preference_at] == judged - 1:
             for s in range(obs[OBS.players]):
                 vote = obs[OBS.votes + s]
                 if vote >= 0 and vote != pref:
-                    memory[M_DISSENT + s] += 1.0
-        memory[M_PREF] = 0.0
+                    memory[M.dissent + s] += 1.0
+        memory[M.preference] = 0.0
 
 
 @compiled
@@ -104,13 +106,13 @@ def read_rituals(obs, memory):
     no pattern is remembered (a jester backs a doomed pattern the table was told of; an exile
     backs what it believes, and I would have believed it too)."""
     held = obs[OBS.rituals]
-    if memory[M_RITUALS] < held:
-        memory[M_RITUALS] = held
+    if memory[M.rituals] < held:
+        memory[M.rituals] = held
         me = obs[OBS.me]
         if obs[OBS.ritual_votes + me] == RITUAL_VOTE.no:
             for s in range(obs[OBS.players]):
                 if s != me and obs[OBS.ritual_votes + s] == RITUAL_VOTE.yes:
-                    memory[M_BACKED + s] += 1.0
+                    memory[M.backed + s] += 1.0
 
 
 @compiled
@@ -159,22 +161,22 @@ def derive(obs, memory, params, naive):
     public event (cached under `news`). An exile believes known ranks, then credible reports, then
     credible claims; a jester (`naive`) derives what the table believes: reports, then claims."""
     news = obs[OBS.news] + 1.0
-    if memory[M_NEWS] == news:
+    if memory[M.news] == news:
         return
-    memory[M_NEWS] = news
+    memory[M.news] = news
     n = obs[OBS.players]
     me = obs[OBS.me]
     doubt = params[P_DOUBT]
-    sus = memory[M_SUS:M_SUS + MAX_PLAYERS]
+    sus = memory[M.suspicion:M.suspicion + MAX_PLAYERS]
     for s in range(n):
-        sus[s] = memory[M_DISSENT + s]
+        sus[s] = memory[M.dissent + s]
     if not naive:
         # the public tells: jesters run the clock (they offer their cards) and back rituals the
         # table was told of; exiles hold back cards that fit nowhere (they remove scrolls)
         for s in range(n):
             offered, removed = sacrifices(obs, s)
             sus[s] += params[P_PLAY_TELL] * offered - params[P_REMOVE_TRUST] * removed \
-                + params[P_BACKING_TELL] * memory[M_BACKED + s]
+                + params[P_BACKING_TELL] * memory[M.backed + s]
         for altar in range(2):
             for i in range(obs[OBS.altar_size + altar]):
                 at = altar * MAX_ALTAR + i
@@ -215,11 +217,11 @@ def believed(obs, memory, doubt, naive, known, claim, claimer, report, reporter)
 
 @compiled
 def believe_altars(obs, memory, doubt, naive):
-    """The rank I take each altar card to have (`believed`), into memory[M_BEL + ...]."""
+    """The rank I take each altar card to have (`believed`), into memory[M.belief + ...]."""
     for altar in range(2):
         for i in range(obs[OBS.altar_size + altar]):
             at = altar * MAX_ALTAR + i
-            memory[M_BEL + at] = believed(obs, memory, doubt, naive, obs[OBS.altar_known + at],
+            memory[M.belief + at] = believed(obs, memory, doubt, naive, obs[OBS.altar_known + at],
                                           obs[OBS.altar_claim + at], obs[OBS.altar_claimer + at],
                                           obs[OBS.altar_report + at],
                                           obs[OBS.altar_reporter + at])
@@ -241,7 +243,7 @@ def life_value(memory, count, extra):
     run = 0
     last = -1.0
     for i in range(total):
-        rank = memory[M_BEL + i] if i < count else extra
+        rank = memory[M.belief + i] if i < count else extra
         if rank >= 0 and rank == last:
             run += 1
         else:
@@ -261,7 +263,7 @@ def death_value(memory, count, extra):
     last = -1.0
     single = False
     for i in range(total):
-        rank = memory[M_BEL + MAX_ALTAR + i] if i < count else extra
+        rank = memory[M.belief + MAX_ALTAR + i] if i < count else extra
         if rank >= 0 and rank == last and single:
             if first < 0:
                 first = rank
@@ -304,9 +306,9 @@ def true_pattern(obs, memory):
         for i in range(obs[OBS.altar_size + altar]):
             at = altar * MAX_ALTAR + i
             if obs[OBS.altar_known + at] >= 0:
-                memory[M_BEL + at] = obs[OBS.altar_known + at]
+                memory[M.belief + at] = obs[OBS.altar_known + at]
     shown = pattern_shown(obs, memory)
-    memory[M_NEWS] = 0.0  # the beliefs were overwritten: derive them again next time
+    memory[M.news] = 0.0  # the beliefs were overwritten: derive them again next time
     return shown
 
 
@@ -325,9 +327,9 @@ def verified_pattern(obs, memory):
                     rank = obs[OBS.altar_report + at]
                 elif claimer >= 0 and obs[OBS.known_faction + claimer] == EXILE:
                     rank = obs[OBS.altar_claim + at]
-            memory[M_BEL + at] = rank
+            memory[M.belief + at] = rank
     shown = pattern_shown(obs, memory)
-    memory[M_NEWS] = 0.0
+    memory[M.news] = 0.0
     return shown
 
 
@@ -337,7 +339,7 @@ def trusted_pattern(obs, memory, level):
     (and the ranks I know)? (The beliefs are overwritten: derived again next time.)"""
     believe_altars(obs, memory, level, False)
     shown = pattern_shown(obs, memory)
-    memory[M_NEWS] = 0.0
+    memory[M.news] = 0.0
     return shown
 
 
@@ -362,7 +364,7 @@ def swap_improves(obs, memory):
     if now >= COMPLETE:
         return False
     for altar in range(2):
-        base = M_BEL + altar * MAX_ALTAR
+        base = M.belief + altar * MAX_ALTAR
         for i in range(obs[OBS.altar_size + altar] - 1):
             memory[base + i], memory[base + i + 1] = memory[base + i + 1], memory[base + i]
             value = altars_value(obs, memory)
@@ -455,7 +457,7 @@ def most_suspect(obs, memory, legal, rng):
     count = 0
     for s in range(obs[OBS.players]):
         if legal[s] and obs[OBS.known_faction + s] < 0:
-            value = memory[M_SUS + s]
+            value = memory[M.suspicion + s]
             if value > best:
                 best = value
                 count = 1
@@ -465,7 +467,7 @@ def most_suspect(obs, memory, legal, rng):
         return -1
     pick = uniform_index(count, rng)
     for s in range(obs[OBS.players]):
-        if legal[s] and obs[OBS.known_faction + s] < 0 and memory[M_SUS + s] == best:
+        if legal[s] and obs[OBS.known_faction + s] < 0 and memory[M.suspicion + s] == best:
             if pick == 0:
                 return s
             pick -= 1
@@ -485,7 +487,7 @@ def best_swap(obs, memory, legal, sign, rng):
                 continue
             altar = a // MAX_ALTAR
             i = a % MAX_ALTAR
-            base = M_BEL + altar * MAX_ALTAR
+            base = M.belief + altar * MAX_ALTAR
             memory[base + i], memory[base + i + 1] = memory[base + i + 1], memory[base + i]
             value = sign * (life_value(memory, obs[OBS.altar_size + ALTAR.life], NONE)
                             + death_value(memory, obs[OBS.altar_size + ALTAR.death], NONE))
@@ -541,8 +543,8 @@ def exile_move(kind, obs, legal, params, memory, rng):
         gain_life, gain_death = gains(obs, memory, rank)
         choice = preferred(gain_life, gain_death)
         if kind == DECISION.judgement and rank >= 0 and abs(gain_life - gain_death) >= 1.0:
-            memory[M_PREF] = choice + 1.0
-            memory[M_PREF_AT] = obs[OBS.judged]
+            memory[M.preference] = choice + 1.0
+            memory[M.preference_at] = obs[OBS.judged]
         return choice
     if kind == DECISION.ritual:
         # a pattern I believe: start it if it stands on the word of seats I hardly suspect, or
@@ -647,8 +649,8 @@ def exile_intent(obs, memory, params):
         # a seat whose word would no longer count toward a ritual is worth a look
         suspect = min(doubt, params[P_RITUAL_DOUBT])
         for s in range(obs[OBS.players]):
-            if obs[OBS.known_faction + s] < 0 and memory[M_SUS + s] >= suspect \
-                    and memory[M_SUS + s] < 50.0:
+            if obs[OBS.known_faction + s] < 0 and memory[M.suspicion + s] >= suspect \
+                    and memory[M.suspicion + s] < 50.0:
                 return 2
     return 0
 
@@ -857,5 +859,5 @@ def builtin():
                               "chance a jester removes a scroll instead of offering its card, as "
                               "an exile holding back would"),
             ),
-            flags=FLAG_TALKS, memory=MEMORY),
+            flags=FLAG_TALKS, memory=MEMORY.size),
     }

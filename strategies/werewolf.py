@@ -33,7 +33,7 @@ offsets in `OBS`, never the game state.
   Every choice among equals is drawn at random, never by seat number.
 """
 
-from simulator.games.base import FLAG_TALKS, StrategyInfo, StrategyParam
+from simulator.games.base import FLAG_TALKS, Layout, StrategyInfo, StrategyParam
 from simulator.games.werewolf.declaration import (
     DECISION, HUMAN_SIDE, MAX_PLAYERS, N_ROLES, NO, NOT_WOLF, OBS, ROLE, UNKNOWN, WOLF_SIDE, YES,
 )
@@ -100,21 +100,26 @@ def seer_led(kind, obs, legal, params, memory, rng):
 # record only: what the town is likely to think, which it uses to blend in.
 
 # memory layout (float64 words)
-M_DAY = 0        # the day whose suspicion was last derived
-M_BALLOTS = 1    # the day on which the last sentence ballots were read
-M_VOTES = 2      # the day whose suspect votes were read
-M_FAKE = 3       # wolf camp: 1 once it chose to counter-claim the seer, -1 not to, 0 undecided
-M_REVEAL = 4     # seer / medium: 1 once it chose to reveal what it learns, -1 to hide, 0 undecided
-M_MARK = 5       # death god: the seat it marked + 1 (0: none)
-M_MARK_DAY = 6   # the night of that mark
-M_CHARMS = 7     # a charmed seat: how many it has seen charmed by day (-1: the piper is dead) ...
-M_CHARMS_DAY = 8  # ... and the day it first saw that many
-M_ACC = 10                       # per seat: evidence from votes and ballots, kept all game
-M_SUS = M_ACC + MAX_PLAYERS      # per seat: suspicion from the public record (derived daily)
-M_ATT = M_SUS + MAX_PLAYERS      # per seat: 1 once the wolves attacked it (so: not a wolf)
-M_FIRST = M_ATT + MAX_PLAYERS    # per seat: when it first claimed (day, then discussion order)
-M_SCORE = M_FIRST + MAX_PLAYERS  # per seat: the current decision's scores (scratch)
-PEOPLE_MEMORY = M_SCORE + MAX_PLAYERS
+MEMORY = Layout((
+    ("day", 1, "the day whose suspicion was last derived"),
+    ("ballots", 1, "the day on which the last sentence ballots were read"),
+    ("votes", 1, "the day whose suspect votes were read"),
+    ("fake", 1, "wolf camp: 1 once it chose to counter-claim the seer, -1 not to, 0 undecided"),
+    ("reveal", 1, "seer / medium: 1 once it chose to reveal what it learns, -1 to hide, "
+                  "0 undecided"),
+    ("mark", 1, "death god: the seat it marked + 1 (0: none)"),
+    ("mark_day", 1, "the night of that mark"),
+    ("charms", 1, "a charmed seat: how many it has seen charmed by day (-1: the piper is "
+                  "dead) ..."),
+    ("charms_day", 1, "... and the day it first saw that many"),
+    ("spare", 1, "unused"),
+    ("evidence", MAX_PLAYERS, "per seat: evidence from votes and ballots, kept all game"),
+    ("suspicion", MAX_PLAYERS, "per seat: suspicion from the public record (derived daily)"),
+    ("attacked", MAX_PLAYERS, "per seat: 1 once the wolves attacked it (so: not a wolf)"),
+    ("first_claim", MAX_PLAYERS, "per seat: when it first claimed (day, then discussion order)"),
+    ("score", MAX_PLAYERS, "per seat: the current decision's scores (scratch)"),
+))
+M = MEMORY.offsets("Memory")
 
 P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE, P_HUNT, P_PACK_FOLLOW = range(9)
 
@@ -152,7 +157,7 @@ def knowledge(obs, s, private):
 
 @inlined
 def suspicion(obs, memory, s, private):
-    return memory[M_SUS + s] + knowledge(obs, s, private)
+    return memory[M.suspicion + s] + knowledge(obs, s, private)
 
 
 @inlined
@@ -183,7 +188,7 @@ def piper_pool(obs, memory, night):
     charms every night he lives, last in the night: he is dead). By night the count is only read
     (tonight's charms are still to come)."""
     bits = obs[OBS.charmed]
-    if not (bits >> obs[OBS.me]) & 1 or memory[M_CHARMS] < 0:
+    if not (bits >> obs[OBS.me]) & 1 or memory[M.charms] < 0:
         return 0
     charmed = 0
     pool = 0
@@ -193,11 +198,11 @@ def piper_pool(obs, memory, night):
             pool += 1
     day = obs[OBS.day]
     if not night:
-        if charmed != memory[M_CHARMS]:
-            memory[M_CHARMS] = charmed
-            memory[M_CHARMS_DAY] = day
-        elif day > memory[M_CHARMS_DAY]:
-            memory[M_CHARMS] = -1.0
+        if charmed != memory[M.charms]:
+            memory[M.charms] = charmed
+            memory[M.charms_day] = day
+        elif day > memory[M.charms_day]:
+            memory[M.charms] = -1.0
             return 0
     return pool
 
@@ -229,8 +234,8 @@ def add_hunt(obs, memory, legal, weight):
     """Add `weight` to the scores of the legal seats the piper may be (NEG stays out)."""
     if weight > 0.0:
         for s in range(obs[OBS.players]):
-            if legal[s] and memory[M_SCORE + s] > NEG:
-                memory[M_SCORE + s] += piper_bonus(obs, s, weight)
+            if legal[s] and memory[M.score + s] > NEG:
+                memory[M.score + s] += piper_bonus(obs, s, weight)
 
 
 @inlined
@@ -244,14 +249,14 @@ def lover_of(obs):
 
 @compiled
 def pick_best(memory, legal, n, rng):
-    """The seat with the highest score in memory[M_SCORE:], among legal seats, ties at random
+    """The seat with the highest score in memory[M.score:], among legal seats, ties at random
     (never by seat number); -1 if no seat is a candidate."""
     best = NEG
     count = 0
     first = -1
     for s in range(n):
         if legal[s]:
-            v = memory[M_SCORE + s]
+            v = memory[M.score + s]
             if v > best:
                 best = v
                 count = 1
@@ -262,7 +267,7 @@ def pick_best(memory, legal, n, rng):
         return first
     pick = uniform_index(count, rng)
     for s in range(n):
-        if legal[s] and memory[M_SCORE + s] == best:
+        if legal[s] and memory[M.score + s] == best:
             if pick == 0:
                 return s
             pick -= 1
@@ -283,19 +288,19 @@ def higher(a, va, b, vb, rng):
 def score_suspicion(obs, memory, legal, sign, private):
     """Scores: sign * suspicion of every legal seat."""
     for s in range(obs[OBS.players]):
-        memory[M_SCORE + s] = sign * suspicion(obs, memory, s, private) if legal[s] else NEG
+        memory[M.score + s] = sign * suspicion(obs, memory, s, private) if legal[s] else NEG
 
 
 @compiled
 def read_mark(obs, memory):
     """The death god's mark of an earlier night that the seat survived: a werewolf or the
     hamster."""
-    mark = int(memory[M_MARK]) - 1
-    if mark >= 0 and obs[OBS.day] > memory[M_MARK_DAY]:
-        memory[M_MARK] = 0.0
+    mark = int(memory[M.mark]) - 1
+    if mark >= 0 and obs[OBS.day] > memory[M.mark_day]:
+        memory[M.mark] = 0.0
         if obs[OBS.alive + mark]:
-            memory[M_ACC + mark] += SURE / 2
-            memory[M_SUS + mark] += SURE / 2
+            memory[M.evidence + mark] += SURE / 2
+            memory[M.suspicion + mark] += SURE / 2
 
 
 @inlined
@@ -336,18 +341,18 @@ def derive(obs, memory, params, private):
     (weighed by the claimants' credibility), and yesterday's sentence ballots (who voted to hang
     whom, judged by what is now believed of the two suspects)."""
     day = obs[OBS.day]
-    if memory[M_DAY] == day:
+    if memory[M.day] == day:
         return
-    memory[M_DAY] = day
+    memory[M.day] = day
     n = obs[OBS.players]
     me = obs[OBS.me]
     victim = obs[OBS.victim]
     if victim >= 0:
         # the wolves do not attack their own: the night's attacked seat (the day's reference
         # seat, public whether he died or was protected, revived or the hamster) is no wolf
-        if memory[M_ATT + victim] == 0.0 and obs[OBS.alive + victim]:
-            memory[M_ACC + victim] -= SURE / 2  # he lives: known to be no wolf
-        memory[M_ATT + victim] = 1.0
+        if memory[M.attacked + victim] == 0.0 and obs[OBS.alive + victim]:
+            memory[M.evidence + victim] -= SURE / 2  # he lives: known to be no wolf
+        memory[M.attacked + victim] = 1.0
     read_mark(obs, memory)
     # claims: the claimants are listed in the scratch row, each stamped when first seen (the day,
     # then its place in the day's discussion, which starts right of the reference seat)
@@ -361,15 +366,15 @@ def derive(obs, memory, params, private):
     medium = -1
     start = victim if victim >= 0 else 0
     for c in range(n):
-        memory[M_SUS + c] = memory[M_ACC + c]
+        memory[M.suspicion + c] = memory[M.evidence + c]
         r = obs[OBS.claimed + c]
         if r >= 0:
-            memory[M_SCORE + claimants] = c
+            memory[M.score + claimants] = c
             claimants += 1
-            if memory[M_FIRST + c] == 0.0:
+            if memory[M.first_claim + c] == 0.0:
                 place = c - start - 1
-                memory[M_FIRST + c] = day * 32.0 + (place + n if place < 0 else place) + 1.0
-            hit = 1 if memory[M_ATT + c] > 0 else 0
+                memory[M.first_claim + c] = day * 32.0 + (place + n if place < 0 else place) + 1.0
+            hit = 1 if memory[M.attacked + c] > 0 else 0
             if r == ROLE.seer:
                 seers += 1
                 seers_hit += hit
@@ -386,14 +391,14 @@ def derive(obs, memory, params, private):
     second_seer = obs[OBS.dealt + ROLE.paranoid] > 0
     trust = params[P_TRUST]
     for i in range(claimants):
-        c = int(memory[M_SCORE + i])
+        c = int(memory[M.score + i])
         if c == me and private:
             continue  # its own claims: it knows better
         r = obs[OBS.claimed + c]
         same = seers if r == ROLE.seer else mediums
         same_hit = seers_hit if r == ROLE.seer else mediums_hit
         same_alive = seers_alive if r == ROLE.seer else mediums_alive
-        attacked = memory[M_ATT + c] > 0
+        attacked = memory[M.attacked + c] > 0
         living = obs[OBS.alive + c] == 1
         # Rivals for one role: one the wolves killed is believed, the others are liars; one the
         # town put to death (hanged, poisoned, shot) while a rival lives is taken for the liar
@@ -403,7 +408,7 @@ def derive(obs, memory, params, private):
         sole = attacked or same == 1 or (living and same_alive == 1 and same_hit == 0)
         if same > 1 and not attacked and not living and same_alive > 0:
             liar = True
-        if liar and second_seer and r == ROLE.seer and memory[M_FIRST + c] > 3 * 32.0:
+        if liar and second_seer and r == ROLE.seer and memory[M.first_claim + c] > 3 * 32.0:
             liar = False  # perhaps the paranoid became the seer: contested, not a liar
         proven, refuted = proof(obs, c, medium)
         if refuted > 0:
@@ -414,9 +419,9 @@ def derive(obs, memory, params, private):
         rank = 0
         if not sole:
             for j in range(claimants):
-                other = int(memory[M_SCORE + j])
+                other = int(memory[M.score + j])
                 if obs[OBS.claimed + other] == r \
-                        and memory[M_FIRST + other] < memory[M_FIRST + c]:
+                        and memory[M.first_claim + other] < memory[M.first_claim + c]:
                     rank += 1
         if private and (knowledge(obs, c, True) >= SURE / 2 or r == obs[OBS.my_role]):
             liar = True  # a known wolf, or it claims my own role
@@ -431,28 +436,28 @@ def derive(obs, memory, params, private):
                 if (x == 1 and k < 0) or (x == 0 and k >= SURE):
                     liar = True
             for j in range(claimants):
-                other = int(memory[M_SCORE + j])
+                other = int(memory[M.score + j])
                 y = obs[OBS.said + other * MAX_PLAYERS + s]
                 if other != c and y >= 0 and y != x:
                     contested += 1
         if liar:
             weight = -0.5 * trust
-            memory[M_SUS + c] += LIAR * trust
+            memory[M.suspicion + c] += LIAR * trust
         else:
             credit = 1.0 if sole else (same - rank) / (0.5 * same * (same + 1.0))
             credit /= 1.0 + contested
             weight = trust * credit
-            memory[M_SUS + c] += trust * CONFLICT * (1.0 - credit)  # it may be the liar
+            memory[M.suspicion + c] += trust * CONFLICT * (1.0 - credit)  # it may be the liar
         if weight != 0.0:
             for s in range(n):
                 x = obs[row + s]
                 if x == 1:
-                    memory[M_SUS + s] += ACCUSE * weight
+                    memory[M.suspicion + s] += ACCUSE * weight
                 elif x == 0:
-                    memory[M_SUS + s] -= CLEAR * weight
+                    memory[M.suspicion + s] -= CLEAR * weight
     # yesterday's sentence ballots: who voted to hang the likelier wolf
-    if memory[M_BALLOTS] < day:
-        memory[M_BALLOTS] = day
+    if memory[M.ballots] < day:
+        memory[M.ballots] = day
         hanged = obs[OBS.hanged]
         if hanged >= 0:
             other = -1
@@ -468,8 +473,8 @@ def derive(obs, memory, params, private):
                     b = obs[OBS.ballot + s]
                     if b >= 0 and s != me:
                         d = gap if b == hanged else -gap
-                        memory[M_ACC + s] += d
-                        memory[M_SUS + s] += d
+                        memory[M.evidence + s] += d
+                        memory[M.suspicion + s] += d
 
 
 @compiled
@@ -477,31 +482,31 @@ def read_votes(obs, memory, params, private):
     """Today's open suspect votes, once: a vote for a likely wolf speaks for the voter, a vote
     for a likely human against him."""
     day = obs[OBS.day]
-    if memory[M_VOTES] == day:
+    if memory[M.votes] == day:
         return
-    memory[M_VOTES] = day
+    memory[M.votes] = day
     n = obs[OBS.players]
     me = obs[OBS.me]
     g = 0.5 * params[P_GRUDGE]
     if g == 0.0:
         return
     for s in range(n):  # judged on the suspicion before this reading (in no seat order)
-        memory[M_SCORE + s] = -g * evidence(obs, memory, s, private)
+        memory[M.score + s] = -g * evidence(obs, memory, s, private)
     for s in range(n):
         t = obs[OBS.voted + s]
         if t >= 0 and s != me:
-            d = memory[M_SCORE + t]
-            memory[M_ACC + s] += d
-            memory[M_SUS + s] += d
+            d = memory[M.score + t]
+            memory[M.evidence + s] += d
+            memory[M.suspicion + s] += d
 
 
 @inlined
 def sentence_prologue(obs, memory, params, private):
     """The start of every sentence vote: today's suspicion and votes read (once a day), and the
     vote forced when my lover is a suspect (the other suspect, never him); -1 otherwise."""
-    if memory[M_DAY] != obs[OBS.day]:
+    if memory[M.day] != obs[OBS.day]:
         derive(obs, memory, params, private)
-    if memory[M_VOTES] != obs[OBS.day]:
+    if memory[M.votes] != obs[OBS.day]:
         read_votes(obs, memory, params, private)
     a = obs[OBS.suspect_a]
     b = obs[OBS.suspect_b]
@@ -527,17 +532,17 @@ def town_claim(obs, legal, params, memory, rng):
     news = False
     for s in range(n):  # scores: a living wolf not named yet, then the cleared, most suspected
         k = obs[OBS.known + s]
-        memory[M_SCORE + s] = NEG
+        memory[M.score + s] = NEG
         if legal[s] and obs[row + s] < 0:
             if k == ROLE.werewolf:
-                memory[M_SCORE + s] = SURE
+                memory[M.score + s] = SURE
                 found = True
             elif k == NOT_WOLF and legal[n + s]:
-                memory[M_SCORE + s] = memory[M_SUS + s]
+                memory[M.score + s] = memory[M.suspicion + s]
                 news = True
-    if memory[M_REVEAL] == 0.0 and (found or obs[OBS.named_wolf + me] > 0):
-        memory[M_REVEAL] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
-    if memory[M_REVEAL] <= 0.0 or not (found or news):
+    if memory[M.reveal] == 0.0 and (found or obs[OBS.named_wolf + me] > 0):
+        memory[M.reveal] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
+    if memory[M.reveal] <= 0.0 or not (found or news):
         return passing
     s = pick_best(memory, legal, n, rng)
     if s < 0:
@@ -564,15 +569,15 @@ def town_medium_claim(obs, legal, params, memory, rng):
     # proves or refutes what a seer claimant said of him settles the claim. Until one does, a
     # hidden medium keeps a plain "not a werewolf" (it would only make him a target); once out,
     # he announces every reading.
-    tells = k == ROLE.werewolf or memory[M_REVEAL] > 0.0
+    tells = k == ROLE.werewolf or memory[M.reveal] > 0.0
     for c in range(n):
         if obs[OBS.claimed + c] == ROLE.seer and obs[OBS.said + c * MAX_PLAYERS + hanged] >= 0:
             tells = True
     if not tells:
         return passing
-    if memory[M_REVEAL] == 0.0:
-        memory[M_REVEAL] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
-    if memory[M_REVEAL] <= 0.0:
+    if memory[M.reveal] == 0.0:
+        memory[M.reveal] = 1.0 if random_double(rng) < params[P_REVEAL] else -1.0
+    if memory[M.reveal] <= 0.0:
         return passing
     action = hanged if k == ROLE.werewolf else n + hanged
     return action if legal[action] else passing
@@ -591,21 +596,21 @@ def town_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.seer_check:  # an unchecked player, the most suspected (claimants first)
         for s in range(n):
             if legal[s] and obs[OBS.known + s] == UNKNOWN:
-                memory[M_SCORE + s] = memory[M_SUS + s] + (1.0 if obs[OBS.claimed + s] >= 0
+                memory[M.score + s] = memory[M.suspicion + s] + (1.0 if obs[OBS.claimed + s] >= 0
                                                            else 0.0)
             else:
-                memory[M_SCORE + s] = NEG
+                memory[M.score + s] = NEG
         target = pick_best(memory, legal, n, rng)
         return target if target >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.protect:  # the claimed seer, then the medium, else the least suspected
         for s in range(n):
             if not legal[s]:
-                memory[M_SCORE + s] = NEG
+                memory[M.score + s] = NEG
                 continue
             sus = 0.0 if s == me else suspicion(obs, memory, s, True)
             sus = 5.0 if sus > 5.0 else (-5.0 if sus < -5.0 else sus)
-            r = obs[OBS.claimed + s] if memory[M_SUS + s] < LIAR / 2 else -1  # (not a liar)
-            memory[M_SCORE + s] = -sus + (30.0 if r == ROLE.seer else
+            r = obs[OBS.claimed + s] if memory[M.suspicion + s] < LIAR / 2 else -1  # (not a liar)
+            memory[M.score + s] = -sus + (30.0 if r == ROLE.seer else
                                           (20.0 if r == ROLE.medium else 0.0))
         return pick_best(memory, legal, n, rng)
     if kind == DECISION.witch_save:
@@ -616,7 +621,7 @@ def town_move(kind, obs, legal, params, memory, rng):
             return YES if random_double(rng) < params[P_SAVE] else NO
         if knowledge(obs, victim, True) >= SURE / 2:
             return NO
-        if obs[OBS.claimed + victim] >= 0 and memory[M_SUS + victim] < LIAR / 2:
+        if obs[OBS.claimed + victim] >= 0 and memory[M.suspicion + victim] < LIAR / 2:
             return YES
         return YES if knowledge(obs, victim, True) < 0 else NO
     if kind == DECISION.witch_poison or kind == DECISION.shoot:
@@ -624,7 +629,7 @@ def town_move(kind, obs, legal, params, memory, rng):
         score_suspicion(obs, memory, legal, 1.0, True)
         target = pick_best(memory, legal, n, rng)
         need = ACCUSE if kind == DECISION.witch_poison else 0.0
-        if target >= 0 and memory[M_SCORE + target] > need * 0.999:
+        if target >= 0 and memory[M.score + target] > need * 0.999:
             return target
         return legal.size - 1
     if kind == DECISION.owl_accuse or kind == DECISION.death_mark:
@@ -633,8 +638,8 @@ def town_move(kind, obs, legal, params, memory, rng):
         score_suspicion(obs, memory, legal, 1.0, True)
         target = pick_best(memory, legal, n, rng)
         if kind == DECISION.death_mark:
-            memory[M_MARK] = target + 1.0
-            memory[M_MARK_DAY] = obs[OBS.day]
+            memory[M.mark] = target + 1.0
+            memory[M.mark_day] = obs[OBS.day]
         return target
     if kind == DECISION.peek:  # peek until it has seen the wolves
         for s in range(n):
@@ -645,10 +650,10 @@ def town_move(kind, obs, legal, params, memory, rng):
         for s in range(n):
             if legal[s]:
                 bonus = 30.0 if (obs[OBS.claimed + s] == ROLE.seer
-                                 and memory[M_SUS + s] < LIAR / 2) else 0.0
-                memory[M_SCORE + s] = bonus - suspicion(obs, memory, s, True)
+                                 and memory[M.suspicion + s] < LIAR / 2) else 0.0
+                memory[M.score + s] = bonus - suspicion(obs, memory, s, True)
             else:
-                memory[M_SCORE + s] = NEG
+                memory[M.score + s] = NEG
         return pick_best(memory, legal, n, rng)
     if kind == DECISION.mayor_vote:
         # An open election: the town's votes gather on one candidate instead of scattering
@@ -663,7 +668,7 @@ def town_move(kind, obs, legal, params, memory, rng):
             s = start + step
             s = s - n if s >= n else s
             c = obs[OBS.voted + s]
-            if c >= 0 and legal[c] and memory[M_SCORE + c] >= 0.0:
+            if c >= 0 and legal[c] and memory[M.score + c] >= 0.0:
                 return c
         return pick_best(memory, legal, n, rng)
     if kind == DECISION.charm or kind == DECISION.successor:
@@ -707,7 +712,7 @@ def wolf_claim(obs, legal, params, memory, rng):
     me = obs[OBS.me]
     passing = legal.size - 1
     wolf = obs[OBS.my_role] == ROLE.werewolf
-    if memory[M_FAKE] == 0.0:
+    if memory[M.fake] == 0.0:
         decides = not wolf or pack_speaker(obs, n, -1) == me
         rival = False
         for s in range(n):
@@ -717,20 +722,20 @@ def wolf_claim(obs, legal, params, memory, rng):
             elif s != me and obs[OBS.claimed + s] == ROLE.seer:
                 rival = True
         if decides and rival:
-            memory[M_FAKE] = 1.0 if random_double(rng) < params[P_COUNTER] else -1.0
-    if memory[M_FAKE] <= 0.0:
+            memory[M.fake] = 1.0 if random_double(rng) < params[P_COUNTER] else -1.0
+    if memory[M.fake] <= 0.0:
         return passing
     row = OBS.said + me * MAX_PLAYERS
     for s in range(n):  # scores: the seer claimants, a fellow wolf under suspicion, the trusted
-        memory[M_SCORE + s] = NEG
+        memory[M.score + s] = NEG
         if legal[s] and obs[row + s] < 0:
             if pack_mate(obs, s):
                 if obs[OBS.named_wolf + s] > 0 and legal[n + s]:
-                    memory[M_SCORE + s] = SURE
+                    memory[M.score + s] = SURE
             elif obs[OBS.claimed + s] == ROLE.seer:
-                memory[M_SCORE + s] = 2 * SURE
+                memory[M.score + s] = 2 * SURE
             else:
-                memory[M_SCORE + s] = -public_of(obs, memory, s)
+                memory[M.score + s] = -public_of(obs, memory, s)
     target = pick_best(memory, legal, n, rng)
     if target < 0:
         return passing
@@ -766,7 +771,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
             return wolf  # a lost fellow wolf: vote with the town, as cover
         return human
     if kind == DECISION.suspect_vote:
-        if memory[M_DAY] != obs[OBS.day]:
+        if memory[M.day] != obs[OBS.day]:
             derive(obs, memory, params, False)
         follow = params[P_PACK_FOLLOW]
         top = -1
@@ -774,7 +779,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         tops = 0
         for s in range(n):
             if not legal[s]:
-                memory[M_SCORE + s] = NEG
+                memory[M.score + s] = NEG
                 continue
             v = public_of(obs, memory, s) + follow * obs[OBS.votes + s]
             if v > top_score:
@@ -787,15 +792,15 @@ def wolf_move(kind, obs, legal, params, memory, rng):
                     top = s
             if madman:  # he cannot tell the wolves: he backs the players the town doubts least
                 v = -public_of(obs, memory, s) + follow * obs[OBS.votes + s]
-            memory[M_SCORE + s] = NEG if pack_mate(obs, s) else v
+            memory[M.score + s] = NEG if pack_mate(obs, s) else v
         add_hunt(obs, memory, legal, piper_weight(obs, memory, params, False))
         lover = lover_of(obs)
-        if lover >= 0 and legal[lover] and memory[M_SCORE + lover] > NEG:
-            memory[M_SCORE + lover] -= SURE
+        if lover >= 0 and legal[lover] and memory[M.score + lover] > NEG:
+            memory[M.score + lover] -= SURE
         target = pick_best(memory, legal, n, rng)
         if target < 0:
             return uniform_legal(legal, rng)
-        if top >= 0 and pack_mate(obs, top) and top_score - memory[M_SCORE + target] >= DOOMED \
+        if top >= 0 and pack_mate(obs, top) and top_score - memory[M.score + target] >= DOOMED \
                 and random_double(rng) < params[P_COVER]:
             return top  # a lost fellow wolf: vote with the town, as cover
         return target
@@ -806,14 +811,14 @@ def wolf_move(kind, obs, legal, params, memory, rng):
                 fake = True
         for s in range(n):
             if not legal[s] or pack_mate(obs, s):
-                memory[M_SCORE + s] = NEG
+                memory[M.score + s] = NEG
                 continue
             sus = public_of(obs, memory, s)
             sus = 5.0 if sus > 5.0 else (-5.0 if sus < -5.0 else sus)
             r = obs[OBS.claimed + s]
             bonus = (0.0 if fake else 100.0) if r == ROLE.seer else \
                 (50.0 if r == ROLE.medium else 0.0)
-            memory[M_SCORE + s] = bonus - sus
+            memory[M.score + s] = bonus - sus
         add_hunt(obs, memory, legal, piper_weight(obs, memory, params, True))
         target = pick_best(memory, legal, n, rng)
         return target if target >= 0 else uniform_legal(legal, rng)
@@ -831,7 +836,7 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         score_suspicion(obs, memory, legal, -1.0, False)
         for s in range(n):
             if legal[s] and pack_mate(obs, s):
-                memory[M_SCORE + s] = SURE
+                memory[M.score + s] = SURE
         return pick_best(memory, legal, n, rng)
     return town_move(kind, obs, legal, params, memory, rng)  # a power of a role it became
 
@@ -848,16 +853,16 @@ def people(kind, obs, legal, params, memory, rng):
         return wolf_move(kind, obs, legal, params, memory, rng)
     if kind == DECISION.suspect_vote:  # (the votes are here, not in town_move: a call less)
         n = obs[OBS.players]
-        if memory[M_DAY] != obs[OBS.day]:
+        if memory[M.day] != obs[OBS.day]:
             derive(obs, memory, params, True)
         follow = params[P_FOLLOW]
         for s in range(n):
-            memory[M_SCORE + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
+            memory[M.score + s] = suspicion(obs, memory, s, True) + follow * obs[OBS.votes + s] \
                 if legal[s] else NEG
         add_hunt(obs, memory, legal, piper_weight(obs, memory, params, False))
         lover = lover_of(obs)
         if lover >= 0 and legal[lover]:
-            memory[M_SCORE + lover] -= SURE  # never against my lover (we die together)
+            memory[M.score + lover] -= SURE  # never against my lover (we die together)
         return pick_best(memory, legal, n, rng)
     if kind == DECISION.sentence_vote:
         spared = sentence_prologue(obs, memory, params, True)
@@ -922,5 +927,5 @@ def builtin():
             ),
             # (claims come from the seer, the medium and the wolf camp only)
             flags=FLAG_TALKS, talks_as=(ROLE.seer, ROLE.medium, ROLE.werewolf, ROLE.madman),
-            memory=PEOPLE_MEMORY),
+            memory=MEMORY.size),
     }

@@ -5,8 +5,8 @@ The contract suite checks peeking on the default config; the default decks have 
 other cards, so the artifact and spell decisions are checked here on the example deck that has
 them (`configs/ghostplay/artifacts.toml`), with `people`, at 5 players (the evil path) and with
 the ghost king's summonings: interpreted, in a subprocess, through the contract probe's
-`peeking_ask` (the seat's observation must not change when everything it cannot know is
-replaced by `scramble_hidden`).
+`peeking_ask` (the seat's observation must not change when `scramble_hidden` replaced what it
+cannot know of the state and every private piece of the observation was poisoned).
 """
 
 from __future__ import annotations

@@ -15,7 +15,7 @@ from simulator.games.ghostplay.observation import (
 from simulator.games.ghostplay.params import default_params
 from simulator.games.ghostplay.rules import challenge, log_exorcism, open_exorcism, take_vote
 from strategies.common import random_play
-from strategies.ghostplay import PEOPLE_MEMORY, builtin, helpful, people
+from strategies.ghostplay import MEMORY, M, builtin, helpful, people
 
 from test_ghostplay_positions import (
     EVIL, KING, PARAMS, RED, TP, TS, ghost, give, haunt, position,
@@ -45,7 +45,7 @@ def seen_by(st, me, kind):
 
 def ask(strategy, st, me, kind, seed=0, params=PEOPLE, memory=None):
     obs, legal = seen_by(st, me, kind)
-    memory = np.zeros(PEOPLE_MEMORY) if memory is None else memory
+    memory = np.zeros(MEMORY.size) if memory is None else memory
     action = strategy(kind, obs, legal, params, memory, np.random.default_rng(seed))
     assert legal[action]
     return action
@@ -68,7 +68,7 @@ def test_builtin_strategies_and_their_parameters():
     assert set(strategies) == {"random", "people", "helpful"}
     assert list(DEFAULTS) == ["trust", "doubt", "help", "spoil", "challenge", "guard", "learn",
                               "margin", "evil_spoil", "reciprocity", "wary_trust"]
-    assert strategies["people"].memory == PEOPLE_MEMORY <= 256
+    assert strategies["people"].memory == MEMORY.size <= 256
     assert strategies["helpful"].memory == 0
 
 
@@ -97,16 +97,15 @@ def test_a_member_stops_helping_a_host_that_never_helps_back():
     """Reciprocity: the ledger of cards given and received is read from the public log; past
     `reciprocity` cards given beyond what the host gave back, a member no longer helps it (and
     helps again once it gives)."""
-    from strategies.ghostplay import M_OWED
     strict = PEOPLE.copy()  # an unknown host (belief 1/2) is trusted, unless it rides free
     strict[list(DEFAULTS).index("reciprocity")] = 2
     strict[list(DEFAULTS).index("trust")] = 0.3
     strict[list(DEFAULTS).index("doubt")] = 0.1
     st = exorcism_on_3()
     legal_vote(st, 0, RED)
-    memory = np.zeros(PEOPLE_MEMORY)
+    memory = np.zeros(MEMORY.size)
     assert ask(people, st, 0, DECISION.vote, params=strict, memory=memory) == 2 * VOTE_BASE
-    memory[M_OWED + 2] = 3  # gave the host's exorcisms 3 cards more than it gave seat 0's
+    memory[M.owed + 2] = 3  # gave the host's exorcisms 3 cards more than it gave seat 0's
     assert ask(people, st, 0, DECISION.vote, params=strict, memory=memory) == 0
     haunt(st, ghost(PARAMS, colour="blue"), 3)  # but a rise is near: guard comes first
     legal_vote(st, 0, RED)
@@ -119,8 +118,7 @@ def test_a_member_stops_helping_a_host_that_never_helps_back():
 def test_the_ledger_counts_my_cards_on_a_hosts_exorcism_and_its_cards_on_mine():
     """Read from the public log: seat 4 placed 2 cards on seat 0's exorcism (seat 0 owes it 2),
     then seat 0 placed 2 on seat 2's (seat 2 owes seat 0 2)."""
-    from strategies.ghostplay import M_OWED
-    memory = np.zeros(PEOPLE_MEMORY)
+    memory = np.zeros(MEMORY.size)
     st = exorcism_on_3(host=0)
     take_vote(st, 0, 3, 0, RED)
     give(st, 4, red=2)
@@ -132,14 +130,14 @@ def test_the_ledger_counts_my_cards_on_a_hosts_exorcism_and_its_cards_on_mine():
     legal_vote(st, 0, RED)
     st.known[0, 2] = TP
     assert ask(people, st, 0, DECISION.vote, memory=memory) == 2 * VOTE_BASE
-    assert memory[M_OWED + 4] == -2 and memory[M_OWED + 2] == 0
+    assert memory[M.owed + 4] == -2 and memory[M.owed + 2] == 0
     take_vote(st, 0, 2, 0, RED)
     log_exorcism(st, 2, st.obs[OBS.ex_card], 1, OUTCOME.dispelled, 2, 0)
     slot = haunt(st, ghost(PARAMS, colour="red", requirement=3), 5)
     open_exorcism(st, 4, slot)
     legal_vote(st, 0, RED)
     ask(people, st, 0, DECISION.vote, memory=memory)
-    assert memory[M_OWED + 2] == 2 and memory[M_OWED + 4] == -2
+    assert memory[M.owed + 2] == 2 and memory[M.owed + 4] == -2
 
 
 def test_at_a_table_dealt_an_evil_player_a_member_helps_only_hosts_it_trusts_more():

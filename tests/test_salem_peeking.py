@@ -1,7 +1,8 @@
 """No peeking, for every Salem decision kind: at every decision of interpreted games over configs
 that reach every kind (the character draft, the Black Cat's reveal by the drawer, Tituba's
 partial look, ...), the deciding seat's observation is the same in a world where the game's
-`scramble_hidden` changed everything that seat cannot know.
+`scramble_hidden` changed what that seat cannot know of the state and every private piece of the
+observation was poisoned.
 
 The contract suite checks a few games of the default config; this covers every decision kind.
 Run as a script (interpreted: NUMBA_DISABLE_JIT=1) by the test below:

@@ -20,7 +20,7 @@ from simulator.games.salem.observation import (
 from simulator.games.salem.rules import log_event, recount_all
 from strategies.common import random_play
 from strategies.salem import (
-    M_SUSP, MEMORY, P_CAT_KEEP, P_CAT_SUSPICION, PEOPLE_PARAMS, builtin, people,
+    MEMORY, M, P_CAT_KEEP, P_CAT_SUSPICION, PEOPLE_PARAMS, builtin, people,
 )
 
 from test_salem_positions import CONSTABLE, NAW, WITCH_TRYAL, add_front, position
@@ -38,7 +38,7 @@ def ask(st, seat, kind, context=(-1, -1, -1, MODE.plain), seed=0, memory=None, p
     st.obs[OBS_ME] = seat
     st.obs[OBS_ROLE] = st.role[seat]
     legal = np.array(st.legal[:N_ACTIONS], dtype=np.bool_)
-    memory = np.zeros(MEMORY) if memory is None else memory
+    memory = np.zeros(MEMORY.size) if memory is None else memory
     return people(kind, st.obs, legal, params, memory, np.random.default_rng(seed))
 
 
@@ -47,7 +47,7 @@ def test_builtin_strategies_and_params():
     assert set(strategies) == {"random", "people"}
     assert strategies["people"].defaults() == {p.name: p.default for p in PEOPLE_PARAMS}
     assert strategies["random"].function is random_play
-    assert strategies["people"].memory == MEMORY <= 256
+    assert strategies["people"].memory == MEMORY.size <= 256
 
 
 def test_the_town_accuses_the_player_it_knows_holds_a_witch():
@@ -55,7 +55,7 @@ def test_the_town_accuses_the_player_it_knows_holds_a_witch():
                                  [NAW] * 3], hands=[{"witness": 1, "accusation": 1}])
     st.known_witch[0, 2] = 1      # seat 0 saw seat 2's Witch (it passed through its hands)
     st.known_team[0, 2] = WITCH
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     legal_play(st, 0, True)
     assert ask(st, 0, DECISION.play, memory=memory) == CARD.witness
     legal_living(st, 0)
@@ -69,7 +69,7 @@ def test_a_witch_never_accuses_a_fellow_witch_and_kills_its_accuser():
     st.known_team[0, :5] = [WITCH, WITCH, TOWN, TOWN, TOWN]   # witches wake together
     targets = set()
     for seed in range(40):
-        memory = np.zeros(MEMORY)
+        memory = np.zeros(MEMORY.size)
         legal_play(st, 0, True)
         ask(st, 0, DECISION.play, memory=memory, seed=seed)
         legal_living(st, 0)
@@ -77,7 +77,7 @@ def test_a_witch_never_accuses_a_fellow_witch_and_kills_its_accuser():
                         memory=memory, seed=seed))
     assert 1 not in targets and targets <= {2, 3, 4} and len(targets) > 1   # ties at random
     # at night the witch votes for the player who accused the witches
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     for _ in range(3):   # seat 3 accused seat 1 three times (the public log)
         log_event(st, LOG.accuse, 3, 1, 1)
     legal_living(st, -1)
@@ -144,10 +144,10 @@ def test_the_town_reads_the_black_cats_holder_by_cat_suspicion():
     for value in (-0.5, 0.0, 0.7):
         params = PARAMS.copy()
         params[P_CAT_SUSPICION] = value
-        memory = np.zeros(MEMORY)
+        memory = np.zeros(MEMORY.size)
         legal_turn(st, 2)
         ask(st, 2, DECISION.turn, memory=memory, params=params)
-        assert memory[M_SUSP + 3] == value and memory[M_SUSP + 4] == 0.0
+        assert memory[M.suspicion + 3] == value and memory[M.suspicion + 4] == 0.0
 
 
 def test_the_constable_protects_the_most_accused_player_it_trusts():
@@ -219,12 +219,12 @@ def test_two_people_strategies_fit_in_a_seats_memory():
     cfg = config.load("salem", ['strategies.town="people"',
                                 'strategies.witch={name="people", profile=0.9}'], 8)
     t, _ = driver.play(GAME, cfg.params, cfg.lineup, 50, np.random.default_rng(1))
-    assert t["games"][0] == 50 and 2 * MEMORY <= 256
+    assert t["games"][0] == 50 and 2 * MEMORY.size <= 256
 
 
 def test_the_attack_matrix_keeps_whole_numbers_exactly():
     from strategies.salem import add_given, given
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     values = {}
     rng = np.random.default_rng(3)
     for _ in range(2000):

@@ -1,7 +1,13 @@
-"""The uniform choices every game's strategies share (strategies/common.py)."""
+"""The uniform choices every game's strategies share (strategies/common.py), and the memory
+every strategy module lays out by name."""
+
+import importlib
 
 import numpy as np
+import pytest
 
+from simulator.games import game_names, get_game
+from simulator.games.base import MEMORY_PER_SEAT
 from simulator.games.kernel_support import (
     HAS_PDEP, nth_set_bit, nth_set_bit_by_deposit, nth_set_bit_by_halving, popcount,
 )
@@ -42,3 +48,15 @@ def test_uniform_legal_takes_the_pick_th_legal_action_of_one_draw():
             else:
                 assert choice == actions[int(reference.random() * actions.size)]
             assert mine.random() == reference.random()  # one draw, or none for an empty mask
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_strategys_memory_is_its_modules_layout_within_a_seats_share(name):
+    # A strategy that remembers reads its memory by name (MEMORY = Layout(...), M =
+    # MEMORY.offsets(): memory[M.suspicion + seat]); the engine hands it the words its
+    # StrategyInfo declares, out of a seat's MEMORY_PER_SEAT.
+    layout = getattr(importlib.import_module(f"strategies.{name}"), "MEMORY", None)
+    for info in get_game(name).strategies().values():
+        assert 0 <= info.memory <= MEMORY_PER_SEAT, info.name
+        if info.memory:
+            assert layout is not None and info.memory == layout.size, info.name

@@ -21,7 +21,7 @@ from simulator.games.vitamors.declaration import (
 from simulator.games.vitamors.rules import deal
 from strategies.common import random_play
 from strategies.vitamors import (
-    M_BACKED, M_DISSENT, M_SUS, MEMORY, P_BACKING_TELL, P_BLUFF, P_DISGUISE, P_DOUBT,
+    MEMORY, M, P_BACKING_TELL, P_BLUFF, P_DISGUISE, P_DOUBT,
     P_EXPERT_PATIENCE, P_FAITH, P_OPEN_GAZE, P_PATIENCE, P_PLAY_TELL, P_REMOVE_TRUST,
     P_RITUAL_DOUBT, P_VIGILANCE, builtin, conspirator, sacrifices,
 )
@@ -108,7 +108,7 @@ def mask(*actions):
 
 
 def play(kind, obs, legal, memory=None, seed=0, **given):
-    memory = np.zeros(MEMORY) if memory is None else memory
+    memory = np.zeros(MEMORY.size) if memory is None else memory
     obs = obs.copy()
     obs[OBS.kind] = kind  # (the engine writes the decision kind into every observation)
     return conspirator(kind, obs, legal, params(**given), memory, np.random.default_rng(seed))
@@ -127,7 +127,7 @@ def test_builtin_strategies_and_their_parameters():
         {"doubt": 9.5, "patience": 1.0, "vigilance": 1.0, "bluff": 0.98, "faith": 1.0,
          "expert_patience": 0.5, "open_gaze": 0.5, "play_tell": 2.0, "remove_trust": 10.0,
          "backing_tell": 1.0, "ritual_doubt": 9.5, "disguise": 0.0}
-    assert strategies["conspirator"].memory == MEMORY <= 256
+    assert strategies["conspirator"].memory == MEMORY.size <= 256
 
 
 def test_random_is_uniform_over_the_legal_actions():
@@ -189,7 +189,7 @@ def test_an_exile_without_faith_backs_only_a_verified_pattern():
     assert play(DECISION.ritual, view(life=checked, factions={3: E}), vote, faith=0.0,
                 ritual_doubt=0.0) == RITUAL_VOTE.yes
     # its beliefs are derived again afterwards: with faith it still sees the claimed pattern
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     play(DECISION.ritual, view(life=claimed), vote, memory, faith=0.0, ritual_doubt=0.0)
     assert play(DECISION.ritual, view(life=claimed), vote, memory, faith=1.0,
                 ritual_doubt=0.0) == RITUAL_VOTE.yes
@@ -285,15 +285,15 @@ def test_an_exile_reports_the_truth():
 
 
 def test_an_exile_remembers_who_voted_against_a_clear_placement():
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     obs = view(death=[card(3, 2)], sac=card(3, 4))
     assert play(DECISION.judgement, obs, mask(LIFE, DEATH), memory) == DEATH
     # the judgement is counted: seats 3 and 5 voted life
     after = view(death=[card(3, 2), card(3, 4)], judged=1, votes=[1, 1, 1, 0, 1, 0, 1])
     play(DECISION.ritual, after, mask(0, 1), memory)
-    assert memory[M_DISSENT:M_DISSENT + 7].tolist() == [0, 0, 0, 1, 0, 1, 0]
+    assert memory[M.dissent:M.dissent + 7].tolist() == [0, 0, 0, 1, 0, 1, 0]
     # and looks at the faction of the most suspect seat it does not know
-    memory[M_DISSENT + 5] = 3.0
+    memory[M.dissent + 5] = 3.0
     obs = view(judged=1)
     assert play(DECISION.peek_target, obs, mask(1, 2, 3, 4, 5, 6), memory) == 5
 
@@ -443,9 +443,9 @@ def test_an_exile_trusts_a_seat_that_removed_scrolls_and_doubts_one_that_only_of
     pattern = [card(5, 1), card(5, 2), card(5, 3)]
     # each of them removed a scroll on its other turn: trusted, the ritual starts without faith
     obs = told(view(life=pattern), 15)
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     assert play(DECISION.ritual, obs, vote, memory, faith=0.0) == RITUAL_VOTE.yes
-    assert memory[M_SUS + 1] == DEFAULTS["play_tell"] - DEFAULTS["remove_trust"]
+    assert memory[M.suspicion + 1] == DEFAULTS["play_tell"] - DEFAULTS["remove_trust"]
     # seat 3 offered on both its turns (its other card lies on the Death Altar): suspicion 6,
     # still believed (below `doubt`) but past `ritual_doubt` 5, so without faith no ritual
     obs = told(view(life=pattern, death=[card(1, 3)]), 15)
@@ -474,15 +474,15 @@ def test_an_exile_remembers_who_backed_a_ritual_it_saw_no_pattern_in():
     obs[OBS.rituals] = 1
     for s, ballot in enumerate((0, 1, 0, 0, 1, 0, 0)):  # seats 1 and 4 voted yes, I voted no
         obs[OBS.ritual_votes + s] = ballot
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     for _ in range(2):  # read once
         play(DECISION.judgement, obs, mask(0, 1), memory)
-    assert memory[M_BACKED:M_BACKED + 7].tolist() == [0, 1, 0, 0, 1, 0, 0]
-    assert memory[M_SUS + 4] == DEFAULTS["backing_tell"]
+    assert memory[M.backed:M.backed + 7].tolist() == [0, 1, 0, 0, 1, 0, 0]
+    assert memory[M.suspicion + 4] == DEFAULTS["backing_tell"]
     obs[OBS.ritual_votes + 0] = 1  # had I voted yes, their yes votes would say nothing
     obs[OBS.rituals] = 2
     play(DECISION.judgement, obs, mask(0, 1), memory)
-    assert memory[M_BACKED + 4] == 1
+    assert memory[M.backed + 4] == 1
 
 
 def test_at_the_last_ritual_vote_an_exile_backs_any_pattern_it_believes():
@@ -502,13 +502,13 @@ def test_at_the_last_ritual_vote_an_exile_backs_any_pattern_it_believes():
                                   DECISION.offer])
 def test_memory_is_read_once_per_judgement(kind):
     # The dissent of a judgement is counted once, however many decisions follow it.
-    memory = np.zeros(MEMORY)
+    memory = np.zeros(MEMORY.size)
     play(DECISION.judgement, view(death=[card(3, 2)], sac=card(3, 4)), mask(0, 1), memory)
     after = view(death=[card(3, 2), card(3, 4)], judged=1, votes=[1, 1, 1, 0, 1, 1, 1], hand=2)
     legal = mask(0, 1)
     for _ in range(3):
         play(kind, after, legal, memory)
-    assert memory[M_DISSENT + 3] == 1.0
+    assert memory[M.dissent + 3] == 1.0
 
 
 # --- people-like play beats random play -----------------------------------------------------------

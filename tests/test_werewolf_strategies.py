@@ -21,7 +21,7 @@ from simulator.games.base import FLAG_TALKS, MAX_STRATEGY_PARAMS, MEMORY_PER_SEA
 from simulator.games.werewolf.declaration import (
     DECISION, DECISIONS, END, HUMAN, MAX_PLAYERS, NO, NOT_WOLF, OBS, ROLE, UNKNOWN, YES,
 )
-from strategies.werewolf import M_ATT, M_FIRST, PEOPLE_MEMORY, builtin, people
+from strategies.werewolf import MEMORY, M, builtin, people
 
 CONFIGS = sorted((Path(__file__).resolve().parent.parent / "configs" / "werewolf").glob("*.toml"))
 INFO = builtin()["people"]
@@ -84,7 +84,7 @@ def living_but(obs, *excluded, n=N):
 
 def ask(kind, obs, legal, params=PARAMS, memory=None, seed=0):
     obs[OBS.kind] = kind
-    memory = np.zeros(PEOPLE_MEMORY) if memory is None else memory
+    memory = np.zeros(MEMORY.size) if memory is None else memory
     return people(kind, obs, legal, params, memory, np.random.default_rng(seed))
 
 
@@ -97,7 +97,7 @@ def test_people_is_declared_with_bounded_params_and_memory():
     assert 1 <= len(INFO.params) <= MAX_STRATEGY_PARAMS
     for p in INFO.params:
         assert p.low <= p.default <= p.high and np.isfinite([p.low, p.high]).all()
-    assert INFO.memory == PEOPLE_MEMORY <= MEMORY_PER_SEAT
+    assert INFO.memory == MEMORY.size <= MEMORY_PER_SEAT
 
 
 # === decisions on hand-built observations ======================================================
@@ -112,7 +112,7 @@ def test_the_seer_claims_a_wolf_it_found_or_stays_hidden():
     assert ask(DECISION.claim, obs, legal) == 4  # "seat 4 is a werewolf"
     assert ask(DECISION.claim, obs, legal, with_param(reveal=0.0)) == PASS
     # Once revealed, it goes on with the players it cleared ("n + s": not a werewolf).
-    memory = np.zeros(PEOPLE_MEMORY)
+    memory = np.zeros(MEMORY.size)
     ask(DECISION.claim, obs, legal, memory=memory)
     claim(obs, 0, 4, True)
     assert ask(DECISION.claim, obs, legal, memory=memory) == N + 6
@@ -139,7 +139,7 @@ def test_the_medium_announces_a_reading_that_tells_something_or_stays_hidden():
     # ... announced when it refutes a seer claimant's word ...
     assert reading(NOT_WOLF, claimant=True) == N + 5
     # ... and every reading once the medium is out.
-    memory = np.zeros(PEOPLE_MEMORY)
+    memory = np.zeros(MEMORY.size)
     assert reading(ROLE.werewolf, memory=memory) == 5
     assert reading(NOT_WOLF, memory=memory) == N + 5
 
@@ -173,9 +173,9 @@ def seer_killed_on_night_1(me, role, day, paranoids=0):
     obs[OBS.dealt + ROLE.paranoid] = paranoids
     claim(obs, 3, 5, False)
     obs[OBS.alive + 3] = 0
-    memory = np.zeros(PEOPLE_MEMORY)
-    memory[M_ATT + 3] = 1.0
-    memory[M_FIRST + 3] = 1 * 32.0 + 1.0  # day 1, the first to speak
+    memory = np.zeros(MEMORY.size)
+    memory[M.attacked + 3] = 1.0
+    memory[M.first_claim + 3] = 1 * 32.0 + 1.0  # day 1, the first to speak
     return obs, memory
 
 
@@ -195,7 +195,7 @@ def test_a_seer_claim_the_record_shows_true_is_believed_over_its_timing():
     for reading, vote in ((True, 7), (False, 6)):
         obs, memory = seer_killed_on_night_1(1, ROLE.villager, day=4)
         claim(obs, 6, 8, True)
-        memory[M_FIRST + 6] = 2 * 32.0 + 1.0
+        memory[M.first_claim + 6] = 2 * 32.0 + 1.0
         obs[OBS.alive + 8] = 0
         claim(obs, 2, 8, reading, role=ROLE.medium)
         claim(obs, 6, 7, True)
@@ -203,7 +203,7 @@ def test_a_seer_claim_the_record_shows_true_is_believed_over_its_timing():
     # A card shown (here under rules.reveal_dead) proves as much as the medium's reading.
     obs, memory = seer_killed_on_night_1(1, ROLE.villager, day=4)
     claim(obs, 6, 8, True)
-    memory[M_FIRST + 6] = 2 * 32.0 + 1.0
+    memory[M.first_claim + 6] = 2 * 32.0 + 1.0
     obs[OBS.alive + 8] = 0
     obs[OBS.revealed + 8] = ROLE.werewolf
     claim(obs, 6, 7, True)
@@ -268,7 +268,7 @@ def test_a_wolf_may_counter_claim_the_seer():
     # Once it plays the seer, it clears its fellow wolf on the next day.
     obs = wolf(6, 2)
     obs[OBS.named_wolf + 2] = 1
-    memory = np.zeros(PEOPLE_MEMORY)
+    memory = np.zeros(MEMORY.size)
     legal = living_but(obs, 6)
     legal[N:2 * N] = legal[:N]
     legal[PASS] = True
@@ -285,7 +285,7 @@ def test_night_powers_follow_the_suspicion():
         obs = blank(1, role)
         claim(obs, 3, 7, True)
         claim(obs, 3, 4, False)
-        memory = np.zeros(PEOPLE_MEMORY)
+        memory = np.zeros(MEMORY.size)
         ask(DECISION.suspect_vote, obs, living_but(obs, 1), memory=memory)
         return obs, memory
 
@@ -401,7 +401,7 @@ def test_the_charmed_hunt_the_piper_among_the_uncharmed():
 def test_the_hunt_stops_when_the_charms_stop():
     # The piper charms every night he lives: a charmed count that did not grow overnight means
     # he is dead, and the uncharmed are no longer suspected of being him.
-    memory = np.zeros(PEOPLE_MEMORY)
+    memory = np.zeros(MEMORY.size)
     obs = charmed_table(0, ROLE.villager, (7, 8, 9), day=5)
     assert ask(DECISION.suspect_vote, obs, living_but(obs, 0), memory=memory) in (7, 8, 9)
     obs = charmed_table(0, ROLE.villager, (7, 8, 9), day=6)
