@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from reports import guidance
-from simulator import runner
+from simulator import chunks, runner
 from simulator.cli_support import fail as _fail
 from simulator.cli_support import (
     RunFailed, check_scheduler, distinct_outputs, is_fairplay_report, lock_output, may_replace,
@@ -315,7 +315,7 @@ def _play_sweep(planned, path, workers, quiet, scheduler):
                      f"{trace_command(stop.cause.result, stop.cause.game)} shows it)")
         saved = (f"{finished} of {len(stop.sweep.cells)} cells finished, saved to {path} with "
                  f"the finished chunks of the others (fairplay sweep --resume {path})")
-        if isinstance(stop.cause, runner.SchedulerError):  # the cluster given: bad input
+        if isinstance(stop.cause, chunks.SchedulerError):  # the cluster given: bad input
             _fail(f"{stop.cause}; {saved}")
         raise RunFailed(f"{stop.cause}{where}; {saved}") from None
     except sweep_module.SweepInterrupted as stop:

@@ -83,7 +83,7 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
       fairplay best-response vitamors --team exiles --rounds 2
     """
     from simulator import best_response as br
-    from simulator import runner
+    from simulator import chunks, runner
     from simulator.config import ConfigError
 
     if workers is not None and workers < 1:
@@ -166,7 +166,7 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
                                     on_trial=checkpoint, announce=say, seat=seat, code=code),
                           **arguments,
                           complete=True)
-    except (br.BestResponseError, ConfigError, runner.SchedulerError) as exc:
+    except (br.BestResponseError, ConfigError, chunks.SchedulerError) as exc:
         lock.release()
         _fail(exc)
     except runner.RunFault as stop:

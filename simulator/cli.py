@@ -13,7 +13,7 @@ from pathlib import Path
 
 import click
 
-from simulator import adaptive, runner
+from simulator import chunks, runner, stopping
 from simulator.config import ConfigError
 from simulator.games import driver
 from simulator.cli_support import (
@@ -23,6 +23,7 @@ from simulator.cli_support import (
 from simulator.cli_support import fail as _fail
 from simulator.cli_support import check_scheduler, progress_bar, scheduler_option, write_report
 from simulator.results import ResultError
+from simulator.summary import summarize
 
 
 def _load_config(spec, overrides, players):
@@ -151,7 +152,7 @@ def _on_sigterm(signum, frame):
                    "sequential test), or --max-games; instead of -n.")
 @click.option("--max-games", type=int, default=None,
               help=f"The cap of --precision or --until-decided [default: "
-                   f"{adaptive.DEFAULT_MAX_GAMES:,}].")
+                   f"{stopping.DEFAULT_MAX_GAMES:,}].")
 @click.option("--role-values", is_flag=True,
               help="Also measure what each role is worth (as `fairplay roles`: one more setup per "
                    "role, as many games each as the run played) and add it to the report.")
@@ -244,11 +245,11 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 click.echo(f"Playing {stopping.describe()}", err=True)
             result = runner.execute(planned, workers, path, progress, isolate=True,
                                     scheduler=scheduler)
-    except (ConfigError, ResultError, runner.SchedulerError) as exc:
+    except (ConfigError, ResultError, chunks.SchedulerError) as exc:
         _fail(exc)
     except runner.SaveFailed as failed:
         raise RunFailed(save_failed_line(failed)) from None
-    except runner.WorkerLost as lost:
+    except chunks.WorkerLost as lost:
         raise RunFailed(f"{lost}; the finished chunks are saved to {path}, and fairplay run "
                         f"--resume {path} continues the run" if path else str(lost)) from None
     except runner.RunFault as stop:
@@ -268,9 +269,9 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             lock.release()
     if to_stdout:
         click.echo(result.to_json())
-        click.echo(result.summary().table(), err=True)
+        click.echo(summarize(result).table(), err=True)
     else:
-        click.echo(result.summary().table())
+        click.echo(summarize(result).table())
         click.echo(f"\nResult saved to {path}")
     if robustness:
         from simulator import robustness as robustness_module
@@ -326,10 +327,10 @@ def _stopping_rule(n_games, precision, until_decided, max_games, resume_path):
     if precision is not None and not 0 < precision < 0.5:
         _fail(f"--precision is a half-width between 0 and 0.5 (0.005: half a point), got "
               f"{precision:g}")
-    max_games = adaptive.DEFAULT_MAX_GAMES if max_games is None else max_games
+    max_games = stopping.DEFAULT_MAX_GAMES if max_games is None else max_games
     if max_games < 1:
         _fail(f"--max-games must be at least 1, got {max_games}")
-    return adaptive.Rule("precision" if precision is not None else "decided", max_games,
+    return stopping.Rule("precision" if precision is not None else "decided", max_games,
                          precision)
 
 

@@ -94,7 +94,7 @@ def measure(config, players, overrides, n_games, seed, chunk_size, workers, quie
     """Plan and play the role values of CONFIG (`fairplay roles`, `fairplay run --role-values`);
     a mistake or a fault is one line and a non-zero exit."""
     from simulator import roles as roles_module
-    from simulator import runner
+    from simulator import chunks, runner
     from simulator.config import ConfigError
 
     command = canonical_command(config, players, overrides, n_games, seed, chunk_size)
@@ -116,7 +116,7 @@ def measure(config, players, overrides, n_games, seed, chunk_size, workers, quie
 
         raise RunFailed(f"{stop} (game {stop.game:,} of the setup "
                         f"{stop.result.data.get('source', '')}); nothing saved") from None
-    except runner.WorkerLost as lost:
+    except chunks.WorkerLost as lost:
         from simulator.cli_support import RunFailed
 
         raise RunFailed(f"{lost}; nothing saved") from None
