@@ -23,7 +23,7 @@ from scipy import stats as sps
 from click.testing import CliRunner
 
 from reports import render
-from reports.commands import export, report, sweep
+from simulator.cli.reports import export, report, sweep
 from simulator import config, runner, stats
 from simulator import verdict as verdicts
 from simulator import sweep as sw

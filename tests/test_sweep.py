@@ -15,7 +15,7 @@ import pytest
 from click.testing import CliRunner
 
 from reports import render
-from reports.commands import report, sweep
+from simulator.cli.reports import report, sweep
 from simulator import chunks, config, runner
 from simulator import sweep as sw
 from simulator.results import Result

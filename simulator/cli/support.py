@@ -1,4 +1,5 @@
-"""What every command of the CLI shares: one-line user errors and the progress bar."""
+"""What every command of the CLI shares: one-line user errors, the progress bar, output files
+and --scheduler."""
 
 from __future__ import annotations
 

@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from simulator.cli_support import (
+from simulator.cli.support import (
     RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, scheduler_option,
     writable_file,
 )
-from simulator.cli_support import fail as _fail
+from simulator.cli.support import fail as _fail
 
 
 def _rate(x) -> str:

@@ -1,6 +1,5 @@
 """`fairplay baseline` and `fairplay check`: regression checks for CI (see docs/ci.md).
 
-Register on the main group with ``main.add_command(baseline)`` and ``main.add_command(check)``.
 Exit codes: 0 all measures hold, 1 a regression, 2 bad input (one line on stderr), 130 Ctrl-C.
 """
 
@@ -14,8 +13,8 @@ from pathlib import Path
 import click
 
 from simulator import chunks, regression, runner
-from simulator.cli_support import fail as _fail
-from simulator.cli_support import (
+from simulator.cli.support import fail as _fail
+from simulator.cli.support import (
     RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, progress_bar,
     scheduler_option, writable_file,
 )
