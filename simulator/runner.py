@@ -4,6 +4,10 @@ for the same seed whatever the number of workers, and after an interrupt and a r
 
 Memory does not grow with the number of games: a chunk's tallies are merged into the totals and
 dropped, and at most a few chunks per worker are in flight at any time.
+
+The runner drives a run's chunks through a backend, `local_backend` (this process or a pool of
+worker processes) or `dask_backend` (a cluster); what a worker plays for one chunk is in
+`chunks`. No module below the runner imports it.
 """
 
 from __future__ import annotations
