@@ -16,6 +16,7 @@ import time
 import numpy as np
 
 from simulator import adaptive, config, runner, sequential
+from simulator.stopping import Rule
 
 
 def main() -> None:
@@ -31,7 +32,7 @@ def main() -> None:
     times = {"fixed": [], "precision": []}
     for round_ in range(args.rounds):
         for kind in times:
-            rule = None if kind == "fixed" else adaptive.Rule("precision", args.games, 1e-9)
+            rule = None if kind == "fixed" else Rule("precision", args.games, 1e-9)
             started = time.perf_counter()
             runner.run(cfg, args.games, seed=round_, workers=1, chunk_size=args.chunk_size,
                        stopping=rule)
@@ -42,7 +43,7 @@ def main() -> None:
         print(f"{kind:<10} {args.games:,} games: median {median:6.2f} s, ratio to fixed "
               f"{median / base:5.3f}")
     result = runner.run(cfg, 20_000, seed=0, workers=1, chunk_size=args.chunk_size)
-    result.data["stopping"] = adaptive.Rule("decided", args.games).to_json()
+    result.data["stopping"] = Rule("decided", args.games).to_json()
     result.data["games_requested"] = args.games
     adaptive.decision(result)  # the critical values, once
     for name, check in (("precision", adaptive.headline_rows), ("until-decided",

@@ -16,7 +16,9 @@ import shlex
 import numpy as np
 
 from simulator import runner, schema, stats
-from simulator.results import Result, ratio_moments
+from simulator.rates import ratio_moments
+from simulator.results import Result
+from simulator.summary import summarize
 
 
 # --- numbers as people write them --------------------------------------------------------------
@@ -597,12 +599,12 @@ def per_game_text(x: float) -> str:
 # --- tests -------------------------------------------------------------------------------------
 def test_method(result: Result, name: str) -> str:
     """The statistical test behind one of a run's tests, for a summary whose tests do not carry
-    it (stats.Test.method): recomputed from the tallies, as simulator.results.summarize runs it."""
+    it (stats.Test.method): recomputed from the tallies, as simulator.summary.summarize runs it."""
     game, t = result.game, result.tallies
     games = int(t["games"][0])
     players = len(t["seat_wins"])
     try:
-        for test in result.summary().tests:
+        for test in summarize(result).tests:
             if test.name == name:
                 return test.method
     except ValueError:

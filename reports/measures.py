@@ -20,11 +20,13 @@ from typing import Any
 import numpy as np
 
 from reports.guidance import round_games
-from simulator import results, stats
+from simulator import stats, summary
 from simulator import verdict as verdicts
 from simulator.config import COMMON_KEYS
 from simulator.games.base import MAX_STRATEGY_SLOTS
-from simulator.results import Result, summarize
+from simulator.rates import position_label
+from simulator.results import Result
+from simulator.summary import summarize
 
 CONFIDENCE = 0.95
 
@@ -99,7 +101,7 @@ def balance(result: Result, confidence: float = CONFIDENCE) -> dict:
     target = first_team_target(result)
     value = rate.value
     out = rate_dict(rate, who, "balance", decided)
-    judged = result.summary(confidence).judgement  # the run's verdict, as `fairplay run` says
+    judged = summarize(result, confidence).judgement  # the run's verdict, as `fairplay run` says
     out.update({
         "label": f"{who}'s share of decided games",
         "who": who,
@@ -178,8 +180,6 @@ def axis_labels(result: Result, tally) -> list[str]:
     if tally.axis == "decision":
         return [kind.name for kind in game.decisions]
     if tally.axis == "position":
-        from simulator.results import position_label
-
         return [position_label(i) for i in range(len(t["seat_wins"]))]
     if tally.axis == "round":
         return [f"{game.length_unit[:-1] if game.length_unit.endswith('s') else game.length_unit}"
@@ -378,7 +378,7 @@ def setup(result: Result) -> dict:
         "strategy_slots": [label for s, label in enumerate(data.get("strategies", []))],
         "balance_target": raw.get("balance_target"),
         "notes": [{"key": str(k), "value": value_text(v)} for k, v in notes.items()],
-        "provisional": list(results.provisional_of(result)),
+        "provisional": list(summary.provisional_of(result)),
     }
 
 
@@ -528,7 +528,7 @@ def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
     draws = rate_dict(stats.wilson(int(t["draws"][0]), games, confidence), "draws", "draws", games)
     lengths = length(result, confidence)
     players = len(t["seat_wins"])
-    rows = {test.name: test for test in result.summary(confidence).tests}
+    rows = {test.name: test for test in summarize(result, confidence).tests}
     # where the rules name a first player, turn order; else seat numbers, where they are judged
     order = rows.get("turn-order fairness") or rows.get("seat fairness")
     return {

@@ -1,6 +1,7 @@
 """Adaptive runs: play until the answer is good enough, deciding only at chunk boundaries.
 
-Two stopping rules, stored in the result (``stopping``) so that `--resume` follows the same one:
+Two stopping rules, stored in the result (``stopping``, see `simulator.stopping`) so that
+`--resume` follows the same one:
 
 * ``precision``: stop when every headline rate's 95% interval has a half-width of at most the
   precision. The headline rates are the ones the summary leads with, with the same game-level
@@ -19,79 +20,18 @@ result is therefore the same for a seed whatever the number of workers, and afte
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from scipy import stats as sps
 
-DEFAULT_MAX_GAMES = 10_000_000
-CONFIDENCE = 0.95
-HEADLINE_TEAM = ("team",)
-HEADLINE_INDIVIDUAL = ("seat", "role", "strategy")
-
-
-@dataclass(frozen=True)
-class Rule:
-    kind: str  # "precision" or "decided"
-    max_games: int
-    precision: float | None = None
-
-    def to_json(self) -> dict:
-        out = {"rule": self.kind, "max_games": int(self.max_games)}
-        if self.kind == "precision":
-            out.update(precision=float(self.precision), confidence=CONFIDENCE)
-        else:
-            from simulator import sequential
-
-            out.update(alpha_balanced=sequential.ALPHA_BALANCED,
-                       alpha_unbalanced=sequential.ALPHA_UNBALANCED,
-                       spending=sequential.SPENDING, looks=f"every chunk boundary (at most {MAX_LOOKS:,} looks)")
-        return out
-
-    @classmethod
-    def of(cls, data: dict) -> "Rule | None":
-        """The stopping rule stored in a result's data (None: a run of a fixed size)."""
-        stored = data.get("stopping")
-        if not stored:
-            return None
-        if stored.get("rule") == "precision":
-            return cls("precision", int(stored["max_games"]), float(stored["precision"]))
-        return cls("decided", int(stored["max_games"]))
-
-    def describe(self) -> str:
-        if self.kind == "precision":
-            return (f"--precision {self.precision:g}: until every headline rate's 95% interval "
-                    f"is within ±{100 * self.precision:g} points, at most "
-                    f"{self.max_games:,} games")
-        return f"--until-decided: until the verdict is settled, at most {self.max_games:,} games"
-
-
-def check(data: dict, path) -> None:
-    """Refuse (ResultError) a stored rule that cannot be read, or an adaptive result whose chunks
-    are not a prefix (they are merged in order)."""
-    from simulator.results import ResultError
-
-    stored = data.get("stopping")
-    if stored is None:
-        return
-    try:
-        if not isinstance(stored, dict) or stored.get("rule") not in ("precision", "decided"):
-            raise ValueError
-        rule = Rule.of(data)
-        if rule.max_games < 1 or (rule.kind == "precision" and not 0 < rule.precision < 0.5):
-            raise ValueError
-    except (KeyError, TypeError, ValueError):
-        raise ResultError(path, "corrupt result: its stopping rule cannot be read") from None
-    chunks = data.get("chunks_done") or []
-    if sorted(chunks) != list(range(len(chunks))):
-        raise ResultError(path, "corrupt result: an adaptive run's chunks must be 0, 1, 2, ... "
-                                "(they are merged in order)")
+from simulator import sequential, stats, verdict
+from simulator.chunks import chunk_count
+from simulator.rates import Row, ratio_moments
+from simulator.stopping import CONFIDENCE, MAX_LOOKS, Rule
 
 
 def headline_rows(result):
-    """The summary's headline rows, as `results.summarize` computes them (without the rest of
+    """The summary's headline rows, as `summary.summarize` computes them (without the rest of
     the summary, which a check after every chunk does not need): teams (a team game); seats,
     roles, strategies (otherwise)."""
-    from simulator import stats
-    from simulator.results import Row, ratio_moments
-
     game, t = result.game, result.tallies
     games = int(t["games"][0])
     rows = []
@@ -113,16 +53,11 @@ def headline_rows(result):
     return [row for row in rows if row.rate.trials]
 
 
-MAX_LOOKS = 1_000  # planned looks of the sequential test; more chunks: a look every few chunks
-
-
 def _looks(data: dict) -> tuple[tuple[float, ...], list[int]]:
     """The sequential test's planned looks: their information fractions, and the chunk after
     which each comes (every chunk; every few chunks when there are more than MAX_LOOKS)."""
-    from simulator import runner, sequential
-
     size, cap = data["chunk_size"], int(data["stopping"]["max_games"])
-    count = runner.chunk_count(cap, size)
+    count = chunk_count(cap, size)
     every = -(-count // MAX_LOOKS)
     after = [k for k in range(count) if (k + 1) % every == 0 or k == count - 1]
     return sequential.fractions([min(cap, (k + 1) * size) for k in after], cap), after
@@ -131,8 +66,6 @@ def _looks(data: dict) -> tuple[tuple[float, ...], list[int]]:
 def findings(result):
     """The verdict's findings of a result, at 95% (what the sequential test judges: the same
     findings as the run's verdict, verdict.run_findings)."""
-    from simulator import verdict
-
     return verdict.run_findings(result.game, result.tallies, result.data, CONFIDENCE)
 
 
@@ -158,8 +91,6 @@ def interval_level(data: dict) -> float:
     critical = stopped.get("critical_z_unbalanced")
     if not isinstance(critical, (int, float)) or not 1.0 < critical < 50:
         return CONFIDENCE
-    from scipy import stats as sps
-
     # 1 - 2·sf keeps the precision that 2·cdf - 1 loses; a level a float cannot tell from 1
     # (z above 8) is held just below it
     return float(min(max(CONFIDENCE, 1 - 2 * sps.norm.sf(critical)), 1 - 2 ** -50))
@@ -168,8 +99,6 @@ def interval_level(data: dict) -> float:
 def decision(result) -> tuple[str | None, dict]:
     """The sequential verdict at the result's last chunk boundary: ("balanced" | "unbalanced" |
     None, details)."""
-    from simulator import sequential
-
     looks, after = _looks(result.data)
     chunk = len(result.data["chunks_done"]) - 1
     if chunk not in after:

@@ -3,7 +3,7 @@
     from simulator import api
     cfg = api.load("werewolf", players=12, overrides=["roles.werewolf=3"])
     result = api.run(cfg, games=200_000, seed=1)
-    summary = result.summary()
+    summary = api.summarize(result)
     print(summary.table())            # the CLI's table
     rows = summary.records()          # one dict per rate: group, name, wins, games, rate, low, high
     print(summary.verdict)
@@ -12,8 +12,9 @@
 """
 
 from simulator.config import Config, ConfigError, load
-from simulator.results import Result, ResultError, Summary
+from simulator.results import Result, ResultError
 from simulator.runner import resume, run, trace_game as trace
+from simulator.summary import Summary, summarize
 
 __all__ = ["Config", "ConfigError", "Result", "ResultError", "Summary", "load", "resume", "run",
-           "trace"]
+           "summarize", "trace"]

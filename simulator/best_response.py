@@ -35,6 +35,7 @@ import numpy as np
 
 from simulator import config as config_module
 from simulator import fileio, roles, runner
+from simulator.chunks import chunk_count
 from simulator.results import versions
 
 SCHEMA = "fairplay.best_response"
@@ -301,7 +302,7 @@ def paired_gain(spec, overrides, players, space, variants, games: int, seed: int
     cfgs = [_config(spec, list(overrides) + list(variant), players, code)
             for variant in variants]
     results = [runner.start(cfg, games, seed, chunk_size) for cfg in cfgs]
-    chunks = runner.chunk_count(games, chunk_size)
+    chunks = chunk_count(games, chunk_size)
     wins = np.zeros((2, chunks), dtype=np.int64)
     seat_games = np.zeros((2, chunks), dtype=np.int64)
     index = {id(result): i for i, result in enumerate(results)}

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from simulator import stats
-from simulator.results import Result, summarize
+from simulator.results import Result
+from simulator.summary import summarize
 
 GROUPS = ("team", "seat", "role", "strategy", "end")
 

@@ -1,6 +1,6 @@
 """Playing a run's chunks on a Dask distributed cluster (`--scheduler`; docs/scale.md).
 
-The same chunks as the local backend, each played by `runner._play` with the same arguments in
+The same chunks as the local backend, each played by `chunks.play` with the same arguments in
 a Dask task, so the same seed gives bit-identical tallies: a chunk's games depend only on
 (seed, chunk), and tallies are sums of integers, merged once per chunk in whatever order the
 chunks finish. Jobs are drawn lazily and only a few per worker thread are in flight, so memory
@@ -28,7 +28,7 @@ import signal
 import socket
 import time
 
-from simulator import runner
+from simulator import chunks
 from simulator.results import fingerprint, versions
 
 try:
@@ -52,7 +52,7 @@ INSTALL = "pip install 'fairplay[dask]'"
 def require():
     """The `distributed` module, or a SchedulerError naming the extra to install."""
     if distributed is None:
-        raise runner.SchedulerError(f"--scheduler needs Dask distributed, which is not installed "
+        raise chunks.SchedulerError(f"--scheduler needs Dask distributed, which is not installed "
                                     f"({_MISSING.name or 'distributed'}): {INSTALL}")
     return distributed
 
@@ -98,14 +98,14 @@ def _where() -> str:
 
 
 def play_on_worker(expected: dict, raw, source, base_dir, digests, seed, chunk, games):
-    """One chunk on a Dask worker: `runner._play`, once the worker is known to play the same
+    """One chunk on a Dask worker: `chunks.play`, once the worker is known to play the same
     games as the client (checked once per config and worker process)."""
     key = json.dumps(expected, sort_keys=True)
     if key not in _CHECKED:
         from simulator.config import ConfigError
 
         try:
-            cfg = runner._config_for(raw, source, base_dir, digests)
+            cfg = chunks.config_for(raw, source, base_dir, digests)
         except ConfigError as exc:
             raise WorkerMismatch(f"{_where()} cannot load the config: {exc}") from None
         differences = _differences(expected, _identity(cfg))
@@ -114,7 +114,7 @@ def play_on_worker(expected: dict, raw, source, base_dir, digests, seed, chunk, 
                                  f"every worker needs the same fairplay, Numba and NumPy and the "
                                  f"strategy files at the same paths (docs/scale.md)")
         _CHECKED.add(key)
-    return runner._play(raw, source, base_dir, digests, seed, chunk, games)
+    return chunks.play(raw, source, base_dir, digests, seed, chunk, games)
 
 
 def play_batch_on_worker(expected: dict, jobs: list) -> list:
@@ -177,20 +177,20 @@ def check_address(address: str, timeout: float | None = None) -> None:
         _reach(address, timeout)
         reply = asyncio.run(_probe(address, timeout))
     except ValueError as exc:
-        raise runner.SchedulerError(f"--scheduler {address}: {exc} (expected tcp://HOST:PORT, or "
+        raise chunks.SchedulerError(f"--scheduler {address}: {exc} (expected tcp://HOST:PORT, or "
                                     f"local)") from None
     except (asyncio.TimeoutError, TimeoutError, OSError) as exc:
         reason = str(exc).split("\n")[0]
         if isinstance(exc, (asyncio.TimeoutError, TimeoutError)) or not reason:
             reason = f"no answer within {timeout:g} s"
-        raise runner.SchedulerError(f"--scheduler {address}: cannot reach a Dask scheduler there "
+        raise chunks.SchedulerError(f"--scheduler {address}: cannot reach a Dask scheduler there "
                                     f"({reason})") from None
     except Exception as exc:  # something answered, not in Dask's protocol
-        raise runner.SchedulerError(f"--scheduler {address}: what answered is not a Dask "
+        raise chunks.SchedulerError(f"--scheduler {address}: what answered is not a Dask "
                                     f"scheduler ({type(exc).__name__})") from None
     if not isinstance(reply, dict) or reply.get("type") != "Scheduler":
         kind = reply.get("type") if isinstance(reply, dict) else type(reply).__name__
-        raise runner.SchedulerError(f"--scheduler {address}: what answered is not a Dask "
+        raise chunks.SchedulerError(f"--scheduler {address}: what answered is not a Dask "
                                     f"scheduler ({kind})")
 
 
@@ -224,7 +224,7 @@ def connect(scheduler: str, workers: int | None):
                 processes=True, host="127.0.0.1", dashboard_address="127.0.0.1:0",
                 silence_logs=logging.CRITICAL)
         except Exception as exc:
-            raise runner.SchedulerError(f"--scheduler local: cannot start a local Dask cluster: "
+            raise chunks.SchedulerError(f"--scheduler local: cannot start a local Dask cluster: "
                                         f"{exc}") from None
         client = distributed.Client(cluster, set_as_default=False)
         client.register_plugin(_IgnoreSigint())  # every worker, also one the nanny restarts
@@ -233,12 +233,12 @@ def connect(scheduler: str, workers: int | None):
     try:
         client = distributed.Client(scheduler, timeout=CONNECT_SECONDS, set_as_default=False)
     except (OSError, TimeoutError) as exc:
-        raise runner.SchedulerError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+        raise chunks.SchedulerError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
     try:
         client.wait_for_workers(1, timeout=CONNECT_SECONDS)
     except (TimeoutError, asyncio.TimeoutError):
         client.close()
-        raise runner.SchedulerError(f"--scheduler {scheduler}: the scheduler has no worker; start "
+        raise chunks.SchedulerError(f"--scheduler {scheduler}: the scheduler has no worker; start "
                                     f"some with: dask worker {scheduler}") from None
     return client, None
 
@@ -268,25 +268,26 @@ def close(client, cluster) -> None:
             pass
 
 
-def play_jobs(results, jobs, workers: int | None, scheduler: str, arguments, deliver) -> None:
-    """`runner.play_jobs` on a Dask cluster: `arguments(result, chunk)` are a chunk's arguments
-    for `runner._play`, `deliver(result, *out)` merges its output (or raises its fault)."""
+def play_jobs(results, jobs, workers: int | None, scheduler: str, deliver) -> None:
+    """Play the (result, chunk) pairs `jobs` yields on the Dask cluster at `scheduler` ("local":
+    a local cluster of `workers` processes); `deliver(result, chunk, tallies, seconds, fault)`
+    merges each chunk's output in this process (or raises its fault), in any order."""
     quieted = _quiet_logs()
     try:
         client, cluster = connect(scheduler, workers)
         try:
-            _play_all(client, results, jobs, arguments, deliver)
+            _play_all(client, results, jobs, deliver)
         finally:
             close(client, cluster)
     finally:
         _restore_logs(quieted)
 
 
-def _play_all(client, results, jobs, arguments, deliver) -> None:
+def _play_all(client, results, jobs, deliver) -> None:
     expected = {}
     for result in results:
-        expected[id(result)] = _identity(runner.config_of(result))
-    in_flight: dict = {}  # future -> (result, chunks); a future leaves it when delivered
+        expected[id(result)] = _identity(chunks.config_of(result))
+    in_flight: dict = {}  # future -> (result, its chunks); a future leaves it when delivered
     finished = distributed.as_completed(loop=client.loop, with_results=False)
     jobs = iter(jobs)
     waiting = None  # a job taken from `jobs` that did not fit the last batch
@@ -309,8 +310,8 @@ def _play_all(client, results, jobs, arguments, deliver) -> None:
             if job is None:
                 exhausted = True
                 return
-            result, chunks = job[0], [job[1]]
-            while len(chunks) < batch:  # consecutive chunks of the same run
+            result, numbers = job[0], [job[1]]
+            while len(numbers) < batch:  # consecutive chunks of the same run
                 job = next_job()
                 if job is None:
                     exhausted = True
@@ -318,10 +319,11 @@ def _play_all(client, results, jobs, arguments, deliver) -> None:
                 if job[0] is not result:
                     waiting = job
                     break
-                chunks.append(job[1])
+                numbers.append(job[1])
             future = client.submit(play_batch_on_worker, expected[id(result)],
-                                   [arguments(result, chunk) for chunk in chunks], pure=False)
-            in_flight[future] = (result, chunks)
+                                   [chunks.arguments(result, chunk) for chunk in numbers],
+                                   pure=False)
+            in_flight[future] = (result, numbers)
             finished.add(future)
 
     try:
@@ -330,14 +332,14 @@ def _play_all(client, results, jobs, arguments, deliver) -> None:
             job = in_flight.pop(future, None)
             if job is None:  # never expected: a future seen twice is merged once
                 continue
-            result, chunks = job
+            result, numbers = job
             outs = _outcome(future)
             future.release()
-            for chunk, out in zip(chunks, outs):
+            for chunk, out in zip(numbers, outs):
                 if out[0] != chunk:
                     raise RuntimeError(f"a Dask task returned chunk {out[0]} for chunk {chunk}")
                 deliver(result, *out)
-            if len(outs) < len(chunks) and outs[-1][3] is None:
+            if len(outs) < len(numbers) and outs[-1][3] is None:
                 raise RuntimeError("a Dask task returned fewer chunks than it was given")
             seconds = sum(out[2] for out in outs) / len(outs)
             batch = max(batch, min(MAX_BATCH, int(TASK_SECONDS / max(seconds, 1e-6)) or 1))
@@ -351,14 +353,14 @@ def _play_all(client, results, jobs, arguments, deliver) -> None:
 
 
 def _outcome(future):
-    """A finished chunk (chunk, tallies, seconds, fault), the cluster's failures made runner's."""
+    """A finished chunk (chunk, tallies, seconds, fault), the cluster's failures made the run's."""
     try:
         return future.result()
     except WorkerMismatch as exc:
-        raise runner.SchedulerError(str(exc)) from None
+        raise chunks.SchedulerError(str(exc)) from None
     except distributed.KilledWorker as exc:
-        raise runner.WorkerLost(f"Dask gave up on a chunk whose workers kept dying ({exc}; out of "
+        raise chunks.WorkerLost(f"Dask gave up on a chunk whose workers kept dying ({exc}; out of "
                                 f"memory?)") from None
     except (concurrent.futures.CancelledError, asyncio.CancelledError, OSError) as exc:
         reason = getattr(exc, "reason", None) or type(exc).__name__
-        raise runner.WorkerLost(f"lost the connection to the Dask scheduler ({reason})") from None
+        raise chunks.WorkerLost(f"lost the connection to the Dask scheduler ({reason})") from None

@@ -43,7 +43,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import config as config_module
-from simulator import fileio, runner, stats
+from simulator import chunks, fileio, runner, stats
 from simulator.games import game_names, get_game
 from simulator.results import SCHEMA as RESULT_SCHEMA
 from simulator.results import Result, versions
@@ -189,7 +189,7 @@ def measures_of(game, tallies: dict, strategies) -> list[Measure]:
     and strategy rates, and means counted per seat-games or rounds, carry their per-game moments
     (`Measure.moments`): their tests take the game as the unit.
     """
-    from simulator.results import ratio_moments
+    from simulator.rates import ratio_moments
 
     t = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
     games = int(t["games"][0])
@@ -263,7 +263,7 @@ def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHU
     def merge(result, chunk, tallies, seconds):
         result.add_chunk(chunk, tallies)
         result.data["elapsed_seconds"] += seconds
-        progress.advance(runner.chunk_games(games, chunk_size, chunk))
+        progress.advance(chunks.chunk_games(games, chunk_size, chunk))
 
     try:
         runner.play_jobs(results, jobs, workers, merge, scheduler=scheduler)

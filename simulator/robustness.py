@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from simulator import config as config_module
 from simulator import runner
+from simulator.summary import summarize
 
 
 @dataclass
@@ -25,7 +26,7 @@ class Row:
 
 
 def _row(label: str, result) -> Row:
-    judged = result.summary().judgement
+    judged = summarize(result).judgement
     lead = judged.lead
     words = f"{lead.label()} {100 * lead.rate.value:.1f}%" if lead and lead.rate.trials else ""
     return Row(label, judged.status, judged.headline, words, result.games_played)

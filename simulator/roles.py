@@ -12,7 +12,7 @@ at every seat (`MEASURING_STRATEGY`), unless the command sets `strategies`; a co
 the strategies it names. The table always says who the values were measured with.
 
 Pairing. Both setups of a pair are played with the same seed and chunk size, so chunk i of each
-draws from the same `runner.chunk_rng(seed, i)`, and chunks are independent of one another, so the
+draws from the same `chunk_rng(seed, i)`, and chunks are independent of one another, so the
 chunk is the unit of the paired analysis. The pairing is valid but buys little today: a changed
 deck deals the other roles to other seats for the same shuffle, and the two streams part at the
 first game, so the chunks' win counts are nearly independent (docs/statistics.md measures it;
@@ -47,6 +47,7 @@ from scipy import stats as scipy_stats
 
 from simulator import config as config_module
 from simulator import runner
+from simulator.chunks import chunk_count, chunk_rng
 from simulator.config import ConfigError
 from simulator.games import driver
 from simulator.results import versions
@@ -72,7 +73,7 @@ def role_counts(cfg) -> list[int]:
     counts = getattr(cfg.params, "role_counts", None)
     if counts is not None:
         return [int(c) for c in counts]
-    tallies, _ = driver.play(cfg.game, cfg.params, cfg.lineup, 1, runner.chunk_rng(0, 0))
+    tallies, _ = driver.play(cfg.game, cfg.params, cfg.lineup, 1, chunk_rng(0, 0))
     return [int(c) for c in tallies["role_games"]]
 
 
@@ -115,7 +116,7 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
     chunk_size = default_chunk_size(games) if chunk_size is None else chunk_size
     if chunk_size < 1:
         raise RolesError(f"--chunk-size must be at least 1, got {chunk_size}")
-    if runner.chunk_count(games, chunk_size) < 2:
+    if chunk_count(games, chunk_size) < 2:
         raise RolesError(f"-n {games:,} with chunks of {chunk_size:,} is one chunk; the paired "
                          f"interval needs at least 2 (more games or a smaller --chunk-size)")
     base = config_module.load(spec, list(overrides), players)
@@ -218,7 +219,7 @@ def execute(p: Plan, workers: int | None = None,
     progress = progress or runner.Progress()
     results = [runner.start(cfg, p.games, p.seed, p.chunk_size) for _, _, cfg in p.setups]
     team = p.game.teams.index(p.team)
-    chunks = runner.chunk_count(p.games, p.chunk_size)
+    chunks = chunk_count(p.games, p.chunk_size)
     wins = np.zeros((len(results), chunks), dtype=np.int64)  # the team's wins per chunk
     played = np.zeros((len(results), chunks), dtype=np.int64)
     index_of = {id(result): i for i, result in enumerate(results)}

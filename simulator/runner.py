@@ -4,85 +4,28 @@ for the same seed whatever the number of workers, and after an interrupt and a r
 
 Memory does not grow with the number of games: a chunk's tallies are merged into the totals and
 dropped, and at most a few chunks per worker are in flight at any time.
+
+The runner drives a run's chunks through a backend, `local_backend` (this process or a pool of
+worker processes) or `dask_backend` (a cluster); what a worker plays for one chunk is in
+`chunks`. No module below the runner imports it.
 """
 
 from __future__ import annotations
 
-import json
-import multiprocessing
 import os
-import pickle
-import signal
 import time
 from dataclasses import dataclass
-from multiprocessing import get_context
-from multiprocessing.connection import wait
 from pathlib import Path
 from typing import Callable
 
-import numpy as np
-
-from simulator import adaptive
+from simulator import adaptive, chunks, local_backend
 from simulator import config as config_module
 from simulator.games import driver
 from simulator.games.base import is_private_line
 from simulator.results import Result, ResultError, new_result_data
 
 DEFAULT_CHUNK_SIZE = 20_000
-# Workers are forked where the platform can (they start at once, with the compiled kernels
-# already loaded); elsewhere they are spawned and load the kernels from the cache themselves.
-POOL_START_METHOD = "fork" if "fork" in multiprocessing.get_all_start_methods() else "spawn"
 CHECKPOINT_EVERY_SECONDS = 10.0
-
-
-def chunk_rng(seed: int, chunk: int) -> np.random.Generator:
-    """The random stream of one chunk: independent of every other chunk and of the workers.
-    (PCG64: the kernels step its state inline, see kernel_support.random_double.)"""
-    return np.random.Generator(np.random.PCG64(np.random.SeedSequence(seed, spawn_key=(chunk,))))
-
-
-def chunk_games(total: int, chunk_size: int, chunk: int) -> int:
-    return min(chunk_size, total - chunk * chunk_size)
-
-
-def chunk_count(total: int, chunk_size: int) -> int:
-    return (total + chunk_size - 1) // chunk_size
-
-
-# --- one chunk (runs in a worker process, or in-process) ---------------------------------------
-_CONFIG_CACHE: dict[str, config_module.Config] = {}
-
-
-def _config_for(raw: dict, source: str, base_dir: str, digests: dict) -> config_module.Config:
-    """The config a result stores, ready to play: its user strategy files are loaded only with
-    the contents (`digests`) the result recorded when the run started."""
-    if digests:  # files on disk: read and checked each time (cheap: the code is cached)
-        return config_module.from_raw(raw, source, base_dir, config_module.recorded(digests))
-    key = json.dumps([raw, base_dir], sort_keys=True)
-    if key not in _CONFIG_CACHE:
-        _CONFIG_CACHE[key] = config_module.from_raw(raw, source, base_dir,
-                                                    config_module.recorded(digests))
-    return _CONFIG_CACHE[key]
-
-
-def config_of(result: Result) -> config_module.Config:
-    """The config of a result, ready to play (see _config_for)."""
-    return _config_for(*playing_identity(result.data))
-
-
-def playing_identity(data: dict) -> tuple:
-    """What a chunk's player needs besides the seed and chunk: the config, its source and folder,
-    and the digests of its user strategy files."""
-    return (data["config"], data["source"], data["base_dir"],
-            dict((data.get("fingerprint") or {}).get("strategy_files") or {}))
-
-
-def play_chunk(raw: dict, source: str, base_dir: str, digests: dict, seed: int, chunk: int,
-               games: int):
-    """Play one chunk and return its tallies as {name: int64 array}."""
-    cfg = _config_for(raw, source, base_dir, digests)
-    tallies, _ = driver.play(cfg.game, cfg.params, cfg.lineup, games, chunk_rng(seed, chunk))
-    return chunk, tallies
 
 
 def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
@@ -100,7 +43,8 @@ def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
 
     try:
         _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, index + 1,
-                              chunk_rng(seed, chunk), trace_rows=max_rows, trace_game=index)
+                              chunks.chunk_rng(seed, chunk), trace_rows=max_rows,
+                              trace_game=index)
     except driver.StrategyFault as fault:
         fault.lines = story(fault.trace)
         raise
@@ -110,37 +54,6 @@ def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
 def kernel_is_ready(cfg: config_module.Config) -> bool:
     """False when the first chunk will compile the game's kernel (a minute or so, once)."""
     return driver.kernel_is_ready(cfg.game, cfg.params, cfg.lineup)
-
-
-def _worker_init(parent: int):
-    # Ctrl-C goes to the parent, which saves what is done and ends the pool; the parent ends a
-    # worker with SIGTERM, which must kill it at once (whatever handler the parent had).
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    signal.signal(signal.SIGTERM, signal.SIG_DFL)
-    die_with_parent(parent)
-
-
-def die_with_parent(parent: int) -> None:
-    """End this process when `parent` dies, however it dies (`kill -9` included): a worker left
-    behind would spin on, a hung strategy at full CPU. Linux kills it (PR_SET_PDEATHSIG);
-    elsewhere a thread watches the parent."""
-    try:
-        import ctypes
-
-        libc = ctypes.CDLL(None, use_errno=True)
-        if libc.prctl(1, signal.SIGKILL, 0, 0, 0) != 0:  # 1: PR_SET_PDEATHSIG
-            raise OSError(ctypes.get_errno(), "prctl")
-    except (OSError, AttributeError):
-        import threading
-
-        def watch():
-            while os.getppid() == parent:
-                time.sleep(0.5)
-            os._exit(1)
-
-        threading.Thread(target=watch, daemon=True).start()
-    if os.getppid() != parent:  # it died before the request was made
-        os._exit(1)
 
 
 # --- a whole run -------------------------------------------------------------------------------
@@ -165,8 +78,8 @@ class Interrupted(Exception):
 
 def start(cfg: config_module.Config, games: int, seed: int, chunk_size: int = DEFAULT_CHUNK_SIZE,
           command: str = "", stopping=None) -> Result:
-    """A fresh, empty result for a run (nothing played yet). With `stopping` (an
-    adaptive.Rule) `games` is its cap: the run stops when the rule says so (simulator.adaptive)."""
+    """A fresh, empty result for a run (nothing played yet). With `stopping` (a
+    stopping.Rule) `games` is its cap: the run stops when the rule says so (simulator.adaptive)."""
     if games < 1:
         raise ValueError("the number of games must be at least 1")
     if chunk_size < 1:
@@ -182,19 +95,20 @@ def missing_chunks(result: Result):
     never lists them all)."""
     data = result.data
     done = set(data["chunks_done"])
-    return (c for c in range(chunk_count(data["games_requested"], data["chunk_size"]))
+    return (c for c in range(chunks.chunk_count(data["games_requested"], data["chunk_size"]))
             if c not in done)
 
 
 def missing_count(result: Result) -> int:
     data = result.data
-    return chunk_count(data["games_requested"], data["chunk_size"]) - len(data["chunks_done"])
+    return (chunks.chunk_count(data["games_requested"], data["chunk_size"])
+            - len(data["chunks_done"]))
 
 
 def missing_games(result: Result) -> int:
     """Games a run still has to play (its target less what its chunks hold)."""
     data = result.data
-    return sum(chunk_games(data["games_requested"], data["chunk_size"], c)
+    return sum(chunks.chunk_games(data["games_requested"], data["chunk_size"], c)
                for c in missing_chunks(result))
 
 
@@ -216,21 +130,11 @@ class RunFault(Exception):
         self.fault, self.result, self.game = fault, result, game
 
 
-def _play(raw, source, base_dir, digests, seed, chunk, games):
-    """One chunk (in a worker, or in this process): (chunk, tallies, seconds, fault or None)."""
-    started = time.perf_counter()
-    try:
-        chunk, tallies = play_chunk(raw, source, base_dir, digests, seed, chunk, games)
-    except driver.StrategyFault as fault:
-        return chunk, None, time.perf_counter() - started, fault
-    return chunk, tallies, time.perf_counter() - started, None
-
-
 def announce_compiling(results, announce: Callable[[str], None]) -> None:
     """Say so before a game's kernel is compiled (its first run only: the cache keeps it)."""
     checked = set()
     for result in results:
-        cfg = config_of(result)
+        cfg = chunks.config_of(result)
         if cfg.game.name not in checked:
             checked.add(cfg.game.name)
             if not kernel_is_ready(cfg):
@@ -240,7 +144,8 @@ def announce_compiling(results, announce: Callable[[str], None]) -> None:
 def play_jobs(results: list[Result], jobs, workers: int | None,
               on_done: Callable[[Result, int, dict, float], None], isolate: bool = False,
               scheduler: str | None = None) -> None:
-    """Play chunks of one or several runs, in this process or in a pool of worker processes.
+    """Play chunks of one or several runs through a backend: in this process or in a pool of
+    worker processes (simulator/local_backend.py), or on a Dask cluster.
 
     `jobs` yields (result, chunk) pairs of the `results`, lazily; `on_done(result, chunk,
     tallies, seconds)` is called in this process as each finishes, in any order (sums of
@@ -254,129 +159,17 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
     """
     workers = max(1, workers or os.cpu_count() or 1)
 
-    def arguments(result, chunk):
-        data = result.data
-        games = chunk_games(data["games_requested"], data["chunk_size"], chunk)
-        return (*playing_identity(data), data["seed"], chunk, games)
-
     def deliver(result, chunk, tallies, seconds, fault):
         if fault is not None:
             raise RunFault(fault, result, chunk * result.data["chunk_size"] + fault.game)
         on_done(result, chunk, tallies, seconds)
 
-    if scheduler is not None:
-        from simulator import dask_backend
-
-        dask_backend.play_jobs(results, jobs, workers, scheduler, arguments, deliver)
+    if scheduler is None:
+        local_backend.play_jobs(results, jobs, workers, isolate, deliver)
         return
-    jobs = iter(jobs)
-    if workers == 1 and not isolate:
-        for result, chunk in jobs:
-            deliver(result, *_play(*arguments(result, chunk)))
-        return
-    if POOL_START_METHOD == "fork":
-        # Load each kernel once here (a zero-game chunk); forked workers inherit it compiled.
-        for result in results:
-            play_chunk(*arguments(result, 0)[:-1], 0)
-    pool = _Workers(workers)
-    try:
-        in_flight = {conn: 0 for conn in pool.connections}
-        pending: dict = {conn: [] for conn in pool.connections}  # the runs of its chunks, in order
-        exhausted = False
+    from simulator import dask_backend  # here: it imports Dask, an optional extra
 
-        def feed(conn) -> None:
-            nonlocal exhausted
-            while not exhausted and in_flight[conn] < 2:  # two each: no worker waits on us
-                job = next(jobs, None)
-                if job is None:
-                    exhausted = True
-                    return
-                result, chunk = job
-                pending[conn].append(result)
-                conn.send(arguments(result, chunk))
-                in_flight[conn] += 1
-
-        for conn in pool.connections:
-            feed(conn)
-        while any(in_flight.values()):
-            # short waits, so that Ctrl-C is seen at once
-            for conn in wait([c for c, n in in_flight.items() if n], timeout=0.2):
-                out = pool.receive(conn)
-                in_flight[conn] -= 1
-                deliver(pending[conn].pop(0), *out)
-                feed(conn)
-    finally:
-        pool.close()  # ends the workers, whatever they are doing
-
-
-class WorkerLost(RuntimeError):
-    """A worker process died (killed from outside, out of memory): the run stops, saved."""
-
-
-class SchedulerError(RuntimeError):
-    """`--scheduler` cannot be used: Dask is not installed, the address is wrong or unreachable,
-    or a worker would play other games (another fairplay, a missing strategy file)."""
-
-
-class _Workers:
-    """Worker processes that this process can end at once. Each has a pipe of its own: no lock
-    is shared between workers (a worker ended while holding one would block the others), and
-    closing kills them all, even inside a strategy that never returns."""
-
-    def __init__(self, count: int):
-        context = get_context(POOL_START_METHOD)
-        self.processes, self.connections = [], []
-        for _ in range(count):
-            ours, theirs = context.Pipe()
-            process = context.Process(target=_serve, args=(theirs, os.getpid()), daemon=True)
-            process.start()
-            theirs.close()
-            self.processes.append(process)
-            self.connections.append(ours)
-
-    def receive(self, conn):
-        """A finished chunk (chunk, tallies, seconds, fault); a worker's own failure re-raised."""
-        try:
-            out = conn.recv()
-        except (EOFError, OSError):
-            process = self.processes[self.connections.index(conn)]
-            process.join(1)
-            raise WorkerLost(f"a worker process ended unexpectedly (exit code "
-                             f"{process.exitcode}; out of memory?)") from None
-        if isinstance(out, BaseException):
-            raise out
-        return out
-
-    def close(self) -> None:
-        for process in self.processes:
-            if process.is_alive():
-                process.kill()
-        for process, conn in zip(self.processes, self.connections):
-            process.join()
-            conn.close()
-
-
-def _serve(conn, parent: int) -> None:
-    """A worker: play the chunks sent to it, one at a time, until its pipe closes."""
-    _worker_init(parent)
-    while True:
-        try:
-            job = conn.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            out = _play(*job)
-        except Exception as error:  # a bug, not a strategy's fault: the parent re-raises it
-            out = error if _picklable(error) else RuntimeError(f"{type(error).__name__}: {error}")
-        conn.send(out)
-
-
-def _picklable(value) -> bool:
-    try:
-        pickle.dumps(value)
-    except Exception:
-        return False
-    return True
+    dask_backend.play_jobs(results, jobs, workers, scheduler, deliver)
 
 
 def execute(result: Result, workers: int | None = None, checkpoint: Path | None = None,
@@ -419,7 +212,7 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     def merge(result, chunk, tallies, seconds):
         nonlocal last_save, estimated
         result.add_chunk(chunk, tallies)
-        progress.advance(chunk_games(total, size, chunk))
+        progress.advance(chunks.chunk_games(total, size, chunk))
         if not estimated and not rule:
             estimated = True
             left = seconds * missing_count(result) / workers_used
@@ -453,7 +246,7 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     except KeyboardInterrupt:
         save()
         raise Interrupted(result, checkpoint) from None
-    except (RunFault, WorkerLost, SchedulerError):
+    except (RunFault, chunks.WorkerLost, chunks.SchedulerError):
         save()
         raise
     save()
@@ -494,7 +287,7 @@ def run(cfg: config_module.Config, games: int, seed: int = 0, workers: int | Non
         progress: Progress | None = None, command: str = "", isolate: bool = False,
         stopping=None, scheduler: str | None = None) -> Result:
     """Play `games` games of `cfg` and return the result (the Python API's main entry point).
-    With `stopping` (an adaptive.Rule), play until it says so, `games` at most; with `scheduler`,
+    With `stopping` (a stopping.Rule), play until it says so, `games` at most; with `scheduler`,
     on a Dask cluster (simulator/dask_backend.py)."""
     return execute(start(cfg, games, seed, chunk_size, command, stopping), workers, checkpoint,
                    progress, isolate, scheduler)
@@ -508,11 +301,10 @@ def load_for_resume(path: Path, games: int | None = None) -> Result:
     data = result.data
     result.check_claims(path)  # before any file it names is loaded
     try:
-        cfg = config_of(result)
+        cfg = chunks.config_of(result)
     except config_module.ConfigError as exc:
         raise ResultError(path, f"cannot resume: {exc}") from None
     result.check_resumable(cfg, path)
-    adaptive.check(data, path)
     if games is not None and data.get("stopping"):
         raise ResultError(path, "an adaptive run (--precision, --until-decided) follows its "
                                 "stopping rule; -n cannot extend it")

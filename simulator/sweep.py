@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from simulator import config as config_module
-from simulator import fileio, runner
+from simulator import chunks, fileio, runner
 from simulator.config import ConfigError
 from simulator.games import game_names, get_game
 from simulator.results import SCHEMA as RESULT_SCHEMA
@@ -394,7 +394,7 @@ class Sweep:
                                  f"planned (a sweep made by an older fairplay); start a new sweep")
             try:
                 cell.result.check_claims(path)
-                cfg = runner.config_of(cell.result)
+                cfg = chunks.config_of(cell.result)
                 cell.result.check_resumable(cfg, path)
             except ResultError as exc:
                 raise SweepError(f"cannot resume cell {cell.index}: {exc}") from None
@@ -576,7 +576,7 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
     except (KeyboardInterrupt, runner.Interrupted):
         _keep_finished(sweep, progress, started, checkpoint)
         raise SweepInterrupted(sweep) from None
-    except (runner.RunFault, runner.WorkerLost, runner.SchedulerError) as fault:
+    except (runner.RunFault, chunks.WorkerLost, chunks.SchedulerError) as fault:
         # a strategy's fault, a lost worker, a mismatched Dask worker: the finished chunks stay
         failed = getattr(fault, "result", None)  # a strategy's fault names its run: the cell
         cell = next((c for c in todo if failed is not None and c.result is failed), None)
@@ -620,7 +620,7 @@ def _execute_pooled(todo: list[Cell], workers: int, progress: SweepProgress,
         cell = cell_of[id(result)]
         result.add_chunk(chunk, tallies)
         data = result.data
-        progress.advance(runner.chunk_games(data["games_requested"], data["chunk_size"], chunk))
+        progress.advance(chunks.chunk_games(data["games_requested"], data["chunk_size"], chunk))
         remaining[cell.index] -= 1
         if remaining[cell.index] == 0:
             finish(cell)

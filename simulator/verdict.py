@@ -29,6 +29,7 @@ import numpy as np
 from scipy import stats as sps
 
 from simulator import stats
+from simulator.rates import position_label, ratio_moments
 
 DEFAULT_TOLERANCE = 0.02  # ±2 points
 EQUIVALENCE_LEVEL = 0.90  # the TOST at 5% is the 90% interval inside the band
@@ -284,8 +285,6 @@ def seat_findings(tallies, tolerance: float, confidence: float = 0.95) -> list[F
 
 def position_findings(tallies, tolerance: float, confidence: float = 0.95) -> list[Finding]:
     """Every position in turn order from the first player against the average position."""
-    from simulator.results import position_label
-
     games = np.asarray(tallies["position_games"], dtype=np.int64)
     if not games.any():
         return []
@@ -349,8 +348,6 @@ def individual_findings(game, tallies, strategies: list[str], slot_table, tolera
     """An individual game: every seat, role and strategy against an even share of the decided
     games. A seat is judged against the seats playing the same strategies as it does, so a
     table of mixed strategies does not read a strategy's strength as a seat's."""
-    from simulator.results import ratio_moments
-
     games = int(tallies["games"][0])
     seat_wins = np.asarray(tallies["seat_wins"], dtype=np.int64)
     players = len(seat_wins)

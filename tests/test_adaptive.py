@@ -9,9 +9,11 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats as sps
 
-from simulator import adaptive, config, runner, sequential
+from simulator import adaptive, chunks, config, runner, sequential
 from simulator.cli import main
 from simulator.results import Result, checksum
+from simulator.stopping import Rule
+from simulator.summary import summarize
 
 
 def tallies(result):
@@ -27,7 +29,7 @@ def cfg():
     return config.load("werewolf/seer-led.toml")
 
 
-PRECISION = adaptive.Rule("precision", 200_000, 0.02)
+PRECISION = Rule("precision", 200_000, 0.02)
 
 
 @pytest.fixture(scope="module")
@@ -51,7 +53,7 @@ def test_a_precision_run_stops_when_the_half_width_is_reached_and_not_before(cfg
     assert tallies(runner.run(cfg, games, seed=4, workers=1, chunk_size=500)) == \
         tallies(precise)
     # its headline rates are the teams' (a team game), as the summary prints them
-    summary = precise.summary()
+    summary = summarize(precise)
     assert [(row.name, row.rate) for row in adaptive.headline_rows(precise)] == \
         [(row.name, row.rate) for row in summary.rows_of("team")]
     assert f"Stopped after {games:,} games" in summary.table()
@@ -63,7 +65,7 @@ def test_an_individual_games_headline_rates_are_its_seats_roles_and_strategies()
     and strategy rows, with the same game-level intervals."""
     result = runner.run(config.load("chenghuang", players=4), 2_000, seed=1, workers=1,
                         chunk_size=1_000)
-    rows = [(row.group, row.name, row.rate) for row in result.summary().rows
+    rows = [(row.group, row.name, row.rate) for row in summarize(result).rows
             if row.group in ("seat", "role", "strategy") and row.rate.trials]
     assert [(row.group, row.name, row.rate) for row in adaptive.headline_rows(result)] == rows
     assert {group for group, _, _ in rows} >= {"seat", "role"}
@@ -71,10 +73,10 @@ def test_an_individual_games_headline_rates_are_its_seats_roles_and_strategies()
 
 def test_a_run_that_cannot_reach_its_precision_stops_at_the_cap_and_says_so(cfg):
     capped = runner.run(cfg, 1_200, seed=4, workers=1, chunk_size=500,
-                        stopping=adaptive.Rule("precision", 1_200, 0.001))
+                        stopping=Rule("precision", 1_200, 0.001))
     assert capped.games_played == 1_200 and capped.data["stopped"]["reason"] == "max-games"
     assert widest(capped) > 0.001
-    assert "Stopped at the cap of 1,200 games (--max-games)" in capped.summary().table()
+    assert "Stopped at the cap of 1,200 games (--max-games)" in summarize(capped).table()
 
 
 def test_the_same_seed_stops_at_the_same_chunk_on_one_and_two_workers(cfg, precise):
@@ -98,7 +100,7 @@ def test_chunks_that_finish_out_of_order_wait_for_the_prefix_and_those_beyond_th
             for result, chunk in (jobs[i + 1], jobs[i]):
                 order.append(chunk)
                 data = result.data
-                on_done(result, *runner.play_chunk(*runner.playing_identity(data),
+                on_done(result, *chunks.play_chunk(*chunks.playing_identity(data),
                                                    data["seed"], chunk, 500),
                         0.0)
 
@@ -139,7 +141,7 @@ def test_an_interrupted_adaptive_run_resumes_to_the_same_stop(cfg, precise, tmp_
 ])
 def test_until_decided_stops_when_the_verdict_is_settled(overrides, status):
     cfg = config.load("werewolf/seer-led.toml", overrides)
-    rule = adaptive.Rule("decided", 400_000)
+    rule = Rule("decided", 400_000)
     one = runner.run(cfg, rule.max_games, seed=2, workers=1, chunk_size=2_000, stopping=rule)
     two = runner.run(cfg, rule.max_games, seed=2, workers=2, chunk_size=2_000, stopping=rule)
     stopped = one.data["stopped"]
@@ -147,14 +149,14 @@ def test_until_decided_stops_when_the_verdict_is_settled(overrides, status):
     assert one.games_played < rule.max_games and tallies(one) == tallies(two)
     assert stopped == two.data["stopped"]
     # the fixed-sample verdict agrees at the stop (the sequential critical values are wider)
-    assert one.summary().judgement.status == stopped["reason"]
+    assert summarize(one).judgement.status == stopped["reason"]
     assert stopped["critical_z_balanced"] >= sps.norm.isf(sequential.ALPHA_BALANCED)
     # and the previous boundary was not settled by the sequential test
     shorter = runner.run(cfg, one.games_played - 2_000, seed=2, workers=1, chunk_size=2_000)
     shorter.data["stopping"] = rule.to_json()
     shorter.data["games_requested"] = rule.max_games
     assert adaptive.decision(shorter)[0] is None
-    assert "the verdict is settled" in one.summary().table()
+    assert "the verdict is settled" in summarize(one).table()
 
 
 # --- the group-sequential test -----------------------------------------------------------------
@@ -327,11 +329,11 @@ def test_repeated_intervals_cover_the_truth_wherever_the_run_stops(designed):
 
 
 def test_an_early_stop_prints_its_intervals_at_the_repeated_level():
-    rule = adaptive.Rule("decided", 400_000, None)  # the base game: the wolves win 84%
+    rule = Rule("decided", 400_000, None)  # the base game: the wolves win 84%
     result = runner.run(config.load("werewolf"), 400_000, seed=2, workers=1, chunk_size=5_000,
                         stopping=rule)
     level = adaptive.interval_level(result.data)
     assert result.games_played < 400_000 and level > 0.95
-    summary = result.summary()
+    summary = summarize(result)
     assert all(row.rate.confidence == level for row in summary.rows)
     assert "repeated confidence intervals" in summary.table()

@@ -7,7 +7,7 @@ def test_load_run_summarise_trace():
     cfg = api.load("werewolf", players=12, overrides=["roles.werewolf=3"])
     assert cfg.players == 12 and cfg.params.wolves == 3
     result = api.run(cfg, games=3_000, seed=1, workers=1)
-    summary = result.summary()
+    summary = api.summarize(result)
     records = summary.records()
     teams = [r for r in records if r["group"] == "team"]
     assert [r["name"] for r in teams] == ["human", "wolf"]

@@ -21,6 +21,7 @@ from simulator.games.chenghuang.declaration import (
     ADVANCED_POOL, BASIC_POOL, CARD, FAN_MODE, OFFICIAL_DECK, ROLE, SET_LEN, T,
 )
 from simulator.games.chenghuang.params import KEYS, ChenghuangParams, describe_setup
+from simulator.summary import summarize
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "chenghuang"
 
@@ -222,7 +223,7 @@ def test_the_platform_loads_and_runs_the_shipped_configs():
     assert cfg.params.rounds == 3 and cfg.params.fan_variant == "steal-four"
     assert "five_player_deck" in cfg.notes
     result = runner.run(cfg, 300, seed=1, workers=1)
-    assert "chenghuang: 300 games" in result.summary().table()
+    assert "chenghuang: 300 games" in summarize(result).table()
     lines = runner.trace_game(cfg, seed=2)
     assert lines[0] == "== round 1 ==" and lines[-1].startswith("winner: seat")
     with pytest.raises(ConfigError) as error:

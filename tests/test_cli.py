@@ -5,6 +5,7 @@ import json
 from click.testing import CliRunner
 
 from simulator.cli import main
+from simulator.summary import summarize
 
 
 def invoke(*args):
@@ -53,8 +54,8 @@ def test_the_summary_shows_the_setup_and_ends_with_the_provisional_rulings():
     from simulator.games.chenghuang.declaration import PROVISIONAL
 
     cfg = config.load("chenghuang", ["players=4"])
-    table = runner.run(cfg, 200, seed=1, workers=1).summary().table().splitlines()
+    table = summarize(runner.run(cfg, 200, seed=1, workers=1)).table().splitlines()
     assert table[1].startswith("  deck: 25 cards") and "official deck" in table[1]
     assert table[-1].startswith(f"Provisional: the result depends on {len(PROVISIONAL)} rulings")
-    werewolf = runner.run(config.load("werewolf"), 200, seed=1, workers=1).summary().table()
+    werewolf = summarize(runner.run(config.load("werewolf"), 200, seed=1, workers=1)).table()
     assert "Provisional:" not in werewolf  # the base game's source settles every rule it uses

@@ -21,7 +21,7 @@ import pytest
 from click.testing import CliRunner
 
 import simulator
-from simulator import config, runner
+from simulator import chunks, config, runner
 from simulator.cli import main
 from simulator.results import Result, checksum
 
@@ -253,7 +253,7 @@ def test_a_worker_that_would_play_other_games_refuses_to(tmp_path):
     cfg = config.load("werewolf", [f"strategies.all={strategy}:mine"])
     result = runner.start(cfg, 100, seed=0, chunk_size=100)
     data = result.data
-    args = (*runner.playing_identity(data), 0, 0, 10)
+    args = (*chunks.playing_identity(data), 0, 0, 10)
     expected = dask_backend._identity(cfg)
     chunk, tallies, _, fault = dask_backend.play_on_worker(expected, *args)
     assert chunk == 0 and fault is None and int(tallies["games"][0]) == 10

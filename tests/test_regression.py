@@ -1,4 +1,5 @@
-"""Tests of `fairplay baseline` / `fairplay check` (simulator/regression.py, regression_cli.py).
+"""Tests of `fairplay baseline` / `fairplay check` (simulator/regression.py,
+simulator/cli/regression.py).
 
 Every run here uses a fixed seed and plays in-process (--workers 1), so each test is
 deterministic: it either always passes or always fails, never by chance on one CI run.
@@ -28,8 +29,8 @@ from scipy import stats as sps
 
 from simulator.games import get_game
 from simulator import config, regression, runner
-from simulator.regression_cli import baseline as baseline_command
-from simulator.regression_cli import check as check_command
+from simulator.cli.regression import baseline as baseline_command
+from simulator.cli.regression import check as check_command
 
 REPO = Path(__file__).resolve().parents[1]
 BASE = REPO / "configs" / "werewolf" / "base.toml"

@@ -23,7 +23,7 @@ from scipy import stats as sps
 from click.testing import CliRunner
 
 from reports import render
-from reports.commands import export, report, sweep
+from simulator.cli.reports import export, report, sweep
 from simulator import config, runner, stats
 from simulator import verdict as verdicts
 from simulator import sweep as sw
@@ -205,7 +205,7 @@ def external_references(page: str) -> list[str]:
 
 # --- every number comes from the statistics module ---------------------------------------------
 def expected_rows(raw: dict) -> dict[tuple[str, str], stats.Rate]:
-    from simulator.results import ratio_moments
+    from simulator.rates import ratio_moments
 
     t = {k: np.asarray(v) for k, v in raw["tallies"].items()}
     games = t["games"][0]
@@ -619,7 +619,7 @@ def test_comparison_numbers_are_two_sample_tests_with_holm(pages, result_file, o
             expected[("end", name)] = (a["end_counts"][e], games_a, b["end_counts"][e], games_b)
     shown = {(d["group"], d["name"]): d for d in numbers["differences"]}
     assert list(shown) == list(expected)  # the same rows, in the report's order
-    from simulator.results import ratio_moments
+    from simulator.rates import ratio_moments
 
     ta, tb = ({k: np.asarray(v) for k, v in t.items()} for t in (a, b))
     pvalues = []

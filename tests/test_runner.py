@@ -10,8 +10,9 @@ import time
 import numpy as np
 import pytest
 
-from simulator import config, runner
+from simulator import chunks, config, runner
 from simulator.results import Result
+from simulator.summary import summarize
 
 
 def tallies(result):
@@ -24,15 +25,15 @@ def cfg():
 
 
 def test_chunks_are_seeded_independently_of_workers():
-    a = runner.chunk_rng(7, 3).random(4)
-    b = runner.chunk_rng(7, 3).random(4)
-    c = runner.chunk_rng(7, 4).random(4)
+    a = chunks.chunk_rng(7, 3).random(4)
+    b = chunks.chunk_rng(7, 3).random(4)
+    c = chunks.chunk_rng(7, 4).random(4)
     assert np.array_equal(a, b)
     assert not np.array_equal(a, c)
 
 
 def test_chunk_sizes_cover_the_run_exactly():
-    sizes = [runner.chunk_games(45_001, 10_000, c) for c in range(runner.chunk_count(45_001, 10_000))]
+    sizes = [chunks.chunk_games(45_001, 10_000, c) for c in range(chunks.chunk_count(45_001, 10_000))]
     assert sizes == [10_000] * 4 + [5_001]
 
 
@@ -107,7 +108,7 @@ def test_result_file_round_trip(cfg, tmp_path):
     assert loaded.data["seed"] == 2 and loaded.data["chunk_size"] == 1_000
     assert loaded.data["versions"]["numba"]
     assert loaded.data["config"]["game"] == "werewolf"
-    assert loaded.summary().table() == result.summary().table()
+    assert summarize(loaded).table() == summarize(result).table()
 
 
 def test_private_trace_lines_show_only_when_asked(monkeypatch):

@@ -15,8 +15,8 @@ import pytest
 from click.testing import CliRunner
 
 from reports import render
-from reports.commands import report, sweep
-from simulator import config, runner
+from simulator.cli.reports import report, sweep
+from simulator import chunks, config, runner
 from simulator import sweep as sw
 from simulator.results import Result
 
@@ -471,14 +471,14 @@ def test_a_fault_in_one_cell_keeps_the_finished_cells_in_one_line(tmp_path):
 
 
 def test_a_cluster_that_refuses_keeps_the_finished_cells(tmp_path, monkeypatch):
-    # A Dask worker that would play other games stops the sweep (runner.SchedulerError, bad
+    # A Dask worker that would play other games stops the sweep (chunks.SchedulerError, bad
     # input: exit 2) after the first cell is in: that cell is saved, the rest stay pending.
     real = runner.play_jobs
 
     def first_cell_then_refuse(results, jobs, workers, merge, scheduler=None):
         first = [job for job in jobs if job[0] is results[0]]
         real(results, iter(first), 1, merge)
-        raise runner.SchedulerError("worker tcp://10.0.0.9:4000 would play other games")
+        raise chunks.SchedulerError("worker tcp://10.0.0.9:4000 would play other games")
 
     monkeypatch.setattr(runner, "play_jobs", first_cell_then_refuse)
     out = tmp_path / "s.json"

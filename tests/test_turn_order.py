@@ -17,6 +17,7 @@ from simulator import config, runner
 from simulator import verdict as verdicts
 from simulator.games import get_game
 from simulator.stats import holm
+from simulator.summary import summarize
 
 from cli_checks import run_cli
 
@@ -61,7 +62,7 @@ def test_a_planted_turn_order_effect_is_flagged_by_position(tmp_path, game, stra
     assert get_game(game).turn_order.random_first
     path = planted_file(tmp_path, game, strategy)
     cfg = config.load(game, [f"strategies.all={path}:planted"])
-    summary = runner.run(cfg, 20_000, seed=11, workers=1, chunk_size=5_000).summary()
+    summary = summarize(runner.run(cfg, 20_000, seed=11, workers=1, chunk_size=5_000))
     positions = [f for f in summary.judgement.findings if f.group == "position"]
     assert positions and min(f.adjusted for f in positions) < 0.05
     row = next(t for t in summary.tests if t.name == "turn-order fairness")
@@ -116,7 +117,7 @@ def test_ghost_play_at_an_even_count_judges_no_evil_side(tmp_path):
     cfg = config.load("ghostplay", players=4)
     result = runner.run(cfg, 500, seed=1, workers=1)
     assert result.data["dealt_teams"] == ["taiping", "tianshi"]
-    teams = [f for f in result.summary().judgement.findings if f.group == "team"]
+    teams = [f for f in summarize(result).judgement.findings if f.group == "team"]
     assert teams and all(f.name != "evil" for f in teams)
     assert all(abs(f.target - 0.5) < 1e-12 for f in teams)  # an even share of two sects
     five = runner.run(config.load("ghostplay", players=5), 500, seed=1, workers=1)
@@ -128,7 +129,7 @@ def test_ghost_play_eight_players_names_turn_order():
     """The default setup at 8 players, 200,000 games: games last 36-37 turns, so the first
     seats in turn order get one more turn; the verdict says so."""
     result = runner.run(config.load("ghostplay", players=8), 200_000, seed=0)
-    summary = result.summary()
+    summary = summarize(result)
     assert summary.judgement.status == "unbalanced"
     assert summary.judgement.lead.group == "position"
     assert "turn order" in summary.verdict

@@ -8,6 +8,7 @@ import pytest
 from simulator import config, runner, verdict
 from simulator.config import ConfigError
 from simulator.games import get_game
+from simulator.summary import summarize
 
 WEREWOLF = get_game("werewolf")
 
@@ -64,7 +65,7 @@ def test_about_rounds_to_two_significant_figures():
 def test_the_tolerance_is_a_config_key(tmp_path):
     cfg = config.load("werewolf", ["balance_tolerance=0.05"])
     result = runner.run(cfg, 2_000, seed=1, workers=1)
-    assert result.summary().judgement.tolerance == 0.05
+    assert summarize(result).judgement.tolerance == 0.05
     for bad in ("0", "-0.1", "0.6", '"two"'):
         with pytest.raises(ConfigError, match="balance_tolerance"):
             config.load("werewolf", [f"balance_tolerance={bad}"])
@@ -73,7 +74,7 @@ def test_the_tolerance_is_a_config_key(tmp_path):
 # --- individual games --------------------------------------------------------------------------------
 @pytest.fixture(scope="module")
 def chenghuang_random():
-    return runner.run(config.load("chenghuang"), 20_000, seed=2, workers=2).summary()
+    return summarize(runner.run(config.load("chenghuang"), 20_000, seed=2, workers=2))
 
 
 def test_chenghuang_verdict_names_the_role_imbalance(chenghuang_random):
@@ -95,7 +96,7 @@ def test_a_mixed_strategy_table_names_the_strategies_not_the_seats():
     # the strategies are, and turn order
     cfg = config.load("chenghuang", ['strategies.all="random"', 'strategies.seat.0="greedy"',
                                      'strategies.seat.1="greedy"'])
-    summary = runner.run(cfg, 10_000, seed=3, workers=2).summary()
+    summary = summarize(runner.run(cfg, 10_000, seed=3, workers=2))
     judged = summary.judgement
     assert judged.status == "unbalanced" and judged.lead.group == "strategy"
     assert judged.lead.name == "greedy" and judged.lead.difference > 0.05

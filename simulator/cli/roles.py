@@ -8,9 +8,9 @@ from pathlib import Path
 
 import click
 
-from simulator.cli_support import fail as _fail
-from simulator.cli_support import (
-    distinct_outputs, is_fairplay_report, lock_output, may_replace, progress_bar, writable_file,
+from simulator.cli.support import fail as _fail
+from simulator.cli.support import (
+    RunFailed, distinct_outputs, is_fairplay_report, lock_output, may_replace, progress_bar, writable_file,
     write_report,
 )
 
@@ -94,7 +94,7 @@ def measure(config, players, overrides, n_games, seed, chunk_size, workers, quie
     """Plan and play the role values of CONFIG (`fairplay roles`, `fairplay run --role-values`);
     a mistake or a fault is one line and a non-zero exit."""
     from simulator import roles as roles_module
-    from simulator import runner
+    from simulator import chunks, runner
     from simulator.config import ConfigError
 
     command = canonical_command(config, players, overrides, n_games, seed, chunk_size)
@@ -112,11 +112,7 @@ def measure(config, players, overrides, n_games, seed, chunk_size, workers, quie
                    err=True)
         sys.exit(130)
     except runner.RunFault as stop:
-        from simulator.cli_support import RunFailed
-
         raise RunFailed(f"{stop} (game {stop.game:,} of the setup "
                         f"{stop.result.data.get('source', '')}); nothing saved") from None
-    except runner.WorkerLost as lost:
-        from simulator.cli_support import RunFailed
-
+    except chunks.WorkerLost as lost:
         raise RunFailed(f"{lost}; nothing saved") from None

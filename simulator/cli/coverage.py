@@ -6,8 +6,8 @@ from pathlib import Path
 
 import click
 
-from simulator.cli_support import RunFailed, progress_bar
-from simulator.cli_support import fail as _fail
+from simulator.cli.support import RunFailed, progress_bar
+from simulator.cli.support import fail as _fail
 
 
 @click.command()

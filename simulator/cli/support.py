@@ -1,4 +1,5 @@
-"""What every command of the CLI shares: one-line user errors and the progress bar."""
+"""What every command of the CLI shares: one-line user errors, the progress bar, output files
+and --scheduler."""
 
 from __future__ import annotations
 
@@ -137,14 +138,14 @@ def check_scheduler(scheduler, workers) -> None:
     if workers is not None and scheduler != "local":
         fail("--workers sets the size of a --scheduler local cluster; a remote cluster has its "
              "own workers (give --workers or --scheduler ADDRESS, not both)")
-    from simulator import dask_backend, runner
+    from simulator import chunks, dask_backend
 
     try:
         if scheduler == "local":
             dask_backend.require()
         else:
             dask_backend.check_address(scheduler)
-    except runner.SchedulerError as exc:
+    except chunks.SchedulerError as exc:
         fail(exc)
 
 

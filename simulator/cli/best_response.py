@@ -8,11 +8,11 @@ from pathlib import Path
 
 import click
 
-from simulator.cli_support import (
+from simulator.cli.support import (
     RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, scheduler_option,
     writable_file,
 )
-from simulator.cli_support import fail as _fail
+from simulator.cli.support import fail as _fail
 
 
 def _rate(x) -> str:
@@ -83,7 +83,7 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
       fairplay best-response vitamors --team exiles --rounds 2
     """
     from simulator import best_response as br
-    from simulator import runner
+    from simulator import chunks, runner
     from simulator.config import ConfigError
 
     if workers is not None and workers < 1:
@@ -166,7 +166,7 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
                                     on_trial=checkpoint, announce=say, seat=seat, code=code),
                           **arguments,
                           complete=True)
-    except (br.BestResponseError, ConfigError, runner.SchedulerError) as exc:
+    except (br.BestResponseError, ConfigError, chunks.SchedulerError) as exc:
         lock.release()
         _fail(exc)
     except runner.RunFault as stop:

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import click
 
-from simulator.cli_support import fail as _fail
-from simulator.cli_support import (
+from simulator.cli.support import fail as _fail
+from simulator.cli.support import (
     distinct_outputs, is_fairplay_report, lock_output, may_replace, writable_file, write_report,
 )
 

@@ -1,8 +1,4 @@
-"""The `fairplay` command line: a thin layer over simulator.api.
-
-A user's mistake (bad config, bad option, unreadable result) prints one line and exits with 2;
-never a traceback. Ctrl-C saves what is done and exits with 130.
-"""
+"""The `fairplay run` and `fairplay trace` commands: play a setup, and replay one of its games."""
 
 from __future__ import annotations
 
@@ -13,16 +9,17 @@ from pathlib import Path
 
 import click
 
-from simulator import adaptive, runner
+from simulator import chunks, runner
+from simulator.cli.support import (
+    RunFailed, check_scheduler, distinct_outputs, is_fairplay_report, lock_output, may_replace,
+    progress_bar, save_failed_line, scheduler_option, trace_command, writable_file, write_report,
+)
+from simulator.cli.support import fail as _fail
 from simulator.config import ConfigError
 from simulator.games import driver
-from simulator.cli_support import (
-    OneLineErrors, RunFailed, distinct_outputs, is_fairplay_report, lock_output, may_replace,
-    save_failed_line, trace_command, writable_file,
-)
-from simulator.cli_support import fail as _fail
-from simulator.cli_support import check_scheduler, progress_bar, scheduler_option, write_report
 from simulator.results import ResultError
+from simulator.stopping import DEFAULT_MAX_GAMES, Rule
+from simulator.summary import summarize
 
 
 def _load_config(spec, overrides, players):
@@ -32,35 +29,6 @@ def _load_config(spec, overrides, players):
         return config.load(spec, overrides, players)
     except ConfigError as exc:
         _fail(exc)
-
-
-@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(package_name="fairplay")
-def main():
-    """fairplay: a balance laboratory for hidden-role and card games."""
-
-
-@main.command()
-@click.argument("game", required=False)
-@click.option("--keys-markdown", is_flag=True,
-              help="Print only the game's config keys, as the Markdown table of its rules doc.")
-def games(game, keys_markdown):
-    """List the games, or describe one GAME: roles, decisions, observation, strategies, config
-    keys and built-in configs."""
-    from simulator import describe
-    from simulator.games import game_names, get_game
-
-    if game is None:
-        for name in game_names(listed_only=True):
-            spec = get_game(name)
-            click.echo(f"{name:<12} {spec.title}  ({spec.min_players}-{spec.max_players} players, "
-                       f"{spec.scoring})")
-        return
-    if game not in game_names():
-        _fail(f"unknown game {game!r}; games: {', '.join(game_names(listed_only=True))}")
-    spec = get_game(game)
-    lines = describe.keys_markdown(spec) if keys_markdown else describe.game_lines(spec)
-    click.echo("\n".join(lines))
 
 
 def _reproduce_command(config, players, n_games, seed, overrides, chunk_size,
@@ -120,7 +88,7 @@ def _on_sigterm(signum, frame):
     raise _Terminated
 
 
-@main.command()
+@click.command()
 @click.argument("config", required=False)
 @click.option("--players", type=int, help="Number of players (overrides the config).")
 @click.option("-n", "--games", "n_games", type=int, default=None,
@@ -151,7 +119,7 @@ def _on_sigterm(signum, frame):
                    "sequential test), or --max-games; instead of -n.")
 @click.option("--max-games", type=int, default=None,
               help=f"The cap of --precision or --until-decided [default: "
-                   f"{adaptive.DEFAULT_MAX_GAMES:,}].")
+                   f"{DEFAULT_MAX_GAMES:,}].")
 @click.option("--role-values", is_flag=True,
               help="Also measure what each role is worth (as `fairplay roles`: one more setup per "
                    "role, as many games each as the run played) and add it to the report.")
@@ -244,11 +212,11 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                 click.echo(f"Playing {stopping.describe()}", err=True)
             result = runner.execute(planned, workers, path, progress, isolate=True,
                                     scheduler=scheduler)
-    except (ConfigError, ResultError, runner.SchedulerError) as exc:
+    except (ConfigError, ResultError, chunks.SchedulerError) as exc:
         _fail(exc)
     except runner.SaveFailed as failed:
         raise RunFailed(save_failed_line(failed)) from None
-    except runner.WorkerLost as lost:
+    except chunks.WorkerLost as lost:
         raise RunFailed(f"{lost}; the finished chunks are saved to {path}, and fairplay run "
                         f"--resume {path} continues the run" if path else str(lost)) from None
     except runner.RunFault as stop:
@@ -268,9 +236,9 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             lock.release()
     if to_stdout:
         click.echo(result.to_json())
-        click.echo(result.summary().table(), err=True)
+        click.echo(summarize(result).table(), err=True)
     else:
-        click.echo(result.summary().table())
+        click.echo(summarize(result).table())
         click.echo(f"\nResult saved to {path}")
     if robustness:
         from simulator import robustness as robustness_module
@@ -286,7 +254,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
     values = None
     if role_values:
         from simulator import roles as roles_module
-        from simulator.roles_cli import measure
+        from simulator.cli.roles import measure
 
         values = measure(config, players, overrides, result.games_played, seed, None, workers,
                          quiet)
@@ -326,14 +294,14 @@ def _stopping_rule(n_games, precision, until_decided, max_games, resume_path):
     if precision is not None and not 0 < precision < 0.5:
         _fail(f"--precision is a half-width between 0 and 0.5 (0.005: half a point), got "
               f"{precision:g}")
-    max_games = adaptive.DEFAULT_MAX_GAMES if max_games is None else max_games
+    max_games = DEFAULT_MAX_GAMES if max_games is None else max_games
     if max_games < 1:
         _fail(f"--max-games must be at least 1, got {max_games}")
-    return adaptive.Rule("precision" if precision is not None else "decided", max_games,
+    return Rule("precision" if precision is not None else "decided", max_games,
                          precision)
 
 
-@main.command()
+@click.command()
 @click.argument("config")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the run.")
 @click.option("--game", "game_index", type=int, default=0, show_default=True,
@@ -365,24 +333,3 @@ def trace(config, seed, game_index, chunk_size, players, overrides, private):
         raise RunFailed(f"{fault} (in game {game_index:,}; the trace above stops there)") from None
     for line in lines:
         click.echo(line)
-
-
-# Regression checks for CI (simulator/regression_cli.py), reports and sweeps (reports/).
-from reports.commands import export, report, sweep  # noqa: E402
-from simulator.regression_cli import baseline, check  # noqa: E402
-from simulator.tune_cli import tune  # noqa: E402
-from simulator.roles_cli import roles  # noqa: E402
-from simulator.best_response_cli import best_response  # noqa: E402
-from simulator.coverage_cli import coverage  # noqa: E402
-
-main.add_command(tune)
-main.add_command(roles)
-main.add_command(best_response)
-main.add_command(coverage)
-
-for command in (report, sweep, export, baseline, check):
-    main.add_command(command)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

@@ -1,6 +1,5 @@
 """`fairplay baseline` and `fairplay check`: regression checks for CI (see docs/ci.md).
 
-Register on the main group with ``main.add_command(baseline)`` and ``main.add_command(check)``.
 Exit codes: 0 all measures hold, 1 a regression, 2 bad input (one line on stderr), 130 Ctrl-C.
 """
 
@@ -13,9 +12,9 @@ from pathlib import Path
 
 import click
 
-from simulator import regression, runner
-from simulator.cli_support import fail as _fail
-from simulator.cli_support import (
+from simulator import chunks, regression, runner
+from simulator.cli.support import fail as _fail
+from simulator.cli.support import (
     RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, progress_bar,
     scheduler_option, writable_file,
 )
@@ -72,7 +71,7 @@ def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, for
         data = regression.make_baseline(configs, output, n_games, seed, workers, chunk_size,
                                         overrides, _progress(quiet), _command_line(),
                                         scheduler=scheduler)
-    except (ConfigError, ResultError, regression.BaselineError, runner.SchedulerError) as exc:
+    except (ConfigError, ResultError, regression.BaselineError, chunks.SchedulerError) as exc:
         _fail(exc)
     except OSError as exc:  # the final write (a full disk): the old file is left as it was
         raise RunFailed(f"-o {output}: cannot write: {exc.strerror or exc}; nothing was "
@@ -146,7 +145,7 @@ def check(baselines, n_games, seed, tolerance, mean_tolerance, alpha, overrides,
         report = regression.check(loaded, n_games, seed, tolerance, alpha, mean_tolerance,
                                   overrides, workers, exact, stored_config, _progress(quiet),
                                   scheduler=scheduler)
-    except (ConfigError, ResultError, regression.BaselineError, runner.SchedulerError) as exc:
+    except (ConfigError, ResultError, regression.BaselineError, chunks.SchedulerError) as exc:
         _fail(exc)
     except KeyboardInterrupt:
         click.echo("\nInterrupted: nothing checked.", err=True)

@@ -15,9 +15,9 @@ from pathlib import Path
 import click
 
 from reports import guidance
-from simulator import runner
-from simulator.cli_support import fail as _fail
-from simulator.cli_support import (
+from simulator import chunks, runner
+from simulator.cli.support import fail as _fail
+from simulator.cli.support import (
     RunFailed, check_scheduler, distinct_outputs, is_fairplay_report, lock_output, may_replace,
     progress_bar, scheduler_option, trace_command, writable_file, write_report,
 )
@@ -54,7 +54,7 @@ def report(files, output, labels, cell_index, force):
     from simulator.results import Result, ResultError
     from simulator.sweep import Sweep, SweepError, is_sweep_file
 
-    from . import render
+    from reports import render
 
     if len(files) > 2:
         _fail("give one result or sweep file, or two result files to compare")
@@ -119,7 +119,7 @@ def _progress(quiet: bool):
 
 
 def _table(sweep, numbers=None) -> str:
-    from . import measures
+    from reports import measures
 
     lines = []
     labels = [sweep.cell_label(cell) for cell in sweep.cells]
@@ -212,7 +212,7 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
     from simulator import sweep as sweep_module
     from simulator.config import ConfigError
 
-    from . import render
+    from reports import render
 
     if workers is not None and workers < 1:
         _fail("--workers must be at least 1")
@@ -315,7 +315,7 @@ def _play_sweep(planned, path, workers, quiet, scheduler):
                      f"{trace_command(stop.cause.result, stop.cause.game)} shows it)")
         saved = (f"{finished} of {len(stop.sweep.cells)} cells finished, saved to {path} with "
                  f"the finished chunks of the others (fairplay sweep --resume {path})")
-        if isinstance(stop.cause, runner.SchedulerError):  # the cluster given: bad input
+        if isinstance(stop.cause, chunks.SchedulerError):  # the cluster given: bad input
             _fail(f"{stop.cause}; {saved}")
         raise RunFailed(f"{stop.cause}{where}; {saved}") from None
     except sweep_module.SweepInterrupted as stop:
@@ -344,8 +344,8 @@ def export(file, folder):
     from simulator.results import Result, ResultError
     from simulator.sweep import Sweep, SweepError, is_sweep_file
 
-    from . import export as export_module
-    from . import render
+    from reports import export as export_module
+    from reports import render
 
     if not file.exists():
         _fail(f"{file}: no such file")

@@ -1,0 +1,5 @@
+"""`python -m simulator.cli`: the `fairplay` command."""
+
+from simulator.cli import main
+
+main()
