@@ -34,7 +34,7 @@ from pathlib import Path
 import numpy as np
 
 from simulator import config as config_module
-from simulator import fileio, roles, runner
+from simulator import datafile, fileio, roles, runner
 from simulator.results import versions
 
 SCHEMA = "fairplay.best_response"
@@ -44,6 +44,17 @@ RUNGS = 3  # a candidate plays a quarter, a half, then all of its games (success
 
 class BestResponseError(Exception):
     """A user's mistake (no such team, nothing to tune): one line."""
+
+
+# A best-response file: what `fairplay best-response` saves as it goes, and `--resume` reads.
+BEST_RESPONSE_FILE = datafile.Kind(
+    SCHEMA, SCHEMA_VERSION, "best-response",
+    error=lambda path, message: BestResponseError(f"{path}: {message}"),
+    made_by="fairplay best-response", remedy="start a new search", game_field=None,
+    fields={"config": ((str,), datafile.REQUIRED), "trials": ((int,), datafile.REQUIRED),
+            "games": ((int,), datafile.REQUIRED), "seed": ((int,), datafile.REQUIRED),
+            "searched": ((list,), datafile.REQUIRED), "overrides": ((list,), []),
+            "strategy_files": ((dict,), {})})
 
 
 @dataclass
@@ -370,21 +381,14 @@ def save(data: dict, path) -> None:
 
 def load(path) -> dict:
     """A best-response file (read as data: nothing it names is run)."""
-    try:
-        data = fileio.read_json(path)
-    except fileio.FileRefused as exc:
-        raise BestResponseError(f"{path}: {exc}") from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA or \
-            data.get("schema_version") != SCHEMA_VERSION:
-        raise BestResponseError(f"{path}: not a fairplay best-response file")
-    searched = data.get("searched")
-    if not isinstance(searched, list) or not all(
-            isinstance(r, dict) and isinstance(r.get("params"), dict) and
-            isinstance(r.get("value"), (int, float)) and r.get("state") in ("complete", "pruned")
-            for r in searched):
+    data = BEST_RESPONSE_FILE.load(path)
+    searched = data["searched"]
+    if not all(isinstance(r, dict) and isinstance(r.get("params"), dict) and
+               isinstance(r.get("value"), (int, float)) and r.get("state") in ("complete", "pruned")
+               for r in searched):
         raise BestResponseError(f"{path}: corrupt best-response file (its candidates)")
-    files = data.get("strategy_files", {})
-    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                              for k, v in files.items()):
+    if not all(isinstance(k, str) and isinstance(v, str)
+               for k, v in data["strategy_files"].items()):
         raise BestResponseError(f"{path}: corrupt best-response file (its strategy files)")
     return data
+

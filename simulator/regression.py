@@ -43,13 +43,9 @@ from pathlib import Path
 import numpy as np
 
 from simulator import config as config_module
-from simulator import fileio, runner, stats
-from simulator.games import game_names, get_game
-from simulator.results import SCHEMA as RESULT_SCHEMA
+from simulator import datafile, fileio, runner, stats
+from simulator.games import get_game
 from simulator.results import Result, versions
-
-SCHEMA = "fairplay.baselines"
-SCHEMA_VERSION = 3  # 3: the seat and position contrast tallies, the strategy files' digests
 
 DEFAULT_GAMES = 200_000
 DEFAULT_ALPHA = 0.01
@@ -303,8 +299,7 @@ def _entry(name: str, cfg, result: Result, overrides, out_dir: Path) -> dict:
 def baseline_data(names, cfgs, results, overrides_per_setup, games, seed, chunk_size,
                   out_dir: Path, command: str = "") -> dict:
     return {
-        "schema": SCHEMA,
-        "schema_version": SCHEMA_VERSION,
+        **BASELINES_FILE.header(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
         "command": command,
         "versions": versions(),
@@ -384,29 +379,30 @@ class Baseline:
         return self.path.parent
 
 
-_TOP_KEYS = {"games": int, "seed": int, "chunk_size": int, "versions": dict, "configs": list}
-_ENTRY_KEYS = {"name": str, "overrides": list, "game": str, "players": int, "config": dict,
-               "base_dir": str, "strategies": list, "measures": list, "tallies": dict}
+_REQUIRED = datafile.REQUIRED
+# A baselines file: its top-level fields, and those of each setup in "configs".
+BASELINES_FILE = datafile.Kind(
+    "fairplay.baselines", 3, "baselines",  # 3: the seat and position contrast tallies, the
+    # strategy files' digests
+    error=lambda path, message: BaselineError(message, path), made_by="fairplay baseline",
+    remedy="regenerate it with `fairplay baseline`", game_field=None, fields={
+        "games": ((int,), _REQUIRED), "seed": ((int,), _REQUIRED),
+        "chunk_size": ((int,), _REQUIRED), "versions": ((dict,), _REQUIRED),
+        "configs": ((list,), _REQUIRED)})
+_ENTRY_FIELDS = {
+    "name": ((str,), _REQUIRED), "overrides": ((list,), _REQUIRED), "game": ((str,), _REQUIRED),
+    "players": ((int,), _REQUIRED), "config": ((dict,), _REQUIRED),
+    "base_dir": ((str,), _REQUIRED), "strategies": ((list,), _REQUIRED),
+    "measures": ((list,), _REQUIRED), "tallies": ((dict,), _REQUIRED),
+    "path": ((str, type(None)), None),
+    # the SHA-256 of each user strategy file the setup played
+    "strategy_files": ((dict,), datafile.OPTIONAL)}
 
 
 def load_baseline(path) -> Baseline:
     """Read and validate a baselines file; any problem raises BaselineError (one line)."""
     path = Path(path)
-    try:
-        data = fileio.read_json(path)
-    except fileio.FileRefused as exc:
-        raise BaselineError(f"not a baselines file: it {exc}" if str(exc).startswith("is")
-                            else str(exc), path) from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-        if isinstance(data, dict) and data.get("schema") == RESULT_SCHEMA:
-            raise BaselineError("this is a result file (from `fairplay run`), not a baselines "
-                                "file; make one with `fairplay baseline CONFIG... -o FILE`", path)
-        raise BaselineError(f"not a fairplay baselines file (no \"schema\": \"{SCHEMA}\")", path)
-    if data.get("schema_version") != SCHEMA_VERSION:
-        raise BaselineError(f"baselines schema version {data.get('schema_version')!r} is not "
-                            f"supported (this fairplay reads version {SCHEMA_VERSION}); "
-                            f"regenerate it with `fairplay baseline`", path)
-    _check_keys(data, _TOP_KEYS, "", path)
+    data = BASELINES_FILE.load(path)
     if data["games"] < 1 or data["chunk_size"] < 1 or data["seed"] < 0:
         raise BaselineError("corrupt baselines: games and chunk_size must be at least 1, the "
                             "seed at least 0", path)
@@ -418,7 +414,10 @@ def load_baseline(path) -> Baseline:
             raise BaselineError(f"corrupt baselines: configs[{i}] is not an object", path)
         where = f"configs[{i}]" + (f" ({entry['name']})" if isinstance(entry.get("name"), str)
                                    else "")
-        _check_keys(entry, _ENTRY_KEYS, f"{where}: ", path)
+        try:
+            datafile.check_fields(entry, _ENTRY_FIELDS)
+        except datafile.Unfit as exc:
+            raise BaselineError(f"corrupt baselines: {where}: {exc}", path) from None
         if entry["name"] in names:
             raise BaselineError(f"corrupt baselines: setup {entry['name']!r} appears twice", path)
         names.add(entry["name"])
@@ -426,62 +425,22 @@ def load_baseline(path) -> Baseline:
     return Baseline(path, data)
 
 
-def _check_keys(data: dict, keys: dict, where: str, path) -> None:
-    missing = [key for key in keys if key not in data]
-    if missing:
-        raise BaselineError(f"corrupt baselines: {where}missing {', '.join(missing)}", path)
-    for key, kind in keys.items():
-        value = data[key]
-        if isinstance(value, bool) or not isinstance(value, kind):
-            raise BaselineError(f"corrupt baselines: {where}{key} must be "
-                                f"{'an integer' if kind is int else 'a ' + kind.__name__}", path)
-
-
 def _check_entry(entry: dict, data: dict, where: str, path) -> None:
     files = entry.get("strategy_files", {})
-    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                              for k, v in files.items()):
+    if not all(isinstance(k, str) and isinstance(v, str) for k, v in files.items()):
         raise BaselineError(f"corrupt baselines: {where}: strategy_files must map strategy "
                             f"files to their SHA-256", path)
-    if entry["game"] not in game_names():
-        raise BaselineError(f"{where}: unknown game {entry['game']!r} (this fairplay has: "
-                            f"{', '.join(game_names())})", path)
-    if entry.get("path") is not None and not isinstance(entry["path"], str):
-        raise BaselineError(f"corrupt baselines: {where}: path must be a string or null", path)
     if not all(isinstance(o, str) for o in entry["overrides"]):
         raise BaselineError(f"corrupt baselines: {where}: overrides must be strings", path)
-    game = get_game(entry["game"])
-    tallies = entry["tallies"]
-    absent = [name for name in game.tally_names() if name not in tallies]
-    if absent:
-        raise BaselineError(f"{where}: tallies {', '.join(absent)} missing: not a "
-                            f"{game.name} baseline, or a corrupt one", path)
-    extra = [name for name in tallies if name not in game.tally_names()]
-    if extra:
-        raise BaselineError(f"{where}: tallies {', '.join(extra)} are not {game.name}'s: "
-                            f"a baseline of another game or version?", path)
     try:
-        arrays = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
-    except (TypeError, ValueError, OverflowError):
-        raise BaselineError(f"corrupt baselines: {where}: tallies must be integer arrays",
-                            path) from None
-    if arrays["games"].shape != (1,) or int(arrays["games"][0]) != data["games"]:
+        game = datafile.known_game(entry["game"])
+        arrays = datafile.fit_tallies(game, entry["tallies"], entry["players"], "baseline")
+    except datafile.Unfit as exc:
+        raise BaselineError(f"{where}: {exc}", path) from None
+    if int(arrays["games"][0]) != data["games"]:
         raise BaselineError(f"corrupt baselines: {where}: tallies hold "
                             f"{arrays['games'].tolist()} games, the file says {data['games']}",
                             path)
-    if arrays["seat_wins"].shape != (entry["players"],):
-        raise BaselineError(f"corrupt baselines: {where}: {arrays['seat_wins'].size} seats in "
-                            f"the tallies for {entry['players']} players", path)
-    try:
-        shapes = {name: empty.shape for name, empty in game.empty_tallies(entry["players"]).items()}
-    except Exception:  # a player count the game cannot size its tallies for
-        raise BaselineError(f"corrupt baselines: {where}: {entry['players']} players is not a "
-                            f"{game.name} table", path) from None
-    for name, shape in shapes.items():
-        if arrays[name].shape != shape:
-            raise BaselineError(f"corrupt baselines: {where}: tally {name} has shape "
-                                f"{list(arrays[name].shape)}, {entry['players']} players need "
-                                f"{list(shape)}", path)
     stored = []
     for j, raw in enumerate(entry["measures"]):
         try:
