@@ -7,7 +7,6 @@ report can be rebuilt later from the file alone.
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import hashlib
 import json
@@ -22,7 +21,8 @@ import numpy as np
 
 from simulator import adaptive, datafile, fileio, stats
 from simulator import verdict as verdicts
-from simulator.games import game_names, get_game
+from simulator.games import get_game
+
 
 class ResultError(Exception):
     """An unreadable, corrupt or mismatched result file: one line for the user."""
