@@ -1,8 +1,8 @@
 """The reports' tables as CSV: `fairplay export RESULT|SWEEP --csv DIR` writes them as files, and
 each report links every table as a download (a ``data:text/csv`` URI, no script).
 
-The tables are built from the same numbers the report shows (:func:`reports.render.run_numbers`,
-:func:`reports.render.sweep_numbers`, :func:`reports.render.compare_numbers`), so a spreadsheet
+The tables are built from the same numbers the report shows (:func:`reports.numbers.run_numbers`,
+:func:`reports.numbers.sweep_numbers`, :func:`reports.numbers.compare_numbers`), so a spreadsheet
 or a DataFrame reads exactly what the page says. Rates are shares (0.25, not 25%), missing numbers
 are empty fields, and the first row names the columns.
 """
@@ -32,7 +32,7 @@ def _rate_row(group: str, r: dict) -> list:
 
 # --- a run -------------------------------------------------------------------------------------
 def run_tables(numbers: dict) -> dict[str, dict]:
-    """One table per table of a run report (numbers: reports.render.run_numbers)."""
+    """One table per table of a run report (numbers: reports.numbers.run_numbers)."""
     tables = {}
 
     def add(t):

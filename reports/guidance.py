@@ -2,7 +2,7 @@
 where a sweep crosses its target, where its fair region runs, when the favoured side flips with
 the strategies, which scripted players the numbers describe, and counts as people write them.
 
-Every function reads a result (or the numbers of a sweep report, :func:`reports.render.
+Every function reads a result (or the numbers of a sweep report, :func:`reports.numbers.
 sweep_numbers`) and returns plain strings, lists and dicts; the templates only show them, and
 `fairplay sweep` prints the same sentences.
 """
@@ -37,6 +37,43 @@ def pct_text(x: float) -> str:
     """A share as a percentage without needless decimals: "50%", "33.3%"."""
     v = 100 * x
     return f"{v:.0f}%" if abs(v - round(v)) < 0.05 else f"{v:.1f}%"
+
+
+def percent(x, digits: int = 1) -> str:
+    """A share as a percentage ("25.0%"); n/a for a missing number."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{100 * x:.{digits}f}%"
+
+
+def interval_text(row, digits: int = 1) -> str:
+    """A row's interval as percentages ("20.1–29.9%")."""
+    if row is None or row.get("low") is None:
+        return "n/a"
+    return f"{100 * row['low']:.{digits}f}–{100 * row['high']:.{digits}f}%"
+
+
+def points_text(x, digits: int = 1) -> str:
+    """A difference of shares in signed percentage points ("+1.5")."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    return f"{100 * x:+.{digits}f}"
+
+
+def number_text(x, digits: int = 0) -> str:
+    """A number with thousands separators, whole where it is whole."""
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return "n/a"
+    if digits == 0 and float(x).is_integer():
+        return f"{int(x):,}"
+    return f"{x:,.{digits}f}"
+
+
+def p_text(p) -> str:
+    """A p-value as the statistics module writes it."""
+    if p is None:
+        return "n/a"
+    return stats.format_p(float(p))
 
 
 def count_text(per_game: float, name: str, single: bool = False) -> str:
@@ -435,8 +472,8 @@ def crossings(numbers: dict) -> list[dict]:
                 x = x1 + (x2 - x1) * d1 / (d1 - d2)
                 estimate = f"{x:.1f}" if integers else f"{x:.3g}"
                 rest = (f"{point} of {share} lies between {_between(key, l1, l2)} "
-                        f"({_pct1(b1['rate'])} and {_pct1(b2['rate'])}), at about {estimate} by "
-                        f"linear interpolation")
+                        f"({percent(b1['rate'])} and {percent(b2['rate'])}), at about {estimate} "
+                        f"by linear interpolation")
                 covering = [(xx, ll) for xx, ll, bb in ((x1, l1, b1), (x2, l2, b2))
                             if bb["covers_target"]]
                 if covering:
@@ -462,16 +499,12 @@ def crossings(numbers: dict) -> list[dict]:
                 rest = (f"{share} stays {'above' if above else 'below'} {point} from "
                         f"{quantity(key, points[0][0], points[0][1])} to "
                         f"{quantity(key, points[-1][0], points[-1][1])} (closest: "
-                        f"{quantity(key, closest[0], closest[1])}, {_pct1(cb['rate'])}"
+                        f"{quantity(key, closest[0], closest[1])}, {percent(cb['rate'])}"
                         f"{', whose 95% interval covers it' if cb['covers_target'] else ''})")
                 out.append({"along": key, "context": context, "kind": "none",
                             "direction": "above" if above else "below",
                             "cells": [closest[2]["index"]], "sentence": _sentence(context, rest)})
     return out
-
-
-def _pct1(x) -> str:
-    return "n/a" if x is None else f"{100 * x:.1f}%"
 
 
 def _runs(axis_key: str, axis: dict, picked: list[int]) -> str:
@@ -600,9 +633,6 @@ def per_game_text(x: float) -> str:
 def test_method(result: Result, name: str) -> str:
     """The statistical test behind one of a run's tests, for a summary whose tests do not carry
     it (stats.Test.method): recomputed from the tallies, as simulator.summary.summarize runs it."""
-    game, t = result.game, result.tallies
-    games = int(t["games"][0])
-    players = len(t["seat_wins"])
     try:
         for test in summarize(result).tests:
             if test.name == name:

@@ -501,6 +501,8 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
         "rates": groups,
         "draws": rate_dict(stats.wilson(draws, games, confidence), "draws", "draws", games),
         "tests": tests,
+        # the dashed lines of the charts: an equal share of the teams, and the seats' reference
+        "team_reference": 1 / len(result.game.teams) if result.game.teams else None,
         "seat_reference": (1 / len(seat_rates) if not result.game.team_game and seat_rates
                            else (float(np.mean(seat_rates)) if seat_rates else None)),
         "length": dict(length(result, confidence), summary_mean=_finite(mean),

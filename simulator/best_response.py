@@ -34,17 +34,26 @@ from pathlib import Path
 import numpy as np
 
 from simulator import config as config_module
-from simulator import fileio, roles, runner
+from simulator import datafile, fileio, roles, runner
 from simulator.chunks import chunk_count
 from simulator.results import versions
 
-SCHEMA = "fairplay.best_response"
-SCHEMA_VERSION = 1
 RUNGS = 3  # a candidate plays a quarter, a half, then all of its games (successive halving)
 
 
 class BestResponseError(Exception):
     """A user's mistake (no such team, nothing to tune): one line."""
+
+
+# A best-response file: what `fairplay best-response` saves as it goes, and `--resume` reads.
+BEST_RESPONSE_FILE = datafile.Kind(
+    "fairplay.best_response", 1, "best-response",
+    error=lambda path, message: BestResponseError(f"{path}: {message}"),
+    made_by="fairplay best-response", remedy="start a new search", game_field=None,
+    fields={"config": ((str,), datafile.REQUIRED), "trials": ((int,), datafile.REQUIRED),
+            "games": ((int,), datafile.REQUIRED), "seed": ((int,), datafile.REQUIRED),
+            "searched": ((list,), datafile.REQUIRED), "overrides": ((list,), []),
+            "strategy_files": ((dict,), {})})
 
 
 @dataclass
@@ -255,7 +264,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
                            confirm_games, seed + 1_000_003, roles.default_chunk_size(confirm_games),
                            workers, scheduler, code)
     return {
-        "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
+        **BEST_RESPONSE_FILE.header(),
         "default_rate_searched": next((r["value"] for r in records
                                        if r["params"] == default and r["state"] == "complete"),
                                       None),
@@ -371,21 +380,14 @@ def save(data: dict, path) -> None:
 
 def load(path) -> dict:
     """A best-response file (read as data: nothing it names is run)."""
-    try:
-        data = fileio.read_json(path)
-    except fileio.FileRefused as exc:
-        raise BestResponseError(f"{path}: {exc}") from None
-    if not isinstance(data, dict) or data.get("schema") != SCHEMA or \
-            data.get("schema_version") != SCHEMA_VERSION:
-        raise BestResponseError(f"{path}: not a fairplay best-response file")
-    searched = data.get("searched")
-    if not isinstance(searched, list) or not all(
-            isinstance(r, dict) and isinstance(r.get("params"), dict) and
-            isinstance(r.get("value"), (int, float)) and r.get("state") in ("complete", "pruned")
-            for r in searched):
+    data = BEST_RESPONSE_FILE.load(path)
+    searched = data["searched"]
+    if not all(isinstance(r, dict) and isinstance(r.get("params"), dict) and
+               isinstance(r.get("value"), (int, float)) and r.get("state") in ("complete", "pruned")
+               for r in searched):
         raise BestResponseError(f"{path}: corrupt best-response file (its candidates)")
-    files = data.get("strategy_files", {})
-    if not isinstance(files, dict) or not all(isinstance(k, str) and isinstance(v, str)
-                                              for k, v in files.items()):
+    if not all(isinstance(k, str) and isinstance(v, str)
+               for k, v in data["strategy_files"].items()):
         raise BestResponseError(f"{path}: corrupt best-response file (its strategy files)")
     return data
+

@@ -7,7 +7,6 @@ played and the integer tallies. Everything a summary or a report shows is comput
 
 from __future__ import annotations
 
-import copy
 import datetime as _dt
 import hashlib
 import json
@@ -19,12 +18,9 @@ from pathlib import Path
 
 import numpy as np
 
-from simulator import compile_cache, fileio, stopping
+from simulator import compile_cache, datafile, fileio, stopping
 from simulator import config as config_module
-from simulator.games import game_names, get_game
-
-SCHEMA = "fairplay.result"
-SCHEMA_VERSION = 3  # 3: seat and position contrasts, the teams dealt, a checksum over the claims
+from simulator.games import get_game
 
 
 class ResultError(Exception):
@@ -71,8 +67,7 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
     game = cfg.game
     empty = game.empty_tallies(cfg.players)
     return {
-        "schema": SCHEMA,
-        "schema_version": SCHEMA_VERSION,
+        **RESULT_FILE.header(),
         "game": game.name,
         "config": cfg.raw,
         "source": cfg.source,
@@ -120,23 +115,28 @@ def _check_fingerprint(stored: dict, path) -> None:
         raise ResultError(path, "corrupt result: its fingerprint must hold hashes as text")
 
 
-_REQUIRED = object()
 # Every field of a result file: the types it may have, and its default when absent (older files
 # lack the optional ones).
-_FIELDS = {
-    "game": ((str,), _REQUIRED), "config": ((dict,), _REQUIRED), "source": ((str,), _REQUIRED),
-    "base_dir": ((str,), _REQUIRED), "seed": ((int,), _REQUIRED),
-    "games_requested": ((int,), _REQUIRED), "chunk_size": ((int,), _REQUIRED),
-    "chunks_done": ((list,), _REQUIRED), "tallies": ((dict,), _REQUIRED),
-    "complete": ((bool,), False), "elapsed_seconds": ((int, float), 0.0),
-    "command": ((str,), ""), "strategies": ((list,), []), "slot_table": ((list,), []),
-    "setup_notes": ((dict,), {}), "versions": ((dict,), {}), "created": ((str,), ""),
-    "fingerprint": ((dict,), {}),
-    "checksum": ((str, type(None)), None),  # absent in older files (they cannot be resumed)
-    "dealt_teams": ((list, type(None)), None),  # absent in older files: the teams some role of
-    # which ended a game
-    "provisional": ((list, type(None)), None),  # absent in older files: every ruling of the game
-}
+_REQUIRED = datafile.REQUIRED
+# A result file: every field, the types it may have, and its default when absent (older files
+# lack the optional ones).
+RESULT_FILE = datafile.Kind(
+    "fairplay.result", 3, "result",  # 3: seat and position contrasts, the teams dealt, a checksum
+    error=ResultError, made_by="fairplay run", remedy="start a new run", fields={
+        "game": ((str,), _REQUIRED), "config": ((dict,), _REQUIRED),
+        "source": ((str,), _REQUIRED), "base_dir": ((str,), _REQUIRED),
+        "seed": ((int,), _REQUIRED), "games_requested": ((int,), _REQUIRED),
+        "chunk_size": ((int,), _REQUIRED), "chunks_done": ((list,), _REQUIRED),
+        "tallies": ((dict,), _REQUIRED),
+        "complete": ((bool,), False), "elapsed_seconds": ((int, float), 0.0),
+        "command": ((str,), ""), "strategies": ((list,), []), "slot_table": ((list,), []),
+        "setup_notes": ((dict,), {}), "versions": ((dict,), {}), "created": ((str,), ""),
+        "fingerprint": ((dict,), {}),
+        "checksum": ((str, type(None)), None),  # absent in older files (they cannot be resumed)
+        "dealt_teams": ((list, type(None)), None),  # absent in older files: the teams some
+        # role of which ended a game
+        "provisional": ((list, type(None)), None),  # absent in older files: every ruling
+    })
 
 
 class Result:
@@ -177,36 +177,22 @@ class Result:
     @classmethod
     def load(cls, path) -> "Result":
         """Read and check a result file. It is data: nothing it names is loaded or run."""
-        try:
-            data = fileio.read_json(path)
-        except fileio.FileRefused as exc:
-            raise ResultError(path, f"not a result file: it {exc}" if str(exc).startswith("is")
-                              else str(exc)) from None
-        return cls.from_data(data, path)
+        return cls.from_data(RESULT_FILE.read(path), path)
 
     @classmethod
     def from_data(cls, data, path="<result>") -> "Result":
         """A result from its parsed JSON, checked field by field (see `load`)."""
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise ResultError(path, "not a fairplay result file")
-        if data.get("schema_version") != SCHEMA_VERSION:
-            raise ResultError(path, f"schema version {data.get('schema_version')} is not "
-                                    f"supported (this fairplay reads {SCHEMA_VERSION})")
-        for key, (kinds, default) in _FIELDS.items():
-            if key not in data:
-                if default is _REQUIRED:
-                    raise ResultError(path, f"corrupt result: missing {key}")
-                data[key] = copy.deepcopy(default)
-            elif isinstance(data[key], bool) and bool not in kinds or \
-                    not isinstance(data[key], kinds):
-                raise ResultError(path, f"corrupt result: {key} must be "
-                                        f"{' or '.join(k.__name__ for k in kinds)}")
-        if data["game"] not in game_names():
-            raise ResultError(path, f"unknown game {data['game']!r}")
+        RESULT_FILE.check(data, path)
         game = get_game(data["game"])
-        absent = [n for n in game.tally_names() if n not in data["tallies"]]
-        if absent:
-            raise ResultError(path, f"corrupt result: tallies missing {', '.join(absent)}")
+        try:
+            players = int(data["config"]["players"])
+        except Exception:  # a damaged config: the tallies cannot be checked against it
+            raise ResultError(path, "corrupt result: its config has no valid player count") \
+                from None
+        try:
+            datafile.fit_tallies(game, data["tallies"], players, "result")
+        except datafile.Unfit as exc:
+            raise ResultError(path, f"corrupt result: {exc}") from None
         if data["games_requested"] < 1 or data["chunk_size"] < 1 or data["seed"] < 0:
             raise ResultError(path, "corrupt result: games, chunk size and seed out of range")
         if not all(isinstance(c, int) and not isinstance(c, bool) for c in data["chunks_done"]):
@@ -221,16 +207,6 @@ class Result:
         problem = stopping.problem(data)
         if problem:
             raise ResultError(path, problem)
-        try:
-            result = cls(data)
-        except (TypeError, ValueError, OverflowError) as exc:
-            raise ResultError(path, f"corrupt result: {exc}".splitlines()[0]) from None
-        try:
-            players = int(data["config"]["players"])
-            expected = game.empty_tallies(players)
-        except Exception:  # a damaged config: the tallies cannot be checked against it
-            raise ResultError(path, "corrupt result: its config has no valid player count") \
-                from None
         try:  # as data: a user strategy it names is not loaded
             cfg = config_module.from_raw(data["config"], data["source"], data["base_dir"])
         except config_module.ConfigError as exc:
@@ -244,14 +220,7 @@ class Result:
             all(isinstance(i, int) and 0 <= i < len(strategies) for i in row) for row in slots))
         if not all(isinstance(name, str) for name in strategies) or not rows_fit:
             raise ResultError(path, "corrupt result: its strategies and slot table do not fit")
-        for name, empty in expected.items():
-            if result.tallies[name].shape != empty.shape:
-                raise ResultError(path, f"corrupt result: tally {name} has shape "
-                                        f"{list(result.tallies[name].shape)}, its config needs "
-                                        f"{list(empty.shape)}")
-        if any((array < 0).any() for array in result.tallies.values()):
-            raise ResultError(path, "corrupt result: a tally is negative (tallies count games)")
-        return result
+        return cls(data)
 
     def check_claims(self, path) -> None:
         """Refuse (one line) to continue a file whose claims (config, seed, chunks, tallies) are

@@ -46,20 +46,27 @@ import numpy as np
 from scipy import stats as scipy_stats
 
 from simulator import config as config_module
-from simulator import runner
+from simulator import datafile, runner
 from simulator.chunks import chunk_count, chunk_rng
 from simulator.config import ConfigError
 from simulator.games import driver
 from simulator.results import versions
 
-SCHEMA = "fairplay.roles"
-SCHEMA_VERSION = 1
 CONFIDENCE = 0.95
 TARGET_CHUNKS = 50  # default chunk size: about this many chunks per setup, for the t interval
 
 
 class RolesError(Exception):
     """A user's mistake (a game without a filler role, too few chunks): one line."""
+
+
+# A roles file (`fairplay roles -o`): each role's value with the setups that measured it.
+ROLES_FILE = datafile.Kind(
+    "fairplay.roles", 1, "roles", error=lambda path, message: RolesError(f"{path}: {message}"),
+    made_by="fairplay roles", fields={
+        "game": ((str,), datafile.REQUIRED), "games": ((int,), datafile.REQUIRED),
+        "seed": ((int,), datafile.REQUIRED), "roles": ((list,), datafile.REQUIRED),
+        "skipped": ((list,), datafile.REQUIRED)})
 
 
 def default_chunk_size(games: int) -> int:
@@ -246,7 +253,7 @@ def execute(p: Plan, workers: int | None = None,
     rows.sort(key=lambda r: (-r["value"], r["role"]))
     base_cfg = p.setups[0][2]
     return {
-        "schema": SCHEMA, "schema_version": SCHEMA_VERSION,
+        **ROLES_FILE.header(),
         "game": p.game.name, "config": p.spec, "source": base_cfg.source,
         "players": p.players, "overrides": p.overrides,
         "games": p.games, "seed": p.seed, "chunk_size": p.chunk_size, "chunks": chunks,

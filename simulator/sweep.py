@@ -42,15 +42,10 @@ from pathlib import Path
 from typing import Any, Callable
 
 from simulator import config as config_module
-from simulator import chunks, fileio, runner
+from simulator import chunks, datafile, fileio, runner
 from simulator.config import ConfigError
 from simulator.games import game_names, get_game
-from simulator.results import SCHEMA as RESULT_SCHEMA
-from simulator.results import SCHEMA_VERSION as RESULT_SCHEMA_VERSION
 from simulator.results import Result, ResultError, versions
-
-SCHEMA = "fairplay.sweep"
-SCHEMA_VERSION = 1
 
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*$")
 _KEY = re.compile(r"^[A-Za-z0-9_-]+(\.[A-Za-z0-9_-]+)*$")
@@ -314,7 +309,7 @@ class Sweep:
 
     def to_json(self) -> str:
         data = dict(self.data)
-        data["schema"], data["schema_version"] = SCHEMA, SCHEMA_VERSION
+        data.update(SWEEP_FILE.header())
         data["complete"] = self.complete
         data["axes"] = [axis.to_json() for axis in self.axes]
         data["cells"] = [cell.to_json(self.axes) for cell in self.cells]
@@ -326,29 +321,16 @@ class Sweep:
 
     @classmethod
     def from_data(cls, data: dict, path="<sweep>") -> "Sweep":
-        if not isinstance(data, dict) or data.get("schema") != SCHEMA:
-            raise SweepError(f"{path}: not a fairplay sweep file")
-        if data.get("schema_version") != SCHEMA_VERSION:
-            raise SweepError(f"{path}: sweep schema version {data.get('schema_version')} is not "
-                             f"supported (this fairplay reads {SCHEMA_VERSION})")
-        missing = [k for k in ("game", "axes", "cells", "games", "seed") if k not in data]
-        if missing:
-            raise SweepError(f"{path}: corrupt sweep: missing {', '.join(missing)}")
+        SWEEP_FILE.check(data, path)
         _check_fields(data, path)
-        if data["game"] not in game_names():
-            raise SweepError(f"{path}: unknown game {data['game']!r}")
         try:
             axes = [Axis.from_json(a) for a in data["axes"]]
             cells = []
             for c in data["cells"]:
                 result = None
                 if c.get("result") is not None:
-                    rdata = c["result"]
-                    if not isinstance(rdata, dict) or rdata.get("schema") != RESULT_SCHEMA or \
-                            rdata.get("schema_version") != RESULT_SCHEMA_VERSION:
-                        raise SweepError(f"{path}: cell {c['index']} holds no readable result")
                     try:  # checked as any result file is (as data: nothing it names is loaded)
-                        result = Result.from_data(rdata, f"{path}: cell {c['index']}")
+                        result = Result.from_data(c["result"], f"{path}: cell {c['index']}")
                     except ResultError as exc:
                         raise SweepError(str(exc)) from None
                 if c["status"] not in ("ok", "invalid", "pending") or \
@@ -375,12 +357,7 @@ class Sweep:
     @classmethod
     def load(cls, path) -> "Sweep":
         """Read and check a sweep (or tune) file. It is data: nothing it names is loaded."""
-        try:
-            data = fileio.read_json(path)
-        except fileio.FileRefused as exc:
-            raise SweepError(f"{path}: not a sweep file: it {exc}" if str(exc).startswith("is")
-                             else f"{path}: {exc}") from None
-        return cls.from_data(data, path)
+        return cls.from_data(SWEEP_FILE.read(path), path)
 
     def check_resumable(self, path) -> None:
         """Refuse (SweepError, one line) to continue a sweep whose cells cannot be continued
@@ -402,27 +379,25 @@ class Sweep:
                 raise SweepError(f"{path}: cannot resume cell {cell.index}: {exc}") from None
 
 
-# The top-level fields of a sweep file: their types, and a default where older files lack them.
-_FIELDS = {"game": (str,), "axes": (list,), "cells": (list,), "games": (int,), "seed": (int,),
-           "chunk_size": (int,), "base_config": (dict,), "overrides": (list,),
-           "versions": (dict,), "elapsed_seconds": (int, float), "command": (str,),
-           "config": (str,), "source": (str,), "created": (str,), "complete": (bool,),
-           "tune": (dict,)}
-_DEFAULTS = {"elapsed_seconds": 0.0, "versions": {}, "overrides": [], "command": "",
-             "chunk_size": runner.DEFAULT_CHUNK_SIZE}
+_REQUIRED, _OPTIONAL = datafile.REQUIRED, datafile.OPTIONAL
+# A sweep file (a tune file is one too): its top-level fields, their types, and a default where
+# older files lack them.
+SWEEP_FILE = datafile.Kind(
+    "fairplay.sweep", 1, "sweep", error=lambda path, message: SweepError(f"{path}: {message}"),
+    made_by="fairplay sweep", remedy="start a new sweep", fields={
+        "game": ((str,), _REQUIRED), "axes": ((list,), _REQUIRED),
+        "cells": ((list,), _REQUIRED), "games": ((int,), _REQUIRED),
+        "seed": ((int,), _REQUIRED), "chunk_size": ((int,), runner.DEFAULT_CHUNK_SIZE),
+        "base_config": ((dict,), _OPTIONAL), "overrides": ((list,), []),
+        "versions": ((dict,), {}), "elapsed_seconds": ((int, float), 0.0),
+        "command": ((str,), ""), "config": ((str,), _OPTIONAL), "source": ((str,), _OPTIONAL),
+        "created": ((str,), _OPTIONAL), "complete": ((bool,), _OPTIONAL),
+        "tune": ((dict,), _OPTIONAL)})
 
 
 def _check_fields(data: dict, path) -> None:
-    """Refuse (SweepError) a sweep whose fields have the wrong types or out-of-range numbers, or
-    whose base config holds a null (TOML has none); fill the defaults of older files."""
-    for key, default in _DEFAULTS.items():
-        data.setdefault(key, copy.deepcopy(default))
-    for key, kinds in _FIELDS.items():
-        value = data.get(key)
-        if key in data and (isinstance(value, bool) and bool not in kinds or
-                            not isinstance(value, kinds)):
-            raise SweepError(f"{path}: corrupt sweep: {key} must be "
-                             f"{' or '.join(k.__name__ for k in kinds)}")
+    """Refuse (SweepError) a sweep whose numbers are out of range, or whose base config holds a
+    null (TOML has none)."""
     if data["games"] < 1 or data["seed"] < 0 or data["chunk_size"] < 1:
         raise SweepError(f"{path}: corrupt sweep: games, seed or chunk size out of range")
     if not all(isinstance(o, str) for o in data["overrides"]):
@@ -445,13 +420,8 @@ def _holds_null(value) -> bool:
 
 
 def is_sweep_file(path) -> bool:
-    """True when `path` is a regular file whose JSON schema is ``fairplay.sweep`` (a cheap sniff
-    of its start)."""
-    try:
-        head = fileio.read_bytes(path, fileio.JSON_LIMIT)[:4096].decode("utf-8", "replace")
-    except fileio.FileRefused:
-        return False
-    return bool(re.search(r'"schema"\s*:\s*"fairplay\.sweep"', head))
+    """True when `path` is a regular file that starts like a sweep file (a cheap sniff)."""
+    return datafile.sniff(path, SWEEP_FILE)
 
 
 # --- running -----------------------------------------------------------------------------------

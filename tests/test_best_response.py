@@ -195,7 +195,7 @@ def test_a_resumed_search_runs_no_strategy_file_it_did_not_record(tmp_path):
     (tmp_path / "evil.py").write_text(f"open({str(marker)!r}, 'w').write('ran')\n"
                                       "def f(kind, obs, legal, params, memory, rng):\n"
                                       "    return 0\n")
-    saved = {"schema": br.SCHEMA, "schema_version": br.SCHEMA_VERSION, "complete": False,
+    saved = {**br.BEST_RESPONSE_FILE.header(), "complete": False,
              "searched": [], "team_arg": "wolf", "trials": 2, "games": 200, "seed": 0,
              "config": "werewolf", "overrides": [f"strategies.wolf={tmp_path / 'evil.py'}:f"]}
     path = tmp_path / "br.json"

@@ -8,7 +8,7 @@ never a traceback or a hang. Covered:
   reached; damaged baselines (`check`: a check whose baseline was damaged may also fail: exit 1);
 - damaged sweep files (`report`, `export --csv`, `sweep --resume`), the cells' checksums
   recomputed in about half;
-- result and sweep files with a negative tally, and JSON or TOML nested 10,000 deep: always exit 2;
+- result and sweep files with a negative count, and JSON or TOML nested 10,000 deep: always exit 2;
 - `fairplay trace` with random (negative, huge) `--seed`, `--game`, `--chunk-size` and `--set`;
 - `fairplay roles` with random `--set` overrides; `fairplay tune` with random `--vary` and
   `--objective` text;
@@ -387,13 +387,17 @@ def int_leaves(node, prefix=()) -> list[tuple]:
 
 @st.composite
 def negative_tallies(draw):
-    """A valid result or sweep with one tally made negative, its checksum recomputed."""
+    """A valid result or sweep with one count made negative (a count of games, a histogram or a
+    sum of squares: a sum such as a contrast may be negative), its checksum recomputed."""
     kind = draw(st.sampled_from(["result", "sweep"]))
     game = draw(st.sampled_from(GAMES)) if kind == "result" else "werewolf"
     data = json.loads(made(kind, game))
     holder = data if kind == "result" else \
         data["cells"][draw(st.integers(0, len(data["cells"]) - 1))]["result"]
-    names = sorted(name for name, values in holder["tallies"].items() if int_leaves(values))
+    counts = {tally.name for tally in get_game(game).all_tallies()
+              if tally.holds in ("count", "histogram", "sum_sq")}
+    names = sorted(name for name, values in holder["tallies"].items()
+                   if name in counts and int_leaves(values))
     name = draw(st.sampled_from(names))
     path = draw(st.sampled_from(int_leaves(holder["tallies"][name])))
     parent = holder["tallies"]

@@ -1,4 +1,4 @@
-"""Tests of `fairplay baseline` / `fairplay check` (simulator/regression.py,
+"""Tests of `fairplay baseline` / `fairplay check` (simulator/regression/,
 simulator/cli/regression.py).
 
 Every run here uses a fixed seed and plays in-process (--workers 1), so each test is
@@ -29,6 +29,7 @@ from scipy import stats as sps
 
 from simulator.games import get_game
 from simulator import config, regression, runner
+from simulator.regression import baselines, checking
 from simulator.cli.regression import baseline as baseline_command
 from simulator.cli.regression import check as check_command
 
@@ -116,7 +117,7 @@ def test_baseline_file_holds_measures_counts_tallies_and_identity(made):
 def test_pretty_json_is_equivalent_to_plain_json(made):
     data = json.loads(made[2].read_text(encoding="utf-8"))
     data["configs"][0]["config"]["description"] = "a [ tricky ] {string}\nwith a break"
-    assert json.loads(regression._dumps(data)) == data
+    assert json.loads(baselines._dumps(data)) == data
 
 
 # --- statistical check ---------------------------------------------------------------------------
@@ -337,14 +338,14 @@ def test_a_config_of_another_game_is_a_mismatch(copy, monkeypatch):
     # The baseline holds a werewolf setup; if its file now names another game, comparing would
     # be meaningless. (Only werewolf exists as this is written, so pretend the file changed.)
     setup, out = copy
-    real = regression.setup_config
+    real = checking.setup_config
 
     def other_game(*args, **kwargs):
         cfg = real(*args, **kwargs)
         cfg.game = dataclasses.replace(cfg.game, name="chenghuang")
         return cfg
 
-    monkeypatch.setattr(regression, "setup_config", other_game)
+    monkeypatch.setattr(checking, "setup_config", other_game)
     result = invoke("check", out, "--workers", 1)
     assert result.exit_code == 2
     assert "the config is now a chenghuang setup, the baseline holds a werewolf one" \

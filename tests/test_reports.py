@@ -593,7 +593,7 @@ def test_sweep_json_schema_is_readable_by_report(pages):
     numbers = numbers_of(pages["sweep"])
     assert numbers["kind"] == "sweep" and len(numbers["cells"]) == 4
     assert 'data-chart="heatmap"' in pages["sweep"]
-    assert sw.SCHEMA == "fairplay.sweep"
+    assert sw.SWEEP_FILE.schema == "fairplay.sweep"
 
 
 # --- comparisons -------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from click.testing import CliRunner
 
 from reports import render
 from simulator.cli.reports import report, sweep
+from reports.numbers import sweep_numbers
 from simulator import chunks, config, runner
 from simulator import sweep as sw
 from simulator.results import Result
@@ -287,7 +288,7 @@ def test_a_crossing_between_integer_levels_is_said_and_interpolated():
     shares = {1: 0.62, 2: 0.41, 3: 0.20}
     done = synthetic_sweep(["players=12", "roles.werewolf=1..3"],
                            lambda lv: shares[lv["roles.werewolf"]])
-    numbers = render.sweep_numbers(done)
+    numbers = sweep_numbers(done)
     crossing = [c for c in numbers["crossings"] if c["kind"] == "crossing"]
     assert len(crossing) == 1
     c = crossing[0]
@@ -309,7 +310,7 @@ def test_crossings_per_level_of_the_other_key_and_the_fair_region(tmp_path):
         return {8: 0.45, 9: 0.5, 10: 0.58}[lv["players"]] - 0.2 * (lv["roles.werewolf"] - 1)
 
     done = synthetic_sweep(["players=8..10", "roles.werewolf=1..3"], share)
-    numbers = render.sweep_numbers(done)
+    numbers = sweep_numbers(done)
     sentences = [c["sentence"] for c in numbers["crossings"]]
     assert ("At 8 players, human's share of decided games stays below the 50% point from 1 "
             "werewolf to 3 werewolves (closest: 1 werewolf, 45.0%).") in sentences
@@ -345,7 +346,7 @@ def test_the_sweep_command_prints_the_crossings(tmp_path):
     assert result.exit_code == 0, result.output
     from reports import render
 
-    numbers = render.sweep_numbers(sw.Sweep.load(tmp_path / "s.json"))
+    numbers = sweep_numbers(sw.Sweep.load(tmp_path / "s.json"))
     text = " ".join(result.output.split())
     assert "These numbers describe scripted players: random at every seat." in text
     assert numbers["crossings"]
@@ -363,7 +364,7 @@ def test_favoured_side_flips_with_the_strategies(tmp_path):
         return {"random": 0.2, "seer-led": 0.7}[lv["strategies.all"]] + 0.0 * lv["players"]
 
     done = synthetic_sweep(["players=8..9", "strategies.all=random,seer-led"], share)
-    numbers = render.sweep_numbers(done)
+    numbers = sweep_numbers(done)
     assert [f for f in numbers["flips"] if "favoured" in f] == [
         "At 8 players, the favoured side flips with strategies.all: wolf under random, human "
         "under seer-led.",
@@ -377,7 +378,7 @@ def test_favoured_side_flips_with_the_strategies(tmp_path):
         "random at every seat (strategies.all = random); seer-led at every seat "
         "(strategies.all = seer-led)")
     same = synthetic_sweep(["strategies.all=random,seer-led"], lambda lv: 0.2)
-    assert render.sweep_numbers(same)["flips"] == [
+    assert sweep_numbers(same)["flips"] == [
         "The favoured side does not change with strategies.all: wolf under every level."]
 
 
@@ -403,7 +404,7 @@ def test_sweep_table_shows_what_each_cell_dealt(tmp_path):
     dealt = re.findall(r'<td data-field="dealt">(.*?)</td>', page)
     assert [re.sub(r"<[^>]+>", "", d) for d in dealt] == [
         "12 × villager, 2 × werewolf, 1 × seer", "12 × villager, 3 × werewolf, 1 × seer"]
-    numbers = render.sweep_numbers(done)
+    numbers = sweep_numbers(done)
     assert [c["dealt"] for c in numbers["cells"]] == [
         "12 × villager, 2 × werewolf, 1 × seer", "12 × villager, 3 × werewolf, 1 × seer"]
 
@@ -425,7 +426,7 @@ def test_a_wide_heat_map_turns_on_its_side_on_a_phone(tmp_path):
 def test_a_one_key_sweep_charts_each_cells_game_length():
     done = sw.run_sweep("werewolf", [sw.parse_vary("players=8..9")], games=300, seed=1,
                         workers=1)
-    numbers = render.sweep_numbers(done)
+    numbers = sweep_numbers(done)
     for cell in numbers["cells"]:
         hist = cell["measures"]["length"]["hist"]
         assert sum(hist) == 300 and hist == done.cells[cell["index"]].result.tallies[

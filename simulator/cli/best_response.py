@@ -143,7 +143,7 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
 
     def checkpoint(records):
         tried[:] = records
-        br.save({"schema": br.SCHEMA, "schema_version": br.SCHEMA_VERSION, "complete": False,
+        br.save({**br.BEST_RESPONSE_FILE.header(), "complete": False,
                  "chunk_size": chunk_size, "searched": records, **arguments}, output)
 
     try:

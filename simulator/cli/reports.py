@@ -210,8 +210,8 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
       fairplay sweep --resume sweep.json      # after Ctrl-C: play what is left
     """
     from simulator import sweep as sweep_module
-    from simulator.config import ConfigError
 
+    from reports import numbers as numbers_module
     from reports import render
 
     if workers is not None and workers < 1:
@@ -253,7 +253,7 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
     finally:
         if lock is not None:
             lock.release()
-    numbers = render.sweep_numbers(done)
+    numbers = numbers_module.sweep_numbers(done)
     click.echo(f"{done.data['game']}: {len(done.cells)} cells, {done.data['games']:,} games each")
     click.echo(_table(done, numbers))
     insights = _insights(numbers)
@@ -345,15 +345,15 @@ def export(file, folder):
     from simulator.sweep import Sweep, SweepError, is_sweep_file
 
     from reports import export as export_module
-    from reports import render
+    from reports import numbers as numbers_module
 
     if not file.exists():
         _fail(f"{file}: no such file")
     try:
         if is_sweep_file(file):
-            tables = export_module.sweep_tables(render.sweep_numbers(Sweep.load(file)))
+            tables = export_module.sweep_tables(numbers_module.sweep_numbers(Sweep.load(file)))
         else:
-            tables = export_module.run_tables(render.run_numbers(Result.load(file)))
+            tables = export_module.run_tables(numbers_module.run_numbers(Result.load(file)))
     except (ResultError, SweepError) as exc:
         _fail(exc)
     if folder.exists() and not folder.is_dir():

@@ -62,6 +62,7 @@ def _check_overwrite(path: Path, planned, force: bool) -> None:
     """Never replace, without --force, a file that holds anything but this very run (the same
     config, seed, chunk size, games and stopping rule: played again, it is the same file)."""
     from simulator import fileio
+    from simulator.results import RESULT_FILE
 
     if force or not path.exists():
         return
@@ -69,7 +70,7 @@ def _check_overwrite(path: Path, planned, force: bool) -> None:
         stored = fileio.read_json(path)
     except fileio.FileRefused:
         stored = None
-    if not isinstance(stored, dict) or stored.get("schema") != "fairplay.result":
+    if not isinstance(stored, dict) or stored.get("schema") != RESULT_FILE.schema:
         _fail(f"-o {path} exists and is not a fairplay result; choose another -o, or --force to "
               f"replace it")
     identity = ("game", "config", "seed", "chunk_size", "games_requested", "stopping")
