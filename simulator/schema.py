@@ -194,6 +194,12 @@ class Key:
     `default_text` says what it is in words. `balance_knob` marks a key a designer turns to move
     the game's balance (a count of a role, a score): reports name these knobs and the sweep that
     would show how much each moves it.
+
+    `state` marks a knob the rules read as it is: the engine gives the game's state a field named
+    after the key's last part (`rules.witness_caught` -> `st.witness_caught`) and writes the
+    validated value there at setup, a Choice as its option's index, true/false as 1/0
+    (simulator.games.base.knob_fields). Only an Integer, Number, Boolean or Choice with a fixed
+    default can be one.
     """
 
     path: str
@@ -202,6 +208,29 @@ class Key:
     meaning: str
     default_text: str = ""
     balance_knob: bool = False
+    state: bool = False
+
+    def __post_init__(self):
+        if self.state:
+            if not isinstance(self.type, (Integer, Number, Boolean, Choice)):
+                raise ValueError(f"key {self.path}: only an integer, number, boolean or choice "
+                                 f"goes into the state")
+            if callable(self.default) or not self.name.isidentifier():
+                raise ValueError(f"key {self.path}: a state knob has a fixed default and a last "
+                                 f"part that is a Python name")
+
+    @property
+    def name(self) -> str:
+        """The key's last part: the name of a state knob's field."""
+        return self.path.rsplit(".", 1)[-1]
+
+    def state_value(self, value):
+        """A state knob's value as its state field holds it."""
+        if isinstance(self.type, Choice):
+            return self.type.options.index(value)
+        if isinstance(self.type, Boolean):
+            return int(value)
+        return value
 
     def default_for(self, players: int):
         return self.default(players) if callable(self.default) else self.default

@@ -10,7 +10,7 @@ from simulator.games.base import FLAG_BLIND, StrategyInfo
 from simulator.games.chenghuang.declaration import (
     DECISION, END, EV, N_KINDS, N_ROLES, OBS, ROLE, SCORE_CLIP, TR,
 )
-from simulator.games.chenghuang.params import ChenghuangParams
+from simulator.games.chenghuang.params import ChenghuangParams, Knobs
 from simulator.games.chenghuang.trace import decode_trace
 from simulator.games.driver import StrategyFault
 from simulator.stats import individual_fairness, simultaneous_rates, wilson
@@ -24,7 +24,7 @@ SIX = ChenghuangParams(players=6, deck=(5, 6, 7, 7, 7, 4), role_pool=tuple(range
 
 
 def conservation(t, params, games):
-    n, rounds = params.players, params.rounds
+    n, rounds = params.players, params.knobs.rounds
     ev = t.events
     assert t.games[0] == games
     assert t.team_wins.size == 0 and t.draws[0] == 0
@@ -67,8 +67,9 @@ def test_conservation_six_players_advanced_roles():
 
 
 def test_variants_overseers_and_three_players():
-    overseers = ChenghuangParams(players=5, rounds=3, fan_variant="steal-four", fan_amount=4,
-                                 role_pool=tuple(range(N_ROLES)), pool_name="advanced")
+    overseers = ChenghuangParams(players=5, fan_variant="steal-four", fan_amount=4,
+                                 role_pool=tuple(range(N_ROLES)), pool_name="advanced",
+                                 knobs=Knobs(rounds=3))
     t, _ = simulate(overseers, ["random"] * 5, 1000, seed=3)
     conservation(t, overseers, 1000)
     three = ChenghuangParams(players=3, deck=(3, 4, 5, 5, 5, 3))

@@ -41,7 +41,7 @@ def test_default_config_is_the_official_five_player_setup():
     params = read("default.toml")
     assert params == ChenghuangParams(players=5)
     assert params.deck == (4, 6, 6, 6, 4, 4) and params.deck_size == 30
-    assert params.role_pool == BASIC_POOL and params.rounds == 4
+    assert params.role_pool == BASIC_POOL and params.knobs.rounds == 4
     assert GAME.default_config == "chenghuang/default.toml"
     assert load({"players": 5}) == params  # every key's default is the official setup
 
@@ -50,7 +50,8 @@ def test_overseers_variant():
     # the English reprint as sold: all nine roles (its one deck of Overseers), 3 rounds, and
     # 范將軍 steals 4 points
     params = read("overseers.toml")
-    assert params.rounds == 3 and params.fan_variant == "steal-four" and params.fan_amount == 4
+    assert params.knobs.rounds == 3
+    assert params.fan_variant == "steal-four" and params.fan_amount == 4
     assert params.role_pool == ADVANCED_POOL and params.pool_name == "advanced"
     assert params.deck == OFFICIAL_DECK[5]
     table = params.table()
@@ -124,10 +125,10 @@ def test_player_count_configs(name, players, cards, pool):
     params = read(name)
     assert params.players == players and params.deck_size == cards and params.role_pool == pool
     st = driver.blank_state(GAME, players)
-    GAME.setup(params, st)
+    driver.setup_state(GAME, params, st)
     assert st.deck_size == cards and st.pool_size == len(pool)
     assert [int((st.deck[:cards] == kind).sum()) for kind in CARD] == list(params.deck)
-    assert list(st.pool[:st.pool_size]) == list(pool) and st.rounds == params.rounds
+    assert list(st.pool[:st.pool_size]) == list(pool) and st.rounds == params.knobs.rounds
 
 
 def test_defaults_follow_the_player_count():
@@ -220,7 +221,7 @@ def test_the_platform_loads_and_runs_the_shipped_configs():
 
     assert "chenghuang" in game_names()
     cfg = config.load(str(CONFIGS / "overseers.toml"))
-    assert cfg.params.rounds == 3 and cfg.params.fan_variant == "steal-four"
+    assert cfg.params.knobs.rounds == 3 and cfg.params.fan_variant == "steal-four"
     assert "five_player_deck" in cfg.notes
     result = runner.run(cfg, 300, seed=1, workers=1)
     assert "chenghuang: 300 games" in summarize(result).table()

@@ -37,7 +37,7 @@ def position(roles, params=PARAMS, captain=0):
     n = len(roles)
     st = driver.blank_state(GAME, n)
     st.n_actions = GAME.actions(params)
-    GAME.setup(params, st)
+    driver.setup_state(GAME, params, st)
     st.obs[OBS_PLAYERS] = n
     st.role[:n] = roles
     st.current_round = 1

@@ -16,7 +16,7 @@ from simulator.games.ghostplay.declaration import (
     CARD_STATE, DECISION, OBS, PASS, RISE, TR, UNKNOWN, VOTE_BASE,
 )
 from simulator.games.ghostplay.observation import legal_ghost, legal_vote
-from simulator.games.ghostplay.params import KEYS, RULE_KNOBS, default_params, describe_setup
+from simulator.games.ghostplay.params import KEYS, default_params, describe_setup
 from simulator.games.ghostplay.rules import (
     most_possessed, possession_target, remove_ghost, rise_candidate, sect_points, start_turn,
 )
@@ -31,6 +31,11 @@ SIX = [TP, TS, TP, TS, TP, TS]
 VOTE, CHALLENGE, EXORCISE = DECISION.vote, DECISION.challenge, DECISION.exorcise
 NO = {CHALLENGE: PASS}
 RNG = np.random.default_rng
+# The rulings the rules note leaves open, each a rule knob (params.KEYS, "provisional: ...").
+RULE_KNOBS = ("exorcisms_per_turn", "host_ghosts", "ties", "ineligible", "king_draw_at",
+              "king_reveals", "rise_order", "third", "seventh", "participants", "look",
+              "look_seen_by", "failure_reward", "summon_reward", "risen_ghosts", "day_order",
+              "vote_limit", "card_windows", "king_points")
 
 
 def vote(positive, negative=0):
@@ -50,8 +55,8 @@ def test_every_rule_knob_is_a_declared_key_with_the_rulings_default():
     keys = {key.path: key for key in KEYS}
     for field in RULE_KNOBS:
         key = keys[f"rules.{field}"]
-        assert key.meaning.startswith("provisional")
-        assert getattr(default_params(6), field) == key.default
+        assert key.meaning.startswith("provisional") and key.state
+        assert getattr(default_params(6).knobs, field) == key.default
 
 
 def event_card(effect):
@@ -98,7 +103,7 @@ def test_ties_from_the_turn_player_or_at_random():
             for s in range(6):
                 st.possessed[s] = 2
             possessed.add(most_possessed(st, 2, RNG(seed)))
-            st.third[1] = st.third[3] = st.third[5] = 1
+            st.reached_three[1] = st.reached_three[3] = st.reached_three[5] = 1
             risen.add(rise_candidate(st, 2, RNG(seed))[0])
         if knob == "from-turn-player":
             assert chosen == {2} and possessed == {2} and risen == {3}
@@ -186,7 +191,7 @@ def test_seventh_in_play_or_the_games_seventh_arrival():
         remove_ghost(st, 0)
         start_turn(st, 0, 5)
         haunt(st, cards[6], 1)  # the 7th arrival of the game, 5 in play
-        assert st.seventh == (cards[6] if seventh >= 0 else UNKNOWN), knob
+        assert st.seventh_card == (cards[6] if seventh >= 0 else UNKNOWN), knob
         s, rule, _ = rise_candidate(st, 0, RNG(0))
         assert (s, rule) == ((UNKNOWN, UNKNOWN) if seventh < 0 else (1, RISE.seventh))
 

@@ -32,7 +32,7 @@ def position(roles, params=None, seed=0):
     params = params or default_params(n)
     st = driver.blank_state(GAME, n)
     st.n_actions = GAME.actions(params)
-    GAME.setup(params, st)
+    driver.setup_state(GAME, params, st)
     st.obs[OBS_PLAYERS] = n
     reset_table(st)
     st.role[:n] = roles
@@ -44,7 +44,7 @@ def position(roles, params=None, seed=0):
     st.ghost_order[:st.ghost_size] = np.arange(st.ghost_size)
     st.ghost_next = 0
     st.obs[OBS.deck_left] = st.ghost_size
-    st.seal = st.king_seal[0]
+    st.seal_lives = st.king_seal[0]
     st.first_seat = 0
     return st
 
@@ -122,7 +122,7 @@ def test_position_is_the_kernel_state_with_the_default_setup():
     st = position([TP, TS, TP, TS, TP, TS])
     assert st.dtype == driver.state_dtype(GAME)
     assert st.players == 6 and st.ghost_size == 40 and st.taoist_size == 80
-    assert list(st.spirit[:6]) == [4] * 6 and st.seal == 3 and st.king == UNKNOWN
+    assert list(st.spirit[:6]) == [4] * 6 and st.seal_lives == 3 and st.king == UNKNOWN
     give(st, 2, red=2, blue=1)
     assert list(st.colours[2]) == [2, 1] and st.hand_size[2] == 3
     assert st.obs[OBS.hand_size + 2] == 3

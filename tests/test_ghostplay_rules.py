@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from simulator.games.ghostplay.declaration import (
-    CARD_STATE, EFFECT, IDENTITIES, OBS, RISE, TEAM, UNKNOWN,
+    CARD_STATE, EFFECT, END_RULE, IDENTITIES, OBS, REWARD, RISE, SECOND_ARTIFACT, TEAM, UNKNOWN,
 )
 from simulator.games.ghostplay.params import default_params
 from simulator.games.ghostplay.rules import (
@@ -98,7 +98,7 @@ def test_setup_ghost_deck_shuffled_and_a_king_card_drawn():
     drawn = {draw_king_card(st, RNG(seed)) for seed in range(40)}
     assert drawn == {0, 1, 2}
     card = draw_king_card(st, RNG(3))
-    assert st.seal == (3, 5, 7)[card] and st.obs[OBS.seal] == st.seal
+    assert st.seal_lives == (3, 5, 7)[card] and st.obs[OBS.seal] == st.seal_lives
 
 
 # --- the draw and the day -------------------------------------------------------------------------
@@ -149,7 +149,7 @@ def test_a_second_artifact_replaces_the_first_or_is_refused_by_the_knob():
     assert set_artifact(st, 0, LAMP) == CHARM  # the charm is discarded
     assert st.discard[CHARM] == 1 and st.artifact[0] == LAMP
     assert draw_phase_count(st, 0) == 3  # the lamp: 2 + 1
-    st.artifact_refused = 1
+    st.second_artifact = SECOND_ARTIFACT.refused
     assert not may_set_artifact(st, 0) and may_set_artifact(st, 1)
 
 
@@ -214,16 +214,16 @@ def test_possess_counts_ghosts_and_notes_the_third_and_the_seventh():
     cards = ghosts(PARAMS)[:8]
     haunt(st, cards[0], 2)
     haunt(st, cards[1], 2)
-    assert st.third[2] == 0
+    assert st.reached_three[2] == 0
     haunt(st, cards[2], 2)
-    assert st.third[2] == 1 and st.possessed[2] == 3 and st.obs[OBS.possessed + 2] == 3
+    assert st.reached_three[2] == 1 and st.possessed[2] == 3 and st.obs[OBS.possessed + 2] == 3
     for c in cards[3:6]:
         haunt(st, c, 4)
-    assert st.seventh == UNKNOWN and st.in_play == 6
+    assert st.seventh_card == UNKNOWN and st.in_play == 6
     haunt(st, cards[6], 5)
-    assert st.seventh == cards[6] and st.in_play == 7
+    assert st.seventh_card == cards[6] and st.in_play == 7
     haunt(st, cards[7], 5)
-    assert st.seventh == cards[6]  # the first arrival that brings them to 7
+    assert st.seventh_card == cards[6]  # the first arrival that brings them to 7
     assert st.card_state[cards[7]] == CARD_STATE.in_play
     assert list(st.slot_card[:8]) == cards and st.slot_target[7] == 5
 
@@ -330,7 +330,7 @@ def test_reward_two_each_with_at_most_two_participants_else_one(count, each):
 
 def test_reward_pool_knob_splits_the_pool_from_the_host_on():
     st = position(SIX)
-    st.reward_pool = 1
+    st.reward = REWARD.pool
     card = ghost(PARAMS)  # pool 4
     assert [pay_reward(st, v, card, i, 3) for i, v in enumerate([2, 3, 4])] == [2, 1, 1]
 
@@ -457,7 +457,7 @@ def test_the_game_ends_when_the_ghost_deck_is_empty_and_the_turn_ends():
     assert not game_over(st, 0)
     st.ghost_next = 40
     assert game_over(st, 3)
-    st.end_round = 1  # the knob: at the end of that round (the first player was seat 0)
+    st.end = END_RULE.round  # the knob: at the end of that round (the first player was seat 0)
     assert not game_over(st, 3) and game_over(st, 5)
 
 

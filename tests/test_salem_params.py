@@ -42,7 +42,7 @@ def test_the_deck_has_the_59_published_cards():
     assert p.deck[CARD.witness] == 1 and p.deck[CARD.night] == 1
     assert p.deck[CARD.conspiracy] == 1 and p.deck[CARD.black_cat] == 1
     assert len(p.characters) == len(CHARACTERS) == 15
-    assert p.starting_hand == 3 and p.accusations == 7 and not p.draft
+    assert p.knobs.starting_hand == 3 and p.knobs.accusations == 7 and not p.draft
 
 
 def test_a_designer_changes_any_count():
@@ -69,9 +69,11 @@ def test_the_knobs_reach_the_params():
              "variants.dead_silent=true", "rules.last_convert_loses=true",
              'rules.john_proctor="blind"', 'rules.ann_putnam="at_once"', "rules.tituba_depth=5",
              "rules.starting_hand=2")
-    assert p.cat_by_drawer and p.resume_turn and p.piety_double and p.conspiracy_middle
-    assert p.dead_silent and p.last_convert_loses and p.proctor_blind and p.ann_at_once
-    assert p.tituba_depth == 5 and p.starting_hand == 2
+    k = p.knobs
+    assert k.black_cat_chooser == "drawer" and k.night_resumes_turn and k.conspiracy == "middle"
+    assert k.piety == "double_threshold" and k.john_proctor == "blind"
+    assert k.dead_silent and k.last_convert_loses and k.ann_putnam == "at_once"
+    assert k.tituba_depth == 5 and k.starting_hand == 2
 
 
 @pytest.mark.parametrize("name", ["default.toml", "draft-5.toml", "extra-witch.toml"])

@@ -52,7 +52,7 @@ def position(characters, tryals=None, hands=None, deck=(), **overrides):
     p = params(max(n, 4), **overrides)  # a smaller table: the 4-player setup, tryals by hand
     st = driver.blank_state(GAME, n)
     st.n_actions = GAME.actions(p)
-    GAME.setup(p, st)
+    driver.setup_state(GAME, p, st)
     st.obs[OBS_PLAYERS] = n
     reset_public(st)
     st.outcome = -1

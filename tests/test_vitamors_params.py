@@ -32,7 +32,7 @@ def test_the_setup_tables_per_player_count_and_mode(players):
     assert ITEMS == ("gaze", "peek", "brink", "veil", "swap", "prolong", "requiem")
     novice = config.load("vitamors", players=players).params
     expert = config.load("configs/vitamors/expert.toml", players=players).params
-    assert novice.mode == "novice" and expert.mode == "expert"
+    assert novice.knobs.mode == "novice" and expert.knobs.mode == "expert"
     assert novice.jesters == expert.jesters == JESTERS[players]
     assert novice.scrolls == NOVICE[players]
     assert expert.scrolls == EXPERT[players]
@@ -63,7 +63,7 @@ def test_editing_the_character_deck_changes_the_run():
 
 def test_the_jesters_may_keep_schemes_aside_when_the_knob_says_so():
     cfg = config.load("vitamors", ['rules.jesters_swap="choose"', 'strategies.all="random"'])
-    assert not cfg.params.swap_all
+    assert cfg.params.knobs.jesters_swap == "choose"
     _, rows = driver.play(GAME, cfg.params, cfg.lineup, 40, np.random.default_rng(2),
                           trace_rows=20_000)
     lines = GAME.decode_trace(rows, cfg.params)

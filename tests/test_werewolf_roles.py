@@ -133,7 +133,7 @@ class Table:
     """A hand-built position: the kernel's state for an n-player run (every seat on `scripted`),
     the roles set by hand and dealt (`reset_for_deal`), knobs and deaths set directly."""
 
-    def __init__(self, roles, dead=(), caught=0.0, mayor_rule=0, madman_literal=False):
+    def __init__(self, roles, dead=(), caught=0.0, mayor=0, madman_literal=False):
         self.n = n = len(roles)
         self.buf = np.zeros(SIZE, np.int64)
         info = StrategyInfo("scripted", scripted, "test script",
@@ -143,8 +143,8 @@ class Table:
         self.st = st = driver.new_state(GAME, _params(n), lineup)
         st.role[:n] = roles
         reset_for_deal(st, n)
-        st.caught_chance = caught
-        st.mayor_rule = mayor_rule
+        st.witness_caught = caught
+        st.mayor = mayor
         if madman_literal:
             st.role_camp[R.madman] = HUMAN
         for seat in dead:
@@ -883,7 +883,7 @@ def test_mayor_elected_and_his_vote_counts_twice_in_both_votes():
     # nearer clockwise to 0: footprint 4, fur 5.
     # Sentence: 5,5,4,4,5,5,4 -> 4: 2 + 1 + 1 = 4, 5: 4; tie -> 4 hanged. Counted once, the
     # mayor's ballot would have hanged 5 (3 to 4): the double vote decided.
-    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor_rule=1)
+    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor=1)
     t.script(D.mayor_vote, 3, 3, 4, 3, 3, 3, 3)
     t.script(D.suspect_vote, 5, 5, 4, 5, 4, 7, 6)
     t.script(D.sentence_vote, 5, 5, 4, 4, 5, 5, 4)
@@ -903,7 +903,7 @@ def test_mayor_elected_and_his_vote_counts_twice_in_both_votes():
 
 def test_mayor_election_tie_goes_nearer_clockwise_to_the_reference():
     # Votes 4,5,4,5,6,7,6 -> 4, 5 and 6 two each: 4 is nearest clockwise to the reference 0.
-    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor_rule=1)
+    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor=1)
     t.script(D.mayor_vote, 4, 5, 4, 5, 6, 7, 6)
     t.daytime(1, 0)  # (the default votes then hang seat 1, not the mayor)
     assert t.ev("mayor_elected") == 1 and t.mayor == 4 and t.st.obs[OBS.hanged] == 1
@@ -1088,7 +1088,7 @@ def test_madman_and_wolves_do_not_know_each_other():
 
 def test_mayor_election_is_open_later_voters_see_earlier_ballots():
     # Voters 1..7 in order; 1 names 3. Seat 2, voting second, should be able to see that ballot.
-    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor_rule=1)
+    t = Table((V, V, W, V, V, W, S, V), dead=(0,), mayor=1)
     t.script(D.mayor_vote, 3, 3, 4, 3, 3, 3, 3)  # seat 3, voting third, names 4
     t.daytime(1, 0)
     first, second = t.asked(D.mayor_vote)[:2]

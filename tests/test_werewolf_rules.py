@@ -150,7 +150,7 @@ def test_config_deals_the_threshold_wolves(players):
     assert cfg.params.role_counts == (players - wolves - 1, wolves, 1) + (0,) * 13
     # The setup writes the deck dealt each game (and the public wolf count) into the state.
     st = driver.blank_state(cfg.game, players)
-    cfg.game.setup(cfg.params, st)
+    driver.setup_state(cfg.game, cfg.params, st)
     deck = st.deck[:players]
     assert sorted(deck.tolist()) == [V] * (players - wolves - 1) + [W] * wolves + [S]
     assert st.wolves == wolves and st.obs[OBS.wolves] == wolves
@@ -542,14 +542,14 @@ def test_a_living_reference_seat_ranks_in_ties_by_the_tie_ruling(rule, hanged):
     ruling is the text's (nearer clockwise to the victim)."""
     pos = Position(BASE_8)
     st = pos.st
-    st.tie_rule = TIE_RULES.index(rule)
+    st.tie_reference = TIE_RULES.index(rule)
     st.sentence[5] = st.sentence[7] = 3
     assert sentence_result(st, 5, 7, 5, 8) == (hanged, True)
     assert sentence_result(st, 7, 5, 5, 8) == (hanged, True)
     st.sentence[1] = 3  # seats 1 and 7, neither the reference: 7 is nearer to 5 either way
     assert sentence_result(st, 1, 7, 5, 8) == (7, True)
     dead = Position(BASE_8, dead=(5,)).st
-    dead.tie_rule = TIE_RULES.index(rule)
+    dead.tie_reference = TIE_RULES.index(rule)
     dead.sentence[1] = dead.sentence[7] = 3
     assert sentence_result(dead, 1, 7, 5, 8) == (7, True)
 
@@ -562,7 +562,7 @@ def test_random_ties_after_a_night_without_a_death_are_uniform():
     No order is drawn when the victim died (the text's rule holds)."""
     pos = Position(BASE_8)
     st = pos.st
-    st.tie_rule = TIE.random
+    st.tie_reference = TIE.random
     st.sentence[5] = st.sentence[7] = 3
     rng = np.random.default_rng(3)
     hanged_5 = 0
@@ -572,7 +572,7 @@ def test_random_ties_after_a_night_without_a_death_are_uniform():
         hanged_5 += sentence_result(st, 5, 7, 5, 8)[0] == 5
     assert abs(hanged_5 - 1000) <= 112
     dead = Position(BASE_8, dead=(5,)).st
-    dead.tie_rule = TIE.random
+    dead.tie_reference = TIE.random
     dead.tie_rank[:8] = -1
     draw_tie_order(dead, 8, 5, np.random.default_rng(3))
     assert list(dead.tie_rank[:8]) == [-1] * 8
@@ -581,7 +581,7 @@ def test_random_ties_after_a_night_without_a_death_are_uniform():
 def test_the_tie_ruling_is_a_knob_and_random_play_keeps_its_games_under_the_default():
     """rules.tie_reference takes first (the default), after or random, refuses anything else,
     and a setup without a night without a death plays the same games under each."""
-    assert config.load("werewolf").params.tie_reference == "first"
+    assert config.load("werewolf").params.knobs.tie_reference == "first"
     with pytest.raises(ConfigError, match="rules.tie_reference"):
         config.load("werewolf", overrides=["rules.tie_reference=last"])
     base = [config.load("werewolf", overrides=["strategies.all=random",

@@ -25,6 +25,8 @@ import numba
 import numpy as np
 from numba import types
 
+from simulator.schema import Number
+
 # Numba labels first-class functions experimental on every use; the engine relies on them.
 warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning)
 
@@ -244,6 +246,33 @@ class Field:
     dtype: Any
     shape: tuple[int, ...]
     meaning: str
+
+
+def knob_fields(keys) -> tuple[Field, ...]:
+    """The state fields of a game's state knobs (its keys declared `state=True`): one scalar per
+    knob, named after the key's last part, a number as float64 and anything else as int64."""
+    return tuple(Field(key.name, np.float64 if isinstance(key.type, Number) else np.int64, (),
+                       key.meaning) for key in keys if key.state)
+
+
+def knobs_record(keys, module: str):
+    """The type of a game's state knobs as its params carry them: a named tuple with a member
+    per knob, named after its key's last part and defaulting to the key's default
+    (`Knobs().witness_caught` is 0.25); `Knobs.read(values)` takes the validated config values.
+    A game's params.py binds it as `Knobs` (pickling finds it there)."""
+    state_keys = tuple(key for key in keys if key.state)
+
+    class Knobs(namedtuple("Knobs", [key.name for key in state_keys],
+                           defaults=[key.default for key in state_keys])):
+        __slots__ = ()
+
+        @classmethod
+        def read(cls, values: dict):
+            return cls(*(values[key.path] for key in state_keys))
+
+    Knobs.__module__ = module
+    Knobs.__qualname__ = "Knobs"
+    return Knobs
 
 
 # Tally axes: what the first dimension of a tally counts.
@@ -634,6 +663,9 @@ class GameSpec:
             bad("max_actions must be at least 1")
         engine_names = {name for name, *_ in engine_fields(1, 1, 1, 1, 1)}
         names = [f.name for f in self.state_fields]
+        if len(set(names)) != len(names):
+            bad(f"state fields repeat (a state knob is named after its key's last part): "
+                f"{', '.join(sorted({n for n in names if names.count(n) > 1}))}")
         tally_names = [t.name for t in self.all_tallies()]
         clash = set(names) & (set(tally_names) | engine_names)
         if clash:
@@ -686,10 +718,11 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
                     MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and SYMMETRIC_SEATS, FILLER_ROLE,
                     TURN_ORDER, COVERAGE_NEEDS, MEASURING_STRATEGY, STANDARD_CONFIGS,
                     NEVER_USED, optional)
-    state.py        FIELDS
+    state.py        FIELDS (besides the state knobs, which the engine adds from KEYS)
     metrics.py      TALLIES
     params.py       KEYS, load_params, setup, actions, describe_setup (and provisional_for,
-                    optional: the rulings a setup depends on)
+                    optional: the rulings a setup depends on); params carrying state knobs
+                    (keys declared `state=True`) hold them as `knobs` (knobs_record)
     observation.py  scramble_hidden
     kernel.py       play
     trace.py        decode_trace
@@ -724,7 +757,8 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         trace_events=tuple(need(d, "TRACE_EVENTS")), length_unit=need(d, "LENGTH_UNIT"),
         max_length=need(d, "MAX_LENGTH"), max_actions=need(d, "MAX_ACTIONS"),
         provisional=tuple(need(d, "PROVISIONAL")), default_config=need(d, "DEFAULT_CONFIG"),
-        state_fields=tuple(need(state, "FIELDS")), tallies=tuple(need(metrics, "TALLIES")),
+        state_fields=knob_fields(need(params, "KEYS")) + tuple(need(state, "FIELDS")),
+        tallies=tuple(need(metrics, "TALLIES")),
         config_keys=tuple(need(params, "KEYS")), load_params=need(params, "load_params"),
         setup=need(params, "setup"), actions=need(params, "actions"),
         describe_setup=need(params, "describe_setup"), kernel=need(kernel, "play"),

@@ -181,6 +181,15 @@ def bind_lineup(st, lineup: Lineup) -> None:
     st.memory_used = used
 
 
+def setup_state(spec: GameSpec, params, st) -> None:
+    """Write a setup into a state: each state knob (`params.knobs`) into its field, then the
+    game's own setup fields and its run constants in the observation (`spec.setup`)."""
+    for key in spec.config_keys:
+        if key.state:
+            st[key.name] = key.state_value(getattr(params.knobs, key.name))
+    spec.setup(params, st)
+
+
 def new_state(spec: GameSpec, params, lineup: Lineup, trace: np.ndarray | None = None,
               trace_game: int = -1):
     """A state ready for the kernel: setup, strategies, observation constants, trace buffer."""
@@ -188,7 +197,7 @@ def new_state(spec: GameSpec, params, lineup: Lineup, trace: np.ndarray | None =
     st.n_actions = spec.actions(params)
     bind_lineup(st, lineup)
     plan_moments(spec, st, st.dtype, params.players, len(lineup.slots))
-    spec.setup(params, st)  # the game's setup fields and its run constants in the observation
+    setup_state(spec, params, st)
     st.obs[OBS_PLAYERS] = params.players
     st.blank[:] = st.obs
     st.blank[[OBS_KIND, OBS_ME, OBS_ROLE, OBS_FIRST]] = -1

@@ -2,7 +2,8 @@
 seat's `role`, the observation, the legal mask, the tallies): see simulator/games/engine.py.
 
 HOOK: one Field per piece of state, sized for MAX_PLAYERS (a state is sized once per game, so
-it compiles once). Public pieces may live in the observation itself, as `alive` does here.
+it compiles once). Public pieces may live in the observation itself, as `alive` does here. A
+knob declared `state=True` in params.KEYS gets its field from the engine.
 """
 
 import numpy as np
@@ -14,8 +15,6 @@ from .declaration import MAX_PLAYERS, OBS
 
 FIELDS = (
     Field("deck", np.int64, (MAX_PLAYERS,), "the roles dealt each game (the setup)"),
-    Field("spies", np.int64, (), "spies dealt"),
-    Field("reveal_votes", np.int64, (), "1 if ballots become public after each vote (knob)"),
     Field("votes", np.int64, (MAX_PLAYERS,), "votes received this round (secret until counted)"),
     Field("ballots", np.int64, (MAX_PLAYERS,), "whom each seat voted for this round"),
     Field("received", np.int64, (MAX_PLAYERS,), "votes each seat received this game"),

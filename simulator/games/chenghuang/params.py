@@ -35,6 +35,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.games.base import knobs_record
 from simulator.schema import Choice, Integer, Invalid, Key
 
 from .declaration import (
@@ -56,36 +57,6 @@ OFFICIAL_POINTS = {
 }
 ABILITY_POINTS = {"judge": 5, "implements": 3, "ox_head": 2, "xie": 1}
 FAN_DEFAULT_AMOUNT = {"minus-one": 1, "steal-four": 4}
-
-
-@dataclass(frozen=True)
-class ChenghuangParams:
-    players: int
-    rounds: int = 4
-    deck: tuple[int, ...] = OFFICIAL_DECK[5]          # cards per kind, in KINDS order
-    role_pool: tuple[int, ...] = BASIC_POOL             # role codes dealt from each round
-    fan_variant: str = "minus-one"
-    points: tuple = tuple(OFFICIAL_POINTS[k] for k in KINDS)  # int (per card) or tuple (set)
-    judge: int = 5
-    implements: int = 3
-    ox_head: int = 2
-    xie: int = 1
-    fan_amount: int = 1
-    pool_name: str = "basic"                          # "basic", "advanced" or "custom"
-    deck_is_official: bool = True
-    s_abilities: str = "always"                       # S_ABILITIES
-
-    @property
-    def deck_size(self) -> int:
-        return sum(self.deck)
-
-    def table(self) -> np.ndarray:
-        """The flat scoring table the kernel and the strategies read (layout: declaration.TABLE)."""
-        return scoring_table(self.points, self.judge, self.implements, self.ox_head, self.xie,
-                             self.fan_variant, self.fan_amount, self.s_abilities)
-
-    def role_names(self) -> list[str]:
-        return [ROLES[r].name for r in self.role_pool]
 
 
 def scoring_table(points, judge=5, implements=3, ox_head=2, xie=1, fan_variant="minus-one",
@@ -187,7 +158,7 @@ def _official_column(kind) -> str:
 KEYS = (
     Key("rules.rounds", Integer(1, MAX_ROUNDS), 4,
         "rounds in a game; the highest total after the last round wins (the Overseers edition "
-        "plays 3)"),
+        "plays 3)", state=True),
     Key("rules.roles", RolePool(),
         lambda players: "advanced" if players == MAX_PLAYERS else "basic",
         "the role pool dealt from each round: \"basic\" (the 5 starred roles), \"advanced\" (all "
@@ -226,6 +197,39 @@ KEYS = (
         balance_knob=True),
 )
 
+# The knobs declared `state=True`, as the params carry them (the engine writes them into the state).
+Knobs = knobs_record(KEYS, __name__)
+
+
+@dataclass(frozen=True)
+class ChenghuangParams:
+    players: int
+    deck: tuple[int, ...] = OFFICIAL_DECK[5]          # cards per kind, in KINDS order
+    role_pool: tuple[int, ...] = BASIC_POOL             # role codes dealt from each round
+    fan_variant: str = "minus-one"
+    points: tuple = tuple(OFFICIAL_POINTS[k] for k in KINDS)  # int (per card) or tuple (set)
+    judge: int = 5
+    implements: int = 3
+    ox_head: int = 2
+    xie: int = 1
+    fan_amount: int = 1
+    pool_name: str = "basic"                          # "basic", "advanced" or "custom"
+    deck_is_official: bool = True
+    s_abilities: str = "always"                       # S_ABILITIES
+    knobs: Knobs = Knobs()
+
+    @property
+    def deck_size(self) -> int:
+        return sum(self.deck)
+
+    def table(self) -> np.ndarray:
+        """The flat scoring table the kernel and the strategies read (layout: declaration.TABLE)."""
+        return scoring_table(self.points, self.judge, self.implements, self.ox_head, self.xie,
+                             self.fan_variant, self.fan_amount, self.s_abilities)
+
+    def role_names(self) -> list[str]:
+        return [ROLES[r].name for r in self.role_pool]
+
 
 def load_params(values: dict, ctx) -> ChenghuangParams:
     """The params of validated config values; checks what involves several keys."""
@@ -256,18 +260,18 @@ def load_params(values: dict, ctx) -> ChenghuangParams:
         fan_amount = FAN_DEFAULT_AMOUNT[fan_variant]
 
     return ChenghuangParams(
-        players=players, rounds=values["rules.rounds"], deck=deck, role_pool=tuple(pool),
+        players=players, deck=deck, role_pool=tuple(pool),
         fan_variant=fan_variant, points=tuple(values[f"scoring.{name}"] for name in KINDS),
         judge=values["scoring.judge"], implements=values["scoring.implements"],
         ox_head=values["scoring.ox_head"], xie=values["scoring.xie"], fan_amount=fan_amount,
         pool_name=pool_name, deck_is_official=deck == OFFICIAL_DECK[players],
-        s_abilities=values["rules.s_abilities"],
+        s_abilities=values["rules.s_abilities"], knobs=Knobs.read(values),
     )
 
 
 def setup(params: ChenghuangParams, st) -> None:
     """The setup in a fresh state: the deck (one kind code per card), the role pool, the scoring
-    table, the deck counts, the rounds, and the run's constants in the observation."""
+    table, the deck counts, and the run's constants in the observation."""
     deck = np.repeat(np.arange(N_KINDS, dtype=np.int64), np.asarray(params.deck, dtype=np.int64))
     if deck.size > MAX_DECK:
         raise ValueError(f"a deck of {deck.size} cards: the state holds at most {MAX_DECK}")
@@ -277,7 +281,6 @@ def setup(params: ChenghuangParams, st) -> None:
     st.pool_size = len(params.role_pool)
     st.table[:] = params.table()
     st.deck_counts[:] = params.deck
-    st.rounds = params.rounds
     init_observation(st)
 
 
@@ -333,8 +336,8 @@ def describe_setup(params: ChenghuangParams) -> dict:
     elif params.pool_name != default_pool:
         notes["roles"] += (f"; the default for {n} players is the {default_pool} pool (the "
                            f"advanced pool is the rules' advanced play)")
-    notes["rounds"] = f"{params.rounds} rounds" + (" (the Overseers edition)" if params.rounds == 3
-                                                   else "")
+    rounds = params.knobs.rounds
+    notes["rounds"] = f"{rounds} rounds" + (" (the Overseers edition)" if rounds == 3 else "")
     notes["fan"] = ("范將軍: each card of the chosen player scores "
                     f"{params.fan_amount} less" if params.fan_variant == "minus-one" else
                     f"范將軍: steals {params.fan_amount} points from the chosen player's round")

@@ -28,7 +28,6 @@ FIELDS = (
     Field("pool_size", i8, (), "roles in the pool"),
     Field("table", i8, (TABLE.size,), "the scoring table (declaration.TABLE)"),
     Field("deck_counts", i8, (_K,), "cards of each kind in the deck"),
-    Field("rounds", i8, (), "rounds in a game"),
     # --- the round's scalars ---
     Field("current_round", i8, (), "the round being played, from 1"),
     Field("captain", i8, (), "this round's captain"),

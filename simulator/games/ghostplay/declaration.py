@@ -255,6 +255,44 @@ TR = codes(TRACE_EVENTS, "Trace")
 RISE_RULES = ("three", "seventh")
 RISE = codes(RISE_RULES, "Rise")
 
+# The options of the rule knobs (params.KEYS; the state holds the option's code).
+REWARDS = ("each", "pool")  # rules.reward
+REWARD = codes(REWARDS, "Reward")
+SEAL_RULES = ("at-end", "at-once")  # rules.seal
+SEAL = codes(SEAL_RULES, "Seal")
+END_RULES = ("deck-empty", "round")  # rules.end
+END_RULE = codes(END_RULES, "EndRule")
+SECOND_ARTIFACT_RULES = ("replaces", "refused")  # rules.second_artifact
+SECOND_ARTIFACT = codes(SECOND_ARTIFACT_RULES, "SecondArtifact")
+HOST_GHOSTS_RULES = ("any", "not-own")  # rules.host_ghosts
+HOST_GHOSTS = codes(HOST_GHOSTS_RULES, "HostGhosts")
+TIE_RULES = ("from-turn-player", "random")  # rules.ties
+TIES = codes(TIE_RULES, "Ties")
+INELIGIBLE_RULES = ("next-right", "set-aside")  # rules.ineligible
+INELIGIBLE = codes(INELIGIBLE_RULES, "Ineligible")
+KING_DRAW_TIMES = ("night-start", "after-haunting")  # rules.king_draw_at
+KING_DRAW_AT = codes(KING_DRAW_TIMES, "KingDrawAt")
+RISE_ORDERS = ("a-first", "b-first")  # rules.rise_order
+RISE_ORDER = codes(RISE_ORDERS, "RiseOrder")
+THIRD_RULES = ("three-or-more", "exactly-three")  # rules.third
+THIRD = codes(THIRD_RULES, "Third")
+SEVENTH_RULES = ("in-play", "revealed")  # rules.seventh
+SEVENTH = codes(SEVENTH_RULES, "Seventh")
+PARTICIPANT_RULES = ("counted", "placed")  # rules.participants
+PARTICIPANTS = codes(PARTICIPANT_RULES, "Participants")
+LOOK_RULES = ("success", "always")  # rules.look
+LOOK = codes(LOOK_RULES, "Look")
+LOOK_AUDIENCES = ("host", "everyone")  # rules.look_seen_by
+LOOK_SEEN_BY = codes(LOOK_AUDIENCES, "LookSeenBy")
+RISEN_GHOST_RULES = ("stay", "lives", "discarded")  # rules.risen_ghosts
+RISEN_GHOSTS = codes(RISEN_GHOST_RULES, "RisenGhosts")
+DAY_ORDERS = ("buy-first", "cards-first")  # rules.day_order
+DAY_ORDER = codes(DAY_ORDERS, "DayOrder")
+CARD_WINDOW_RULES = ("own-day", "every-window")  # rules.card_windows
+CARD_WINDOWS = codes(CARD_WINDOW_RULES, "CardWindows")
+KING_POINT_RULES = ("no-sect", "former-sect")  # rules.king_points
+KING_POINTS = codes(KING_POINT_RULES, "KingPoints")
+
 # Rulings this project made where the draft and the rules note are silent, or that the rules note
 # marks provisional (docs/rules/ghostplay.md gives the why and the covering tests). The decks, the
 # events, the seal value and the end rule are config data: params.py, configs/ghostplay/.

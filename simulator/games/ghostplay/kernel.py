@@ -15,8 +15,8 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    CARD_STATE, DECISION, END, EV, EVENT, KIND, OBS, OUTCOME, PASS, PLAY, RISE, ROLE, TEAM, TR,
-    VOTE_BASE, WINDOW,
+    CARD_STATE, CARD_WINDOWS, DAY_ORDER, DECISION, END, EV, EVENT, KIND, KING_DRAW_AT, LOOK, OBS,
+    OUTCOME, PASS, PLAY, RISE, ROLE, SEAL, TEAM, TR, VOTE_BASE, WINDOW,
 )
 from .observation import legal_buy, legal_challenge, legal_day_card, legal_ghost, legal_vote, \
     observe
@@ -78,7 +78,7 @@ def setup_game(st, rng):
     trace_draws(st)
     shuffle_ghost_deck(st, rng)
     card = draw_king_card(st, rng)
-    event(st, TR.king_card, -1, -1, card, st.seal)
+    event(st, TR.king_card, -1, -1, card, st.seal_lives)
     first = uniform_index(n, rng)
     first_player(st, first)
     event(st, TR.first, first, -1, 0, 0)
@@ -100,7 +100,7 @@ def draw_phase(st, p, rng):
 def day(st, p, rng):
     """Buy extra cards with spirit power, set an artifact, play other cards (the ghost king skips
     this); rules.day_order = "cards-first": the artifact and other cards before buying."""
-    if st.cards_first == 1:
+    if st.day_order == DAY_ORDER.cards_first:
         day_cards(st, p, rng)
         day_buy(st, p, rng)
     else:
@@ -158,7 +158,7 @@ def play_spells(st, v, window, rng):
 def card_window(st, p, window, rng):
     """Before or after the haunting (rules.card_windows = "every-window"): every player, from the
     turn player round, may play other cards."""
-    if st.every_window == 0:
+    if st.card_windows == CARD_WINDOWS.own_day:
         return
     for k in range(st.players):
         play_spells(st, (p + k) % st.players, window, rng)
@@ -292,8 +292,8 @@ def exorcism(st, host, slot, summoning, rng):
             st.dispelled[host] += 1
             score_ghost(st, host, card)
             event(st, TR.dispel, host, target, card, st.points[host])
-    if not summoning and (won or st.look_always == 1):
-        event(st, TR.look, host, target, look(st, host, target), st.look_public)
+    if not summoning and (won or st.look == LOOK.always):
+        event(st, TR.look, host, target, look(st, host, target), st.look_seen_by)
     paid = (st.summon_reward == 1 or not summoning) if won else st.failure_reward == 1
     if paid:
         index = 0
@@ -323,13 +323,13 @@ def night(st, p, rng):
     the ghost king summon, up to rules.exorcisms_per_turn times. Returns 1 if the seal broke at
     once."""
     summoning = p == st.king
-    if summoning and st.king_draws_late == 0:
+    if summoning and st.king_draw_at == KING_DRAW_AT.night_start:
         king_draws(st, p, rng)
     if not summoning or st.king_reveals == 1:
         card_window(st, p, WINDOW.before_the_haunting, rng)
         haunting(st, p, rng)
         card_window(st, p, WINDOW.after_the_haunting, rng)
-    if summoning and st.king_draws_late == 1:
+    if summoning and st.king_draw_at == KING_DRAW_AT.after_haunting:
         king_draws(st, p, rng)
     hosted = 0
     while hosted < st.exorcisms_per_turn and st.in_play > 0:
@@ -341,7 +341,7 @@ def night(st, p, rng):
             return 0
         hosted += 1
         won = exorcism(st, p, slot, summoning, rng)
-        if summoning and won and st.seal_at_once and seal_breaks(st):
+        if summoning and won and st.seal == SEAL.at_once and seal_breaks(st):
             st.seal_broken = 1
             return 1
     return 0
@@ -366,12 +366,12 @@ def end_of_turn(st, p, turn, rng):
     st.rise_turn_sum[0] += turn
     st.rise_turn_sq[0] += turn * turn
     st.rise_turn_hist[min(turn, st.rise_turn_hist.size - 1)] += 1
-    seventh = st.seventh if rule == RISE.seventh else -1
+    seventh = st.seventh_card if rule == RISE.seventh else -1
     event(st, TR.rise, s, p, before, rule * 64 + st.possessed[s] + 4096 * (seventh + 1))
     moved = settle_risen_ghosts(st, s)
     if moved > 0:
         event(st, TR.risen_ghosts, s, st.risen_ghosts, moved, st.lives)
-        if st.seal_at_once and seal_breaks(st):
+        if st.seal == SEAL.at_once and seal_breaks(st):
             st.seal_broken = 1
             return 1
     return 0
@@ -425,8 +425,8 @@ def play_game(st, rng):
     if at_once or seal_breaks(st):
         st.events[EV.seal_breaks] += 1
         end = END.seal_at_once if at_once else END.seal
-        event(st, TR.seal, st.king, -1, st.lives, st.seal)
-        event(st, TR.end, TEAM.evil, end, st.lives, st.seal)
+        event(st, TR.seal, st.king, -1, st.lives, st.seal_lives)
+        event(st, TR.end, TEAM.evil, end, st.lives, st.seal_lives)
         finish_team_game(st, TEAM.evil, end, turn)
         return
     winner = sect_winner(st)

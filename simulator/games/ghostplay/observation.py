@@ -10,7 +10,7 @@ import numpy as np
 
 from simulator.games.engine import allow, clear_legal, inlined
 
-from .declaration import OBS, PASS, PLAY, VOTE_BASE
+from .declaration import HOST_GHOSTS, OBS, PASS, PLAY, VOTE_BASE
 from .rules import may_challenge, may_set_artifact, most_affordable, vote_limits
 
 
@@ -55,7 +55,7 @@ def legal_ghost(st, host, summoning):
     clear_legal(st)
     allow(st, PASS)
     for slot in range(st.in_play):
-        if summoning or st.host_not_own == 0 or st.slot_target[slot] != host:
+        if summoning or st.host_ghosts == HOST_GHOSTS.any or st.slot_target[slot] != host:
             allow(st, slot)
 
 

@@ -32,15 +32,20 @@ the field (`ghost_deck: card g07: field requirement: must be ...`).
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 
 
+from simulator.games.base import knobs_record
 from simulator.schema import AnyOf, Boolean, Choice, Integer, Invalid, Key, ListOf
 
 from .declaration import (
-    ARTIFACT_EFFECTS, CARD_KINDS, COLOURS, EFFECTS, EVENT_EFFECTS, IDENTITIES, MAX_GHOST_CARDS,
-    MAX_KING_CARDS, MAX_REWARD, MAX_TAOIST, MAX_TYPES, MAX_VOTE, OBS, PASS, PLAYS, POSSESSIONS,
-    PROVISIONAL, ROLE, SPELL_EFFECTS,
+    ARTIFACT_EFFECTS, CARD_KINDS, CARD_WINDOW_RULES, COLOURS, DAY_ORDERS, EFFECTS, END_RULES,
+    EVENT_EFFECTS, HOST_GHOSTS_RULES, IDENTITIES, INELIGIBLE_RULES, KING_DRAW_TIMES,
+    KING_POINT_RULES, LOOK_AUDIENCES, LOOK_RULES, MAX_GHOST_CARDS, MAX_KING_CARDS, MAX_REWARD,
+    MAX_TAOIST, MAX_TYPES, MAX_VOTE, OBS, PARTICIPANT_RULES, PASS, PLAYS, POSSESSIONS, PROVISIONAL,
+    REWARDS, RISE_ORDERS, RISEN_GHOST_RULES, ROLE, SEAL_RULES, SECOND_ARTIFACT_RULES,
+    SEVENTH_RULES, SPELL_EFFECTS, THIRD_RULES, TIE_RULES,
 )
 
 MAX_REQUIREMENT = 40
@@ -246,99 +251,100 @@ DEFAULT_SEALS = [3] * 7
 KEYS = (
     # from the draft
     Key("rules.start_hand", Integer(0, 30), 4, "Taoist cards dealt to each player at the start",
-        balance_knob=True),
+        balance_knob=True, state=True),
     Key("rules.start_spirit", Integer(0, 60), 4, "spirit power each player starts with",
-        balance_knob=True),
+        balance_knob=True, state=True),
     Key("rules.draw", Integer(0, 10), 2, "Taoist cards drawn in the draw phase",
-        balance_knob=True),
+        balance_knob=True, state=True),
     Key("rules.card_cost", Integer(1, 20), 2, "spirit power per extra Taoist card bought in the "
-        "day", balance_knob=True),
+        "day", balance_knob=True, state=True),
     Key("rules.king_draw", Integer(0, 10), 1, "Taoist cards the ghost king draws each night",
-        balance_knob=True),
+        balance_knob=True, state=True),
     # provisional knobs
-    Key("rules.reward", Choice(("each", "pool")), "each",
+    Key("rules.reward", Choice(REWARDS), "each",
         "provisional: a ghost's reward: \"each\" (each participant gets the card's `reward` entry "
         "for their number) or \"pool\" (the card's `pool` split evenly, the rest one each from "
-        "the host on)", balance_knob=True),
-    Key("rules.seal", Choice(("at-end", "at-once")), "at-end",
+        "the host on)", balance_knob=True, state=True),
+    Key("rules.seal", Choice(SEAL_RULES), "at-end",
         "provisional end rule: the seal breaks \"at-end\" (when the game ends, if the ghost king "
-        "holds enough lives) or \"at-once\" (the moment it does)", balance_knob=True),
-    Key("rules.end", Choice(("deck-empty", "round")), "deck-empty",
+        "holds enough lives) or \"at-once\" (the moment it does)", balance_knob=True, state=True),
+    Key("rules.end", Choice(END_RULES), "deck-empty",
         "provisional end rule: the game ends after the turn that empties the ghost deck "
         "(\"deck-empty\") or at the end of that round (\"round\": every player has had as many "
-        "turns)", balance_knob=True),
+        "turns)", balance_knob=True, state=True),
     Key("rules.possession_penalty", Boolean(), False,
         "provisional knob: a possessed player draws 2 minus its ghosts (never below 0)",
-        balance_knob=True),
-    Key("rules.second_artifact", Choice(("replaces", "refused")), "replaces",
+        balance_knob=True, state=True),
+    Key("rules.second_artifact", Choice(SECOND_ARTIFACT_RULES), "replaces",
         "provisional knob: a second artifact replaces the first (\"replaces\") or cannot be "
-        "played (\"refused\")"),
+        "played (\"refused\")", state=True),
     Key("rules.exorcisms_per_turn", Integer(1, 8), 1,
         "provisional: exorcisms a turn player may host in one night, one after another (the "
-        "ghost king: summonings); the draft gives no limit", balance_knob=True),
-    Key("rules.host_ghosts", Choice(("any", "not-own")), "any",
+        "ghost king: summonings); the draft gives no limit", balance_knob=True, state=True),
+    Key("rules.host_ghosts", Choice(HOST_GHOSTS_RULES), "any",
         "provisional: the host picks any ghost in play (\"any\"), or only one on another player "
-        "(\"not-own\")", balance_knob=True),
-    Key("rules.ties", Choice(("from-turn-player", "random")), "from-turn-player",
+        "(\"not-own\")", balance_knob=True, state=True),
+    Key("rules.ties", Choice(TIE_RULES), "from-turn-player",
         "provisional: a tie for whom a ghost possesses (most spirit power, fewest cards), for "
         "which of several players rises by rule (a) and for most ghosts in rule (b) goes to the "
         "tied player met first going right from the turn player, the turn player first "
-        "(\"from-turn-player\"), or to one of them at random (\"random\")"),
-    Key("rules.ineligible", Choice(("next-right", "set-aside")), "next-right",
+        "(\"from-turn-player\"), or to one of them at random (\"random\")", state=True),
+    Key("rules.ineligible", Choice(INELIGIBLE_RULES), "next-right",
         "provisional: a ghost whose rule picks the ghost king or a warded player goes to the next "
         "eligible player to the right (\"next-right\") or is set aside (\"set-aside\")",
-        balance_knob=True),
-    Key("rules.king_draw_at", Choice(("night-start", "after-haunting")), "night-start",
+        balance_knob=True, state=True),
+    Key("rules.king_draw_at", Choice(KING_DRAW_TIMES), "night-start",
         "provisional: the ghost king draws its Taoist card(s) at the start of its night "
-        "(\"night-start\") or after the haunting, before it may summon (\"after-haunting\")"),
+        "(\"night-start\") or after the haunting, before it may summon (\"after-haunting\")",
+        state=True),
     Key("rules.king_reveals", Boolean(), True,
         "provisional: the ghost king reveals a ghost-deck card in its night like any turn player "
-        "(true), or its night has no haunting (false)", balance_knob=True),
-    Key("rules.rise_order", Choice(("a-first", "b-first")), "a-first",
+        "(true), or its night has no haunting (false)", balance_knob=True, state=True),
+    Key("rules.rise_order", Choice(RISE_ORDERS), "a-first",
         "provisional: when both rise rules apply at the end of a turn, rule (a) (3 ghosts) is "
-        "checked first (\"a-first\") or rule (b) (the 7th ghost) is (\"b-first\")"),
-    Key("rules.third", Choice(("three-or-more", "exactly-three")), "three-or-more",
+        "checked first (\"a-first\") or rule (b) (the 7th ghost) is (\"b-first\")", state=True),
+    Key("rules.third", Choice(THIRD_RULES), "three-or-more",
         "provisional: rule (a) counts an arrival that brings a player to 3 or more ghosts "
-        "(\"three-or-more\") or to exactly 3 (\"exactly-three\")", balance_knob=True),
-    Key("rules.seventh", Choice(("in-play", "revealed")), "in-play",
+        "(\"three-or-more\") or to exactly 3 (\"exactly-three\")", balance_knob=True, state=True),
+    Key("rules.seventh", Choice(SEVENTH_RULES), "in-play",
         "provisional: rule (b)'s 7th ghost is the first arrival of a turn that brings the ghosts "
         "on players to 7 or more (\"in-play\") or the 7th ghost to possess a player this game "
-        "(\"revealed\")", balance_knob=True),
-    Key("rules.participants", Choice(("counted", "placed")), "counted",
+        "(\"revealed\")", balance_knob=True, state=True),
+    Key("rules.participants", Choice(PARTICIPANT_RULES), "counted",
         "provisional: a reward's participants are the players whose vote cards were counted, the "
         "host included (\"counted\"), or every player who placed cards, challenged ones "
-        "included (\"placed\")", balance_knob=True),
-    Key("rules.look", Choice(("success", "always")), "success",
+        "included (\"placed\")", balance_knob=True, state=True),
+    Key("rules.look", Choice(LOOK_RULES), "success",
         "provisional: the host looks at the possessed player's identity after a success only "
-        "(\"success\") or after every exorcism it hosts (\"always\")"),
-    Key("rules.look_seen_by", Choice(("host", "everyone")), "host",
+        "(\"success\") or after every exorcism it hosts (\"always\")", state=True),
+    Key("rules.look_seen_by", Choice(LOOK_AUDIENCES), "host",
         "provisional: the host's look is private to it (\"host\") or the identity is shown to "
-        "everyone (\"everyone\")", balance_knob=True),
+        "everyone (\"everyone\")", balance_knob=True, state=True),
     Key("rules.failure_reward", Boolean(), False,
         "provisional: a failed exorcism or summoning pays no reward (false) or pays its "
-        "participants the ghost's reward too (true)", balance_knob=True),
+        "participants the ghost's reward too (true)", balance_knob=True, state=True),
     Key("rules.summon_reward", Boolean(), True,
         "provisional: a successful summoning pays the ghost king the ghost's reward (true) or "
-        "nothing (false)", balance_knob=True),
-    Key("rules.risen_ghosts", Choice(("stay", "lives", "discarded")), "stay",
+        "nothing (false)", balance_knob=True, state=True),
+    Key("rules.risen_ghosts", Choice(RISEN_GHOST_RULES), "stay",
         "provisional: the ghosts on a player who rises stay on it and may be exorcised or "
         "summoned (\"stay\"), become the ghost king's lives at once (\"lives\"), or are "
-        "set aside (\"discarded\")", balance_knob=True),
-    Key("rules.day_order", Choice(("buy-first", "cards-first")), "buy-first",
+        "set aside (\"discarded\")", balance_knob=True, state=True),
+    Key("rules.day_order", Choice(DAY_ORDERS), "buy-first",
         "provisional: the day buys cards first, then sets an artifact and plays other cards "
         "(\"buy-first\"), or sets an artifact and plays other cards before it buys "
-        "(\"cards-first\")"),
+        "(\"cards-first\")", state=True),
     Key("rules.vote_limit", Integer(1, MAX_VOTE), MAX_VOTE,
         f"provisional: the most cards of each colour one voter may place in one vote (at most "
-        f"{MAX_VOTE}: the decision's encoding)", balance_knob=True),
-    Key("rules.card_windows", Choice(("own-day", "every-window")), "own-day",
+        f"{MAX_VOTE}: the decision's encoding)", balance_knob=True, state=True),
+    Key("rules.card_windows", Choice(CARD_WINDOW_RULES), "own-day",
         "provisional: other cards (spells) are played only in their holder's day (\"own-day\"), "
         "or also by every player, from the turn player round, just before and just after each "
         "haunting (\"every-window\": the draft's \"before or after the haunting\")",
-        balance_knob=True),
-    Key("rules.king_points", Choice(("no-sect", "former-sect")), "no-sect",
+        balance_knob=True, state=True),
+    Key("rules.king_points", Choice(KING_POINT_RULES), "no-sect",
         "provisional: the ghost king's points count for no sect (\"no-sect\") or for the sect "
-        "it was dealt (\"former-sect\")", balance_knob=True),
+        "it was dealt (\"former-sect\")", balance_knob=True, state=True),
     Key("ghost_kings.seal", ListOf(Integer(1, 30), 1, MAX_KING_CARDS), DEFAULT_SEALS,
         "provisional: the seal value (lives that break the seal) of each ghost-king card; one "
         "card is drawn at random each game", balance_knob=True),
@@ -367,10 +373,8 @@ KEYS = (
 
 
 # The provisional rule knobs that are plain params fields (`rules.<field>`), in KEYS order.
-RULE_KNOBS = ("exorcisms_per_turn", "host_ghosts", "ties", "ineligible", "king_draw_at",
-              "king_reveals", "rise_order", "third", "seventh", "participants", "look",
-              "look_seen_by", "failure_reward", "summon_reward", "risen_ghosts", "day_order",
-              "vote_limit", "card_windows", "king_points")
+# The knobs declared `state=True`, as the params carry them (the engine writes them into the state).
+Knobs = knobs_record(KEYS, __name__)
 
 
 # --- the params ---------------------------------------------------------------------------------
@@ -380,36 +384,8 @@ class GhostplayParams:
     ghost_deck: tuple = ()           # GhostCard entries, as listed (counts not expanded)
     taoist_deck: tuple = ()          # TaoistCard entries with a count
     seals: tuple = tuple(DEFAULT_SEALS)
-    start_hand: int = 4
-    start_spirit: int = 4
-    draw: int = 2
-    card_cost: int = 2
-    king_draw: int = 1
-    reward: str = "each"
-    seal: str = "at-end"
-    end: str = "deck-empty"
-    possession_penalty: bool = False
-    second_artifact: str = "replaces"
     requirement_4: object = "as-listed"
-    exorcisms_per_turn: int = 1
-    host_ghosts: str = "any"
-    ties: str = "from-turn-player"
-    ineligible: str = "next-right"
-    king_draw_at: str = "night-start"
-    king_reveals: bool = True
-    rise_order: str = "a-first"
-    third: str = "three-or-more"
-    seventh: str = "in-play"
-    participants: str = "counted"
-    look: str = "success"
-    look_seen_by: str = "host"
-    failure_reward: bool = False
-    summon_reward: bool = True
-    risen_ghosts: str = "stay"
-    day_order: str = "buy-first"
-    vote_limit: int = MAX_VOTE
-    card_windows: str = "own-day"
-    king_points: str = "no-sect"
+    knobs: Knobs = Knobs()
 
     def ghost_cards(self) -> list[GhostCard]:
         """The ghost deck card by card (copies expanded, named `name` or `name#k`), after the
@@ -478,17 +454,12 @@ def load_params(values: dict, ctx) -> GhostplayParams:
                                     f"{limit}): the ghost king could never summon it")
     return GhostplayParams(
         players=players, ghost_deck=ghost_deck, taoist_deck=taoist,
-        seals=tuple(values["ghost_kings.seal"]), start_hand=values["rules.start_hand"],
-        start_spirit=values["rules.start_spirit"], draw=values["rules.draw"],
-        card_cost=values["rules.card_cost"], king_draw=values["rules.king_draw"],
-        reward=values["rules.reward"], seal=values["rules.seal"], end=values["rules.end"],
-        possession_penalty=values["rules.possession_penalty"],
-        second_artifact=values["rules.second_artifact"], requirement_4=fours,
-        **{field: values[f"rules.{field}"] for field in RULE_KNOBS})
+        seals=tuple(values["ghost_kings.seal"]), requirement_4=fours, knobs=Knobs.read(values))
 
 
 def default_params(players: int = 6, **changes) -> GhostplayParams:
-    """The default setup's params without a config file (for tests and tools)."""
+    """The default setup's params without a config file (for tests and tools), with `changes` to
+    its fields or its knobs by name (`seals=(2,)`, `ties="random"`)."""
     from simulator.schema import validate
 
     def error(key, message):
@@ -503,7 +474,9 @@ def default_params(players: int = 6, **changes) -> GhostplayParams:
             raise ValueError(f"{key}: {message}")
 
     params = load_params(values, _Ctx())
-    return GhostplayParams(**{**params.__dict__, **changes})
+    knobs = {name: value for name, value in changes.items() if name in Knobs._fields}
+    fields = {name: value for name, value in changes.items() if name not in knobs}
+    return dataclasses.replace(params, knobs=params.knobs._replace(**knobs), **fields)
 
 
 # --- the setup ----------------------------------------------------------------------------------
@@ -545,35 +518,6 @@ def setup(params: GhostplayParams, st) -> None:
 
     st.king_cards = len(params.seals)
     st.king_seal[:len(params.seals)] = params.seals
-    st.start_hand = params.start_hand
-    st.start_spirit = params.start_spirit
-    st.draw_count = params.draw
-    st.card_cost = params.card_cost
-    st.king_draw = params.king_draw
-    st.reward_pool = 1 if params.reward == "pool" else 0
-    st.seal_at_once = 1 if params.seal == "at-once" else 0
-    st.end_round = 1 if params.end == "round" else 0
-    st.possession_penalty = 1 if params.possession_penalty else 0
-    st.artifact_refused = 1 if params.second_artifact == "refused" else 0
-    st.exorcisms_per_turn = params.exorcisms_per_turn
-    st.host_not_own = 1 if params.host_ghosts == "not-own" else 0
-    st.random_ties = 1 if params.ties == "random" else 0
-    st.set_aside = 1 if params.ineligible == "set-aside" else 0
-    st.king_draws_late = 1 if params.king_draw_at == "after-haunting" else 0
-    st.king_reveals = 1 if params.king_reveals else 0
-    st.b_first = 1 if params.rise_order == "b-first" else 0
-    st.exactly_three = 1 if params.third == "exactly-three" else 0
-    st.seventh_revealed = 1 if params.seventh == "revealed" else 0
-    st.placed_participate = 1 if params.participants == "placed" else 0
-    st.look_always = 1 if params.look == "always" else 0
-    st.look_public = 1 if params.look_seen_by == "everyone" else 0
-    st.failure_reward = 1 if params.failure_reward else 0
-    st.summon_reward = 1 if params.summon_reward else 0
-    st.risen_ghosts = ("stay", "lives", "discarded").index(params.risen_ghosts)
-    st.cards_first = 1 if params.day_order == "cards-first" else 0
-    st.vote_limit = params.vote_limit
-    st.king_former_sect = 1 if params.king_points == "former-sect" else 0
-    st.every_window = 1 if params.card_windows == "every-window" else 0
 
     obs = st.obs
     obs[OBS.ghost_cards] = st.ghost_size
@@ -591,7 +535,7 @@ def setup(params: GhostplayParams, st) -> None:
         obs[OBS.type_play + t] = st.type_play[t]
         obs[OBS.type_effect + t] = st.type_effect[t]
         obs[OBS.type_amount + t] = st.type_amount[t]
-    obs[OBS.card_cost] = params.card_cost
+    obs[OBS.card_cost] = st.card_cost
     obs[OBS.evil_dealt] = params.identities[2]
 
 
@@ -615,15 +559,6 @@ def dealt_teams(params: GhostplayParams) -> tuple[str, ...]:
                                           ("evil", evil)) if count)
 
 
-# Each params field a `rules.*` key sets (the deck keys are compared card by card below).
-_RULE_FIELDS = {"start_hand": "rules.start_hand", "start_spirit": "rules.start_spirit",
-                "draw": "rules.draw", "card_cost": "rules.card_cost",
-                "king_draw": "rules.king_draw", "reward": "rules.reward", "seal": "rules.seal",
-                "end": "rules.end", "possession_penalty": "rules.possession_penalty",
-                "second_artifact": "rules.second_artifact",
-                **{field: f"rules.{field}" for field in RULE_KNOBS}}
-
-
 def _toml(value) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -634,8 +569,8 @@ def changed_settings(params: GhostplayParams) -> list[str]:
     """Every setting of `params` that differs from the default setup, as `key = value` (a changed
     deck as what changed in it): what a trace's header and a summary must say."""
     default = default_params(params.players)
-    changed = [f"{key} = {_toml(getattr(params, field))}" for field, key in _RULE_FIELDS.items()
-               if getattr(params, field) != getattr(default, field)]
+    changed = [f"{key.path} = {_toml(getattr(params.knobs, key.name))}" for key in KEYS
+               if key.state and getattr(params.knobs, key.name) != getattr(default.knobs, key.name)]
     if params.seals != default.seals:
         changed.append(f"ghost_kings.seal = {list(params.seals)}")
     if params.requirement_4 != default.requirement_4:
@@ -688,17 +623,17 @@ def describe_setup(params: GhostplayParams) -> dict:
                         + ("" if special else "; no artifacts or other cards")),
         "seal": (f"provisional: {len(params.seals)} ghost-king card(s), seal "
                  + "/".join(map(str, seals)) + " lives; the seal breaks "
-                 + ("when the game ends" if params.seal == "at-end" else "at once")),
+                 + ("when the game ends" if params.knobs.seal == "at-end" else "at once")),
         "end": ("provisional: the game ends when the ghost deck is empty and the turn ends"
-                if params.end == "deck-empty" else
+                if params.knobs.end == "deck-empty" else
                 "provisional: the game ends at the end of the round that empties the ghost deck"),
         "reward": ("provisional: each participant gets the ghost's reward for their number"
-                   if params.reward == "each" else
+                   if params.knobs.reward == "each" else
                    "provisional: the ghost's pool is split among the participants"),
     }
-    if params.possession_penalty:
+    if params.knobs.possession_penalty:
         notes["possession"] = "provisional knob: a possessed player draws 2 minus its ghosts"
-    if params.second_artifact == "refused":
+    if params.knobs.second_artifact == "refused":
         notes["artifact"] = "provisional knob: a second artifact cannot be played"
     changed = changed_settings(params)
     if changed:
@@ -716,12 +651,13 @@ def provisional_line(params: GhostplayParams | None) -> str:
     ghosts = sum(1 for c in cards if c.kind == "ghost")
     taoist = sum(t.count for t in params.taoist_types())
     seals = "/".join(map(str, sorted(set(params.seals))))
-    end = "the ghost deck empties" if params.end == "deck-empty" else "the round that empties " \
-                                                                       "the ghost deck ends"
+    knobs = params.knobs
+    end = "the ghost deck empties" if knobs.end == "deck-empty" else "the round that empties " \
+                                                                "the ghost deck ends"
     return (f"PROVISIONAL rules in this game (the draft is silent; config data): ghost deck of "
             f"{len(cards)} cards ({ghosts} ghosts, {len(cards) - ghosts} events), Taoist deck of "
             f"{taoist} cards, seal {seals} lives breaking "
-            f"{'when the game ends' if params.seal == 'at-end' else 'at once'}, the game ends "
-            f"when {end}, reward '{params.reward}'; {len(PROVISIONAL)} rulings in all: "
+            f"{'when the game ends' if knobs.seal == 'at-end' else 'at once'}, the game ends "
+            f"when {end}, reward '{knobs.reward}'; {len(PROVISIONAL)} rulings in all: "
             f"`fairplay games ghostplay`")
 

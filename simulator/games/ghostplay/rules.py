@@ -8,8 +8,9 @@ counter-clockwise voter). Randomness only through the engine's draws.
 from simulator.games.engine import inlined, shuffle, uniform_index
 
 from .declaration import (
-    CARD_STATE, EFFECT, EVENT, LF, LOG, LOG_ENTRY, MAX_PLAYERS, MAX_REWARD, MAX_TYPES, MAX_VOTE,
-    OBS, POSSESS, RISE, ROLE, TEAM, UNKNOWN,
+    CARD_STATE, EFFECT, END_RULE, EVENT, INELIGIBLE, KING_POINTS, LF, LOG, LOG_ENTRY, LOOK_SEEN_BY,
+    MAX_PLAYERS, MAX_REWARD, MAX_TYPES, MAX_VOTE, OBS, PARTICIPANTS, POSSESS, REWARD, RISE,
+    RISE_ORDER, RISEN_GHOSTS, ROLE, SECOND_ARTIFACT, SEVENTH, TEAM, THIRD, TIES, UNKNOWN,
 )
 
 
@@ -145,8 +146,8 @@ def shuffle_ghost_deck(st, rng):
 def draw_king_card(st, rng):
     """One ghost-king card at random, shown: this game's candidate ghost king and its seal."""
     card = uniform_index(st.king_cards, rng)
-    st.seal = st.king_seal[card]
-    st.obs[OBS.seal] = st.seal
+    st.seal_lives = st.king_seal[card]
+    st.obs[OBS.seal] = st.seal_lives
     return card
 
 
@@ -166,7 +167,7 @@ def reset_table(st):
         obs[OBS.artifact + s] = UNKNOWN
         st.hosted[s] = 0
         st.dispelled[s] = 0
-        st.third[s] = 0
+        st.reached_three[s] = 0
         st.cleared[s] = 0
         st.on_table[s] = 0
         st.shown[s] = UNKNOWN
@@ -178,7 +179,7 @@ def reset_table(st):
     st.lives = 0
     obs[OBS.lives] = 0
     st.seal_broken = 0
-    st.seventh = UNKNOWN
+    st.seventh_card = UNKNOWN
     st.seventh_gone = 0
     st.arrivals = 0
     st.ex_seq = 0
@@ -200,7 +201,7 @@ def reset_table(st):
 def draw_phase_count(st, s):
     """Cards seat s draws in its draw phase: 2 (rules.draw); with the possession penalty knob,
     2 minus its ghosts, never below 0; plus a 'draw' artifact's amount."""
-    count = st.draw_count
+    count = st.draw
     if st.possession_penalty:
         count = max(0, count - st.possessed[s])
     a = st.artifact[s]
@@ -239,7 +240,7 @@ def buy_cards(st, s, count, rng):
 def may_set_artifact(st, s):
     """Can seat s set an artifact now? (A second one replaces the first, unless the knob refuses
     it.)"""
-    return not (st.artifact_refused and st.artifact[s] >= 0)
+    return not (st.second_artifact == SECOND_ARTIFACT.refused and st.artifact[s] >= 0)
 
 
 @inlined
@@ -295,7 +296,7 @@ def takes_tie(st, tied, rng):
     """A player tied with the best so far, `tied` players tied in all (this one included): does it
     take the place? Never with ties going to the first met (the default); with rules.ties =
     "random", with chance 1 / tied, so that each tied player is chosen equally often."""
-    return st.random_ties == 1 and uniform_index(tied, rng) == 0
+    return st.ties == TIES.random and uniform_index(tied, rng) == 0
 
 
 @inlined
@@ -330,7 +331,7 @@ def possession_target(st, card, p, rng):
                 tied += 1
                 if takes_tie(st, tied, rng):
                     chosen = s
-    if st.set_aside == 1:
+    if st.ineligible == INELIGIBLE.set_aside:
         return chosen if eligible(st, chosen) else UNKNOWN
     for k in range(n):
         s = (chosen + k) % n
@@ -355,13 +356,13 @@ def possess(st, card, s):
     st.obs[OBS.possessed + s] = st.possessed[s]
     set_card_state(st, card, CARD_STATE.in_play)
     st.arrivals += 1
-    if st.possessed[s] == 3 or (st.possessed[s] > 3 and st.exactly_three == 0):
-        st.third[s] = 1
-    if st.seventh_revealed == 1:
+    if st.possessed[s] == 3 or (st.possessed[s] > 3 and st.third == THIRD.three_or_more):
+        st.reached_three[s] = 1
+    if st.seventh == SEVENTH.revealed:
         if st.arrivals == 7:
-            st.seventh = card
-    elif st.in_play >= 7 and st.seventh < 0:
-        st.seventh = card
+            st.seventh_card = card
+    elif st.in_play >= 7 and st.seventh_card < 0:
+        st.seventh_card = card
     return slot
 
 
@@ -504,7 +505,8 @@ def mark_participants(st, host):
     (st.order[v] = 1). Returns how many."""
     count = 0
     for v in range(st.players):
-        placed = st.placed_participate == 1 and st.vote_positive[v] + st.vote_negative[v] > 0
+        placed = (st.participants == PARTICIPANTS.placed
+                  and st.vote_positive[v] + st.vote_negative[v] > 0)
         part = 1 if v == host or st.on_table[v] == 1 or placed else 0
         st.order[v] = part
         count += part
@@ -516,7 +518,7 @@ def pay_reward(st, v, card, index, count):
     """Participant v, the index-th in vote order (the host 0), gets the ghost's reward: the card's
     reward for `count` participants (rules.reward = "each"), or its pool split evenly, the rest
     one each from the host on ("pool"). Returns the spirit power paid."""
-    if st.reward_pool:
+    if st.reward == REWARD.pool:
         amount = st.g_pool[card] // count + (1 if index < st.g_pool[card] % count else 0)
     else:
         amount = st.g_reward[card, min(count, MAX_REWARD) - 1]
@@ -543,7 +545,7 @@ def remove_ghost(st, slot):
     st.possessed[s] -= 1
     st.obs[OBS.possessed + s] = st.possessed[s]
     st.cleared[s] = 1
-    if card == st.seventh:
+    if card == st.seventh_card:
         st.seventh_gone = 1
     return card, s
 
@@ -569,7 +571,7 @@ def add_life(st, card):
 def look(st, host, s):
     """The host looks at the possessed player's identity (private to the host; rules.look_seen_by
     = "everyone": every seat sees it)."""
-    if st.look_public == 1:
+    if st.look_seen_by == LOOK_SEEN_BY.everyone:
         for v in range(st.players):
             st.known[v, s] = st.role[s]
     st.known[host, s] = st.role[s]
@@ -603,9 +605,9 @@ def log_exorcism(st, host, card, target, outcome, positive, negative):
 def start_turn(st, p, turn):
     """A new turn: nothing arrived or was dispelled yet (the rise rules look at one turn)."""
     for s in range(st.players):
-        st.third[s] = 0
+        st.reached_three[s] = 0
         st.cleared[s] = 0
-    st.seventh = UNKNOWN
+    st.seventh_card = UNKNOWN
     st.seventh_gone = 0
     st.obs[OBS.turn] = turn
     st.obs[OBS.turn_player] = p
@@ -641,13 +643,13 @@ def rise_by_three(st, p, rng):
     prevented = 0
     for k in range(n):
         s = (p + k) % n
-        if st.third[s] == 1:
+        if st.reached_three[s] == 1:
             if st.cleared[s] == 1:
                 prevented += 1
             elif chosen < 0:
                 chosen = s
                 tied = 1
-                if st.random_ties == 0:
+                if st.ties == TIES.from_turn_player:
                     return chosen, prevented
             else:
                 tied += 1
@@ -660,7 +662,7 @@ def rise_by_three(st, p, rng):
 def rise_by_seventh(st, p, rng):
     """Rule (b) at the end of turn p: the 7th ghost arrived this turn and was not dispelled: the
     player possessed by most ghosts. Returns (seat or -1, rises prevented)."""
-    if st.seventh < 0:
+    if st.seventh_card < 0:
         return UNKNOWN, 0
     if st.seventh_gone == 1:
         return UNKNOWN, 1
@@ -674,7 +676,7 @@ def rise_candidate(st, p, rng):
     Returns (seat, rule, rises prevented by a dispel this turn)."""
     if st.king >= 0:
         return UNKNOWN, UNKNOWN, 0
-    if st.b_first == 1:
+    if st.rise_order == RISE_ORDER.b_first:
         s, prevented = rise_by_seventh(st, p, rng)
         if s >= 0:
             return s, RISE.seventh, prevented
@@ -709,14 +711,14 @@ def rise(st, s, turn):
 def settle_risen_ghosts(st, s):
     """The ghosts on seat s, which has just risen: they stay (rules.risen_ghosts = "stay"), become
     the ghost king's lives ("lives") or are set aside ("discarded"). Returns how many moved."""
-    if st.risen_ghosts == 0:
+    if st.risen_ghosts == RISEN_GHOSTS.stay:
         return 0
     moved = 0
     slot = st.in_play - 1
     while slot >= 0:
         if st.slot_target[slot] == s:
             card, _ = remove_ghost(st, slot)
-            if st.risen_ghosts == 1:
+            if st.risen_ghosts == RISEN_GHOSTS.lives:
                 add_life(st, card)
             else:
                 set_card_state(st, card, CARD_STATE.resolved)
@@ -728,7 +730,7 @@ def settle_risen_ghosts(st, s):
 @inlined
 def seal_breaks(st):
     """The ghost king holds at least the candidate card's seal value of lives."""
-    return st.king >= 0 and st.lives >= st.seal
+    return st.king >= 0 and st.lives >= st.seal_lives
 
 
 # --- the end --------------------------------------------------------------------------------------
@@ -738,7 +740,7 @@ def game_over(st, p):
     round is over: the next player would be the first player again."""
     if st.ghost_next < st.ghost_size:
         return False
-    if st.end_round:
+    if st.end == END_RULE.round:
         return (p + 1) % st.players == st.first_seat
     return True
 
@@ -753,7 +755,7 @@ def sect_points(st):
     evil = 0
     for s in range(st.players):
         identity = st.role[s]
-        if identity == ROLE.ghost_king and st.king_former_sect == 1:
+        if identity == ROLE.ghost_king and st.king_points == KING_POINTS.former_sect:
             identity = st.former[s]
         if identity == ROLE.taiping:
             taiping += st.points[s]

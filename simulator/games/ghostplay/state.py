@@ -20,7 +20,8 @@ _P, _G, _T = MAX_PLAYERS, MAX_GHOST_CARDS, MAX_TYPES
 i8 = np.int64
 
 FIELDS = (
-    # --- the setup (params.setup, once per run) ---
+    # --- the setup (params.setup, once per run; the engine adds the knobs declared `state=True`
+    # in params.KEYS) ---
     Field("identity_deck", i8, (_P,), "the identities dealt (the draft's table for the count)"),
     Field("n_types", i8, (), "Taoist card types"),
     Field("type_colour", i8, (_T,), "each type's colour"),
@@ -42,41 +43,11 @@ FIELDS = (
     Field("g_amount", i8, (_G,), "an event's amount"),
     Field("king_cards", i8, (), "ghost-king cards"),
     Field("king_seal", i8, (MAX_KING_CARDS,), "each ghost-king card's seal value"),
-    Field("start_hand", i8, (), "Taoist cards dealt at the start"),
-    Field("start_spirit", i8, (), "spirit power at the start"),
-    Field("draw_count", i8, (), "cards drawn in the draw phase"),
-    Field("card_cost", i8, (), "spirit power per card bought"),
-    Field("king_draw", i8, (), "cards the ghost king draws each night"),
-    Field("reward_pool", i8, (), "1: rewards are the pool split (knob)"),
-    Field("seal_at_once", i8, (), "1: the seal breaks at once (knob)"),
-    Field("end_round", i8, (), "1: the game ends at the end of the round (knob)"),
-    Field("possession_penalty", i8, (), "1: possessed players draw fewer cards (knob)"),
-    Field("artifact_refused", i8, (), "1: a second artifact cannot be played (knob)"),
-    Field("exorcisms_per_turn", i8, (), "exorcisms (summonings) a turn player may host a night"),
-    Field("host_not_own", i8, (), "1: a host may not pick a ghost on itself (knob)"),
-    Field("random_ties", i8, (), "1: possession and rise ties are broken at random (knob)"),
-    Field("set_aside", i8, (), "1: a ghost whose rule picks an ineligible player is set aside"),
-    Field("king_draws_late", i8, (), "1: the ghost king draws after the haunting (knob)"),
-    Field("king_reveals", i8, (), "1: the ghost king's night has a haunting"),
-    Field("b_first", i8, (), "1: rise rule (b) is checked before rule (a) (knob)"),
-    Field("exactly_three", i8, (), "1: rule (a) counts an arrival bringing exactly 3 (knob)"),
-    Field("seventh_revealed", i8, (), "1: rule (b)'s 7th ghost is the game's 7th arrival (knob)"),
-    Field("placed_participate", i8, (), "1: every player who placed cards participates (knob)"),
-    Field("look_always", i8, (), "1: the host looks after a failed exorcism too (knob)"),
-    Field("look_public", i8, (), "1: the look is shown to everyone (knob)"),
-    Field("failure_reward", i8, (), "1: a failed exorcism pays the reward too (knob)"),
-    Field("summon_reward", i8, (), "1: a successful summoning pays the reward"),
-    Field("risen_ghosts", i8, (), "what becomes of a risen player's ghosts: 0 stay, 1 lives, "
-                                  "2 set aside"),
-    Field("cards_first", i8, (), "1: the day plays artifacts and other cards before buying"),
-    Field("vote_limit", i8, (), "the most cards of each colour in one vote"),
-    Field("king_former_sect", i8, (), "1: the ghost king's points count for its dealt sect"),
-    Field("every_window", i8, (), "1: spells may be played before and after each haunting"),
     # --- identities ---
     Field("former", i8, (_P,), "each seat's dealt identity (the ghost king's before it rose)"),
     Field("known", i8, (_P, _P), "[v, s]: the identity seat v knows seat s to have, or -1"),
     Field("king", i8, (), "the ghost king's seat, or -1"),
-    Field("seal", i8, (), "lives that break the seal this game"),
+    Field("seal_lives", i8, (), "lives that break the seal this game"),
     Field("lives", i8, (), "the ghost king's lives"),
     Field("seal_broken", i8, (), "1 once the seal broke"),
     # --- Taoist cards ---
@@ -99,9 +70,10 @@ FIELDS = (
     Field("possessed", i8, (_P,), "ghosts possessing each seat"),
     Field("points", i8, (_P,), "ghost points in front of each seat"),
     # --- this turn, for the rise of the ghost king ---
-    Field("third", i8, (_P,), "1: an arrival this turn brought the seat to 3 or more ghosts"),
+    Field("reached_three", i8, (_P,),
+          "1: an arrival this turn brought the seat to 3 or more ghosts"),
     Field("cleared", i8, (_P,), "1: a ghost of the seat was dispelled this turn"),
-    Field("seventh", i8, (), "the card of this turn's 7th ghost, or -1"),
+    Field("seventh_card", i8, (), "the card of this turn's 7th ghost, or -1"),
     Field("seventh_gone", i8, (), "1: that 7th ghost was dispelled this turn"),
     Field("arrivals", i8, (), "ghosts that possessed a player this game"),
     # --- the exorcism under way ---

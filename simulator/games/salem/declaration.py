@@ -203,6 +203,18 @@ PHASE = codes(PHASES, "Phase")
 MODES = ("plain", "votes", "dawn", "choice")
 MODE = codes(MODES, "Mode")
 
+# The options of the rule knobs the rules read (params.KEYS; the state holds the option's code).
+CAT_CHOOSERS = ("holder", "drawer")  # rules.black_cat_chooser
+CAT_CHOOSER = codes(CAT_CHOOSERS, "CatChooser")
+PIETY_RULES = ("no_red", "double_threshold")  # rules.piety
+PIETY = codes(PIETY_RULES, "Piety")
+ANN_PUTNAM_DRAWS = ("end_of_turn", "at_once")  # rules.ann_putnam
+ANN_PUTNAM = codes(ANN_PUTNAM_DRAWS, "AnnPutnam")
+PROCTOR_RULES = ("choose", "blind")  # rules.john_proctor
+PROCTOR = codes(PROCTOR_RULES, "Proctor")
+CONSPIRACIES = ("left", "middle")  # variants.conspiracy
+CONSPIRACY = codes(CONSPIRACIES, "Conspiracy")
+
 # --- observation: what one seat knows when it decides ---------------------------------------------
 UNKNOWN = -1
 HIDDEN = 3          # a face-down tryal whose kind I do not know (row, target_row)

@@ -20,9 +20,9 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    ABIGAIL_CLEAR, ALIBI_WITNESS, CARD, CAUSE, CHAR, DECISION, DECK_VIEW, DRAW, END, EV,
-    HAND_KINDS, LEARN, LOG, MAX_TURNS, MODE, N_CARDS, N_FRONT, NIGHT_OUTCOME, OBS, PHASE, PHIPS,
-    PLACE, STOP, TOWN, TR, TRYAL, TURN, WITCH,
+    ABIGAIL_CLEAR, ALIBI_WITNESS, ANN_PUTNAM, CARD, CAT_CHOOSER, CAUSE, CHAR, CONSPIRACY,
+    DECISION, DECK_VIEW, DRAW, END, EV, HAND_KINDS, LEARN, LOG, MAX_TURNS, MODE, N_CARDS, N_FRONT,
+    NIGHT_OUTCOME, OBS, PHASE, PHIPS, PLACE, PROCTOR, STOP, TOWN, TR, TRYAL, TURN, WITCH,
 )
 from .observation import (
     legal_blue, legal_confess, legal_kinds, legal_living, legal_parris, legal_play,
@@ -103,7 +103,7 @@ def proctor_takes(st, dead, rng):
             continue
         if hand_size(st)[dead] == 0:
             return
-        if not st.proctor_blind:
+        if st.john_proctor == PROCTOR.choose:
             event(st, TR.learns, p, dead, hand_size(st)[dead], LEARN.dead_hand)
         for k in range(N_CARDS):  # the hand he looks through
             st.spoils[k] = st.hand[dead, k]
@@ -113,7 +113,7 @@ def proctor_takes(st, dead, rng):
                 left += st.spoils[k]
             if left == 0:
                 break
-            if st.proctor_blind:
+            if st.john_proctor == PROCTOR.blind:
                 pick = uniform_index(left, rng)
                 kind = 0
                 while pick >= st.spoils[kind]:
@@ -218,7 +218,7 @@ def draw_cards(st, seat, count, why, rng):
         kind = draw_card(st, seat, why, rng)
         if kind == CARD.night and st.turn_over:
             break
-        if kind >= CARD.night and st.black_replaced:
+        if kind >= CARD.night and st.black_draw_replaced:
             continue
         got += 1
         if is_red(kind):
@@ -265,7 +265,7 @@ def trial(st, placer, accused, rng):
             trace_discards(st, placer, PLACE.front, True, False)
             discard_front(st, placer, True)
     if alive(st)[placer] and has_ability(st, placer, CHAR.ann_putnam):
-        if st.ann_at_once:
+        if st.ann_putnam == ANN_PUTNAM.at_once:
             event(st, TR.ann_putnam, placer, -1, 2, 0)
             draw_cards(st, placer, 2, DRAW.ann_putnam, rng)
         else:
@@ -592,7 +592,7 @@ def night(st, rng):
     night_at_bottom(st, rng)
     event(st, TR.reshuffle, -1, -1, st.pile_size, 0)
     trace_deck(st, DECK_VIEW.shuffled)
-    if not st.resume_turn:
+    if not st.night_resumes_turn:
         st.turn_over = 1
 
 
@@ -603,7 +603,7 @@ def pass_tryals(st, rng):
     their left (the variant: one from each goes to the middle, shuffled, and each gets one back).
     Whoever receives a Witch joins the witches. Returns the players converted."""
     n = st.players
-    middle = st.conspiracy_middle == 1
+    middle = st.conspiracy == CONSPIRACY.middle
     for i in range(n):
         st.converted[i] = 0
         if alive(st)[i]:
@@ -667,7 +667,8 @@ def conspiracy(st, drawer, rng):
     event(st, TR.conspiracy, drawer, -1, st.obs[OBS.conspiracies], 0)
     holder = black_cat_holder(st)
     if holder >= 0 and not has_ability(st, holder, CHAR.mary_warren):
-        chooser = drawer if st.cat_by_drawer and alive(st)[drawer] else holder
+        by_drawer = st.black_cat_chooser == CAT_CHOOSER.drawer and alive(st)[drawer]
+        chooser = drawer if by_drawer else holder
         legal_slots(st, holder)
         slot = decide(st, chooser, DECISION.cat_reveal, rng, (holder, -1, -1, MODE.plain))
         kind = reveal_tryal(st, holder, slot)

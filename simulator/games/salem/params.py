@@ -14,11 +14,12 @@ import importlib.resources
 import tomllib
 from dataclasses import dataclass
 
+from simulator.games.base import knobs_record
 from simulator.schema import Boolean, Choice, Integer, Invalid, Key, ListOf, Table
 
 from .declaration import (
-    CARD, CARDS, CHARACTERS, MAX_DECK, MAX_PLAYERS, MAX_TRYALS, MIN_PLAYERS, N_ACTIONS, OBS,
-    TRYAL, TRYALS, UNKNOWN,
+    ANN_PUTNAM_DRAWS, CARD, CARDS, CAT_CHOOSERS, CHARACTERS, CONSPIRACIES, MAX_DECK, MAX_PLAYERS,
+    MAX_TRYALS, MIN_PLAYERS, N_ACTIONS, OBS, PIETY_RULES, PROCTOR_RULES, TRYAL, TRYALS, UNKNOWN,
 )
 
 DATA_FILE = "salem/default.toml"  # in the built-in configs
@@ -78,37 +79,45 @@ KEYS = (
         default_text="all 15"),
     Key("rules.accusations", Integer(1, 40), 7,
         "accusations in front of a player that cause a trial (George Burroughs: 1 more)",
-        balance_knob=True),
+        balance_knob=True, state=True),
     Key("rules.starting_hand", Integer(0, 10), 3,
-        "cards dealt to each player (the text: 3; the first edition: 2)", balance_knob=True),
+        "cards dealt to each player (the text: 3; the first edition: 2)", balance_knob=True,
+        state=True),
     Key("rules.character_draft", Choice(DRAFTS), "off",
         "deal 2 characters, keep 1: \"off\", \"lt7\" (fewer than 7 players, the source) or "
         "\"le7\" (7 or fewer, the published rulebook)"),
-    Key("rules.black_cat_chooser", Choice(("holder", "drawer")), "holder",
-        "who picks the tryal the Black Cat's holder reveals at a Conspiracy"),
+    Key("rules.black_cat_chooser", Choice(CAT_CHOOSERS), "holder",
+        "who picks the tryal the Black Cat's holder reveals at a Conspiracy", state=True),
     Key("rules.night_resumes_turn", Boolean(), False,
-        "the player whose turn the Night interrupted finishes it (false: the turn ends)"),
+        "the player whose turn the Night interrupted finishes it (false: the turn ends)",
+        state=True),
     Key("rules.last_convert_loses", Boolean(), False,
-        "players the deciding Conspiracy converts lose with the town (the published rulebook)"),
-    Key("rules.piety", Choice(("no_red", "double_threshold")), "no_red",
-        "Piety: others cannot play red cards on its holder, or its holder's threshold doubles"),
+        "players the deciding Conspiracy converts lose with the town (the published rulebook)",
+        state=True),
+    Key("rules.piety", Choice(PIETY_RULES), "no_red",
+        "Piety: others cannot play red cards on its holder, or its holder's threshold doubles",
+        state=True),
     Key("rules.tituba_depth", Integer(0, MAX_DECK), 0,
-        "cards from the top Tituba may arrange (0: the whole deck)"),
-    Key("rules.ann_putnam", Choice(("end_of_turn", "at_once")), "end_of_turn",
-        "when Ann Putnam draws her 2 cards per reveal"),
-    Key("rules.john_proctor", Choice(("choose", "blind")), "choose",
-        "John Proctor chooses his up to 3 cards from the dead player's hand, or takes 3 blind"),
+        "cards from the top Tituba may arrange (0: the whole deck)", state=True),
+    Key("rules.ann_putnam", Choice(ANN_PUTNAM_DRAWS), "end_of_turn",
+        "when Ann Putnam draws her 2 cards per reveal", state=True),
+    Key("rules.john_proctor", Choice(PROCTOR_RULES), "choose",
+        "John Proctor chooses his up to 3 cards from the dead player's hand, or takes 3 blind",
+        state=True),
     Key("rules.black_draw_replaced", Boolean(), False,
-        "a drawn black card is replaced by another draw (false: it counts as one of the two)"),
-    Key("variants.conspiracy", Choice(("left", "middle")), "left",
+        "a drawn black card is replaced by another draw (false: it counts as one of the two)",
+        state=True),
+    Key("variants.conspiracy", Choice(CONSPIRACIES), "left",
         "Conspiracy: take a tryal from the left, or the variant: one from each player into the "
-        "middle, shuffled, dealt back one each", balance_knob=True),
+        "middle, shuffled, dealt back one each", balance_knob=True, state=True),
     Key("variants.dead_silent", Boolean(), False,
         "the variant: the dead do not announce their team; their tryals leave the game face "
-        "down", balance_knob=True),
+        "down", balance_knob=True, state=True),
     Key("variants.extra_witch", Boolean(), False,
         "the variant: one more Witch tryal (in place of a Not a Witch)", balance_knob=True),
 )
+# The knobs declared `state=True`, as the params carry them (the engine writes them into the state).
+Knobs = knobs_record(KEYS, __name__)
 
 
 @dataclass(frozen=True)
@@ -117,20 +126,9 @@ class SalemParams:
     tryals: tuple[int, int, int]     # not a witch, witch, constable
     deck: tuple[int, ...]            # per card kind
     characters: tuple[int, ...]      # the pool, character codes
-    accusations: int = 7
-    starting_hand: int = 3
     draft: bool = False
-    cat_by_drawer: bool = False
-    resume_turn: bool = False
-    last_convert_loses: bool = False
-    piety_double: bool = False
-    tituba_depth: int = 0
-    ann_at_once: bool = False
-    proctor_blind: bool = False
-    conspiracy_middle: bool = False
-    dead_silent: bool = False
-    black_replaced: bool = False
     extra_witch: bool = False
+    knobs: Knobs = Knobs()
 
     @property
     def tryals_each(self) -> int:
@@ -189,18 +187,8 @@ def load_params(values: dict, ctx) -> SalemParams:
         ctx.error("characters", f"{len(pool)} characters cannot deal {needed // n} to each of "
                                 f"{n} players")
     return SalemParams(
-        players=n, tryals=tuple(counts), deck=tuple(deck), characters=pool,
-        accusations=values["rules.accusations"], starting_hand=hand, draft=draft,
-        cat_by_drawer=values["rules.black_cat_chooser"] == "drawer",
-        resume_turn=values["rules.night_resumes_turn"],
-        last_convert_loses=values["rules.last_convert_loses"],
-        piety_double=values["rules.piety"] == "double_threshold",
-        tituba_depth=values["rules.tituba_depth"],
-        ann_at_once=values["rules.ann_putnam"] == "at_once",
-        proctor_blind=values["rules.john_proctor"] == "blind",
-        conspiracy_middle=values["variants.conspiracy"] == "middle",
-        dead_silent=values["variants.dead_silent"],
-        black_replaced=values["rules.black_draw_replaced"], extra_witch=extra,
+        players=n, tryals=tuple(counts), deck=tuple(deck), characters=pool, draft=draft,
+        extra_witch=extra, knobs=Knobs.read(values),
     )
 
 
@@ -212,25 +200,13 @@ def setup(params: SalemParams, st) -> None:
     st.char_pool[:len(params.characters)] = params.characters
     st.pool_size = len(params.characters)
     st.draft = int(params.draft)
-    st.starting_hand = params.starting_hand
-    st.threshold = params.accusations
-    st.cat_by_drawer = int(params.cat_by_drawer)
-    st.resume_turn = int(params.resume_turn)
-    st.last_convert_loses = int(params.last_convert_loses)
-    st.piety_double = int(params.piety_double)
-    st.tituba_depth = params.tituba_depth
-    st.ann_at_once = int(params.ann_at_once)
-    st.proctor_blind = int(params.proctor_blind)
-    st.conspiracy_middle = int(params.conspiracy_middle)
-    st.dead_silent = int(params.dead_silent)
-    st.black_replaced = int(params.black_replaced)
     obs = st.obs
     obs[:] = 0
     obs[OBS.character:OBS.character + MAX_PLAYERS] = UNKNOWN
     obs[OBS.witches_dealt] = params.tryals[TRYAL.witch]
     obs[OBS.tryals_dealt] = params.tryals_each
-    obs[OBS.threshold] = params.accusations
-    obs[OBS.piety_blocks] = 0 if params.piety_double else 1
+    obs[OBS.threshold] = params.knobs.accusations
+    obs[OBS.piety_blocks] = 1 if params.knobs.piety == "no_red" else 0
 
 
 def actions(params: SalemParams) -> int:
@@ -253,8 +229,9 @@ def describe_setup(params: SalemParams) -> dict:
         " (the published deck has 59)")
     notes["characters"] = (f"{len(params.characters)} in the pool"
                            + ("; each player keeps 1 of 2" if params.draft else ""))
-    variants = [name for name, on in (("Conspiracy through the middle", params.conspiracy_middle),
-                                      ("silent dead", params.dead_silent),
+    variants = [name for name, on in (("Conspiracy through the middle",
+                                       params.knobs.conspiracy == "middle"),
+                                      ("silent dead", params.knobs.dead_silent),
                                       ("an extra witch", params.extra_witch)) if on]
     if variants:
         notes["variants"] = ", ".join(variants)

@@ -11,7 +11,7 @@ from simulator.games.engine import compiled, inlined, shuffle, uniform_index
 
 from .declaration import (
     CARD, CARD_COLOUR, CHAR, COLOUR, END, HAND_KINDS, HIDDEN, LOG_LEN, LOG_WIDTH,
-    MAX_PLAYERS, MAX_TRYALS, N_CARDS, N_FRONT, OBS, PHASE, RED_VALUE, TRYAL, ALIBI_WITNESS,
+    MAX_PLAYERS, MAX_TRYALS, N_CARDS, N_FRONT, OBS, PHASE, PIETY, RED_VALUE, TRYAL, ALIBI_WITNESS,
     N_CHARACTERS, UNKNOWN, WITCH,
 )
 from .state import (
@@ -171,10 +171,10 @@ def threshold_of(st, seat, placer):
     """Accusations in front of `seat` that cause a trial when `placer` places the last one: 7,
     George Burroughs 8; Piety read as a double threshold doubles it; Thomas Danforth's
     accusations need 1 fewer."""
-    needed = st.threshold
+    needed = st.accusations  # rules.accusations: the accusations that cause a trial
     if has_ability(st, seat, CHAR.george_burroughs):
         needed += 1
-    if st.piety_double and front(st, seat, CARD.piety) > 0:
+    if st.piety == PIETY.double_threshold and front(st, seat, CARD.piety) > 0:
         needed *= 2
     if placer >= 0 and has_ability(st, placer, CHAR.thomas_danforth):
         needed -= 1
@@ -187,7 +187,7 @@ def red_allowed(st, placer, target):
     not on Piety's holder (unless Piety is read as a double threshold)."""
     if target == placer or not alive(st)[target]:
         return False
-    return st.piety_double or front(st, target, CARD.piety) == 0
+    return st.piety == PIETY.double_threshold or front(st, target, CARD.piety) == 0
 
 
 @compiled

@@ -30,25 +30,14 @@ _P, _T = MAX_PLAYERS, MAX_TRYALS
 i8 = np.int64
 
 FIELDS = (
-    # --- the setup (written once per run by params.setup) ---
+    # --- the setup (written once per run by params.setup; the engine adds the knobs declared
+    # `state=True` in params.KEYS) ---
     Field("deck_counts", i8, (N_CARDS,), "playing cards of each kind in the game"),
     Field("tryal_counts", i8, (N_TRYAL_KINDS,), "tryal cards of each kind dealt"),
     Field("tryals_each", i8, (), "tryals each player is dealt"),
     Field("char_pool", i8, (N_CHARACTERS,), "the characters that may be dealt"),
     Field("pool_size", i8, (), "characters in the pool"),
     Field("draft", i8, (), "1: each player is dealt 2 characters and keeps 1"),
-    Field("starting_hand", i8, (), "cards dealt to each player"),
-    Field("threshold", i8, (), "accusations that cause a trial (7)"),
-    Field("cat_by_drawer", i8, (), "1: the drawer of Conspiracy picks the Black Cat's reveal"),
-    Field("resume_turn", i8, (), "1: the player finishes the turn the Night interrupted"),
-    Field("last_convert_loses", i8, (), "1: players converted by the deciding Conspiracy lose"),
-    Field("piety_double", i8, (), "1: Piety doubles its holder's threshold instead"),
-    Field("tituba_depth", i8, (), "cards Tituba may arrange (0: the whole deck)"),
-    Field("ann_at_once", i8, (), "1: Ann Putnam draws right after each reveal"),
-    Field("proctor_blind", i8, (), "1: John Proctor takes up to 3 cards at random"),
-    Field("conspiracy_middle", i8, (), "1: the Conspiracy variant (through the middle)"),
-    Field("dead_silent", i8, (), "1: the dead do not announce their team or reveal tryals"),
-    Field("black_replaced", i8, (), "1: a drawn black card is replaced by another draw"),
     # --- seats ---
     Field("character", i8, (_P,), "each seat's character"),
     Field("ever_witch", i8, (_P,), "1 if the seat ever held a Witch tryal (the witch team)"),

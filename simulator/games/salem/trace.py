@@ -229,21 +229,20 @@ SENTENCES = {
 
 
 # The settings a trace's header compares with the published game: (config key, the params'
-# field, its published value).
+# knob, its published value).
 SETTINGS = (
     ("rules.accusations", "accusations", 7),
     ("rules.starting_hand", "starting_hand", 3),
-    ("rules.black_cat_chooser = drawer", "cat_by_drawer", False),
-    ("rules.night_resumes_turn", "resume_turn", False),
+    ("rules.black_cat_chooser = drawer", "black_cat_chooser", "holder"),
+    ("rules.night_resumes_turn", "night_resumes_turn", False),
     ("rules.last_convert_loses", "last_convert_loses", False),
-    ("rules.piety = double_threshold", "piety_double", False),
+    ("rules.piety = double_threshold", "piety", "no_red"),
     ("rules.tituba_depth", "tituba_depth", 0),
-    ("rules.ann_putnam = at_once", "ann_at_once", False),
-    ("rules.john_proctor = blind", "proctor_blind", False),
-    ("rules.black_draw_replaced", "black_replaced", False),
-    ("variants.conspiracy = middle", "conspiracy_middle", False),
+    ("rules.ann_putnam = at_once", "ann_putnam", "end_of_turn"),
+    ("rules.john_proctor = blind", "john_proctor", "choose"),
+    ("rules.black_draw_replaced", "black_draw_replaced", False),
+    ("variants.conspiracy = middle", "conspiracy", "left"),
     ("variants.dead_silent", "dead_silent", False),
-    ("variants.extra_witch", "extra_witch", False),
 )
 
 
@@ -253,10 +252,12 @@ def changed_settings(params) -> list[str]:
 
     changed = []
     for key, field, published in SETTINGS:
-        value = getattr(params, field)
+        value = getattr(params.knobs, field)
         if value != published:
             changed.append(key if " = " in key else
                            f"{key} = {str(value).lower() if isinstance(value, bool) else value}")
+    if params.extra_witch:
+        changed.append("variants.extra_witch = true")
     if params.draft:
         changed.append("rules.character_draft: each player keeps 1 of 2 characters")
     for name, count in zip(CARDS, params.deck):

@@ -312,6 +312,19 @@ TRACE_EVENTS = (
 )
 TR = codes(TRACE_EVENTS, "Trace")
 
+# The options of the rule knobs (params.KEYS; the state holds the option's code).
+MODES = ("novice", "expert")  # rules.mode
+SWAP_RULES = ("all", "choose")  # rules.jesters_swap
+SWAP = codes(SWAP_RULES, "Swap")
+REMOVED_SCROLL_RULES = ("unseen", "shown")  # rules.removed_scroll
+REMOVED_SCROLL = codes(REMOVED_SCROLL_RULES, "RemovedScroll")
+SPELL_RULES = ("any", "one")  # rules.spells_per_card
+SPELLS = codes(SPELL_RULES, "Spells")
+REPLACED_SCYTHE_RULES = ("unseen", "shown")  # rules.replaced_scythes
+REPLACED_SCYTHES = codes(REPLACED_SCYTHE_RULES, "ReplacedScythes")
+STARTING_PLAYER_RULES = ("random", "seat-0")  # rules.starting_player
+STARTING_PLAYER = codes(STARTING_PLAYER_RULES, "StartingPlayer")
+
 # Rulings this project made where the source is silent or its effects are unpublished
 # (docs/rules/vitamors.md gives each one's code, test and config key).
 PROVISIONAL = (

@@ -17,7 +17,8 @@ from simulator.games.engine import (
 
 from .declaration import (
     DECISION, EFFECT, END, EV, EXILE, FACTION_SILENT, ITEM, JESTER, MAX_ALTAR, MAX_LENGTH,
-    N_ITEMS, N_TILES, OBS, OFFER, PASS, PROPOSAL, SILENT, TEAM, TR, UNKNOWN,
+    N_ITEMS, N_TILES, OBS, OFFER, PASS, PROPOSAL, SILENT, SPELLS, STARTING_PLAYER, SWAP, TEAM,
+    TR, UNKNOWN,
 )
 from .observation import (
     legal_brink, legal_offer, legal_range, legal_ranks, legal_report_faction, legal_scrolls,
@@ -77,7 +78,7 @@ def jesters_night(st, start, rng):
         if (item == ITEM.prolong or item == ITEM.requiem) and item != kept:
             continue
         for _ in range(st.scheme_count[item - N_TILES]):
-            legal_scythes(st, st.swap_all == 0)
+            legal_scythes(st, st.jesters_swap == SWAP.choose)
             position = ask(st, leader, DECISION.place_scheme, rng, observe, (item, UNKNOWN, UNKNOWN))
             if position == PASS:
                 event(st, TR.scheme, leader, UNKNOWN, item, UNKNOWN)
@@ -151,9 +152,11 @@ def resolve(st, item, caster, sacrificer, rng):
         else:
             event(st, TR.exchange, caster, sacrificer, UNKNOWN, old)
     elif effect == EFFECT.card_limit:
-        event(st, TR.limit, caster, UNKNOWN, change_limit(st, st.limit_step), st.limit_step)
+        event(st, TR.limit, caster, UNKNOWN, change_limit(st, st.card_limit_step),
+              st.card_limit_step)
     elif effect == EFFECT.ritual_votes:
-        event(st, TR.needed, caster, UNKNOWN, change_needed(st, st.votes_step), st.votes_step)
+        event(st, TR.needed, caster, UNKNOWN, change_needed(st, st.ritual_votes_step),
+              st.ritual_votes_step)
     return False
 
 
@@ -181,7 +184,7 @@ def spells(st, sacrificer, rng):
         item = flip(st, position)
         if resolve(st, item, caster, sacrificer, rng):
             return True
-        if st.one_spell:
+        if st.spells_per_card == SPELLS.one:
             return False
     return False
 
@@ -313,13 +316,14 @@ def play_game(st, rng):
     or the card limit ends it."""
     n = st.players
     deal(st, rng)
-    start = 0 if st.fixed_start else uniform_index(n, rng)  # rules.starting_player
+    fixed = st.starting_player == STARTING_PLAYER.seat_0
+    start = 0 if fixed else uniform_index(n, rng)
     st.start = start
     first_player(st, start)
     event(st, TR.setup, n, st.jester_count, st.mode, st.limit)
     for s in range(n):
         event(st, TR.deal, s, UNKNOWN, st.role[s], st.deck_rank[st.hand[s]])
-    event(st, TR.start, start, UNKNOWN, st.fixed_start, 0)
+    event(st, TR.start, start, UNKNOWN, st.starting_player, 0)
     jesters_night(st, start, rng)
     seat = start
     turn = 0

@@ -12,8 +12,8 @@ import numpy as np
 from simulator.games.engine import allow, clear_legal, compiled, inlined
 
 from .declaration import (
-    FACTION_SILENT, JESTER, MAX_ALTAR, MAX_PLAYERS, MAX_SCROLLS, N_TILES, OBS, PASS, SCROLL,
-    SILENT, UNKNOWN,
+    FACTION_SILENT, JESTER, MAX_ALTAR, MAX_PLAYERS, MAX_SCROLLS, N_TILES, OBS, PASS,
+    REPLACED_SCYTHES, SCROLL, SILENT, UNKNOWN,
 )
 from .rules import knows_card, knows_faction, scrolls_left
 from .state import scroll_state
@@ -162,7 +162,7 @@ def scramble_hidden(st, me, rng) -> None:
                   if st.obs[OBS.scroll_state + p] != SCROLL.flipped]
         # with the replaced scythes shown, a scheme stays among the positions of its tile
         groups = [[p for p in hidden if st.setup_tile[p] == tile] for tile in range(N_TILES)] \
-            if st.replaced_shown else [hidden]
+            if st.replaced_scythes == REPLACED_SCYTHES.shown else [hidden]
         for group in groups:
             labels = rng.permutation(np.asarray(
                 [st.scroll_item[p] if st.scroll_item[p] >= N_TILES else -1 for p in group],

@@ -44,22 +44,19 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.games.base import knobs_record
 from simulator.schema import AnyOf, Choice, Integer, Invalid, Key, ListOf, Table
 
 # (the source's tables of jesters and scrolls are declared in declaration.py)
 from .declaration import (
     DEFAULT_EFFECTS, EFFECT, EFFECT_NAMES, EXPERT_SCROLLS, ITEM, ITEM_LABELS, ITEMS,
     JESTERS_BY_PLAYERS, MAX_ALTAR, MAX_DECK, MAX_PLAYERS, MAX_RANKS, MAX_SCROLLS, MIN_PLAYERS,
-    N_ITEMS, N_SCHEMES, N_TILES, NOVICE_SCROLLS, OBS, ROLE, SCHEMES, SCROLL_TABLES,
+    MODES, N_ITEMS, N_SCHEMES, N_TILES, NOVICE_SCROLLS, OBS, REMOVED_SCROLL_RULES,
+    REPLACED_SCYTHE_RULES, ROLE, SCHEMES, SCROLL_TABLES, SPELL_RULES, STARTING_PLAYER_RULES,
+    SWAP_RULES,
 )
 from .observation import init_observation
 
-MODES = ("novice", "expert")
-SWAP_RULES = ("all", "choose")
-REMOVED_SCROLL_RULES = ("unseen", "shown")
-SPELL_RULES = ("any", "one")
-REPLACED_SCYTHE_RULES = ("unseen", "shown")
-STARTING_PLAYER_RULES = ("random", "seat-0")
 
 DEFAULT_DECK = [4, 4, 4, 4, 4, 4]  # provisional: 24 cards, 6 ranks x 4
 
@@ -95,7 +92,7 @@ def _table_text(table) -> str:
 KEYS = (
     Key("rules.mode", Choice(MODES), "novice",
         "\"novice\" (Death's Gaze and Secret Peek; Veil and Swap) or \"expert\" (also Brink of "
-        "Life and Death; Prolong Life or Requiem)", balance_knob=True),
+        "Life and Death; Prolong Life or Requiem)", balance_knob=True, state=True),
     Key("rules.jesters", AnyOf((Choice(("auto",)), Integer(1, MAX_PLAYERS - 1))), "auto",
         "jesters dealt; \"auto\" follows [jesters_by_players]", balance_knob=True),
     Key("jesters_by_players", Table(Integer(MIN_PLAYERS, MAX_PLAYERS), Integer(1, MAX_PLAYERS - 1)),
@@ -112,26 +109,27 @@ KEYS = (
         default_text="[] (none)", balance_knob=True),
     Key("rules.jesters_swap", Choice(SWAP_RULES), "all",
         "provisional: \"all\": every scheme of the setup replaces a scythe; \"choose\": the "
-        "jesters may keep schemes aside"),
+        "jesters may keep schemes aside", state=True),
     Key("rules.removed_scroll", Choice(REMOVED_SCROLL_RULES), "unseen",
         "provisional: a scroll the sacrificer removes instead of playing leaves the game "
-        "\"unseen\", or is \"shown\" to everyone as it goes"),
+        "\"unseen\", or is \"shown\" to everyone as it goes", state=True),
     Key("rules.spells_per_card", Choice(SPELL_RULES), "any",
         "provisional: \"any\": every player with a feather may propose a spell after a played "
-        "card, each resolving before the next; \"one\": the first spell cast ends the proposals"),
+        "card, each resolving before the next; \"one\": the first spell cast ends the proposals",
+        state=True),
     Key("rules.replaced_scythes", Choice(REPLACED_SCYTHE_RULES), "unseen",
         "provisional: the scythes the jesters' schemes replace at night leave the game "
         "\"unseen\", or are \"shown\": set aside face up where the schemes lay, so everyone "
-        "sees how many came from under each tile (not from which position)"),
+        "sees how many came from under each tile (not from which position)", state=True),
     Key("rules.starting_player", Choice(STARTING_PLAYER_RULES), "random",
         "provisional: the first sacrificer (the text: whoever most recently wore a hoodie) is a "
         "\"random\" seat, or \"seat-0\" for a designer who wants turn order fixed (positions are "
-        "then seats)"),
+        "then seats)", state=True),
     Key("rules.card_limit", Integer(3, MAX_ALTAR), 9,
         "cards on both altars that end the game without a ritual (the jesters win)",
-        balance_knob=True),
+        balance_knob=True, state=True),
     Key("rules.ritual_votes", Integer(1, MAX_PLAYERS), 2, "yes votes that start the ritual",
-        balance_knob=True),
+        balance_knob=True, state=True),
     Key("rules.life_cards", Integer(1, MAX_ALTAR), 3, "Life Altar cards that allow a ritual vote"),
     Key("rules.death_cards", Integer(1, MAX_ALTAR), 4,
         "Death Altar cards that allow a ritual vote"),
@@ -144,33 +142,26 @@ KEYS = (
 ) + (
     Key("effects.card_limit_step", Integer(-MAX_ALTAR, MAX_ALTAR), 1,
         "provisional: how the card-limit effect (Prolong Life) moves the card limit",
-        balance_knob=True),
+        balance_knob=True, state=True),
     Key("effects.ritual_votes_step", Integer(-MAX_PLAYERS, MAX_PLAYERS), 1,
         "provisional: how the ritual-votes effect (Requiem) moves the yes votes needed",
-        balance_knob=True),
+        balance_knob=True, state=True),
 )
+# The knobs declared `state=True`, as the params carry them (the engine writes them into the state).
+Knobs = knobs_record(KEYS, __name__)
 
 
 @dataclass(frozen=True)
 class VitamorsParams:
     players: int
-    mode: str = "novice"
     jesters: int = 2
     scrolls: tuple[int, ...] = (3, 3, 0, 1, 1, 0, 0)  # counts by item (ITEMS order)
     without: tuple[str, ...] = ()
-    swap_all: bool = True
-    removed_scroll: str = "unseen"
-    spells_per_card: str = "any"
-    replaced_scythes: str = "unseen"
-    starting_player: str = "random"
-    card_limit: int = 9
-    ritual_votes: int = 2
     life_cards: int = 3
     death_cards: int = 4
     deck: tuple[int, ...] = tuple(DEFAULT_DECK)
     effects: tuple[int, ...] = tuple(EFFECT_NAMES.index(DEFAULT_EFFECTS[i]) for i in ITEMS)
-    limit_step: int = 1
-    votes_step: int = 1
+    knobs: Knobs = Knobs()
 
     @property
     def deck_size(self) -> int:
@@ -199,7 +190,8 @@ def longest_play(params: VitamorsParams) -> int:
     moves it up."""
     raising = sum(count for item, count in enumerate(params.scrolls)
                   if params.effects[item] == EFFECT.card_limit)
-    return min(params.card_limit + max(params.limit_step, 0) * raising, MAX_ALTAR)
+    knobs = params.knobs
+    return min(knobs.card_limit + max(knobs.card_limit_step, 0) * raising, MAX_ALTAR)
 
 
 def load_params(values: dict, ctx) -> VitamorsParams:
@@ -232,21 +224,15 @@ def load_params(values: dict, ctx) -> VitamorsParams:
     deck = tuple(values["deck.ranks"])
     effects = tuple(EFFECT_NAMES.index(values[f"effects.{item}"]) for item in ITEMS)
     params = VitamorsParams(
-        players=players, mode=mode, jesters=jesters, scrolls=tuple(scrolls), without=without,
-        swap_all=swap_all, removed_scroll=values["rules.removed_scroll"],
-        spells_per_card=values["rules.spells_per_card"],
-        replaced_scythes=values["rules.replaced_scythes"],
-        starting_player=values["rules.starting_player"], card_limit=values["rules.card_limit"],
-        ritual_votes=values["rules.ritual_votes"], life_cards=values["rules.life_cards"],
-        death_cards=values["rules.death_cards"], deck=deck, effects=effects,
-        limit_step=values["effects.card_limit_step"],
-        votes_step=values["effects.ritual_votes_step"])
+        players=players, jesters=jesters, scrolls=tuple(scrolls), without=without,
+        life_cards=values["rules.life_cards"], death_cards=values["rules.death_cards"], deck=deck,
+        effects=effects, knobs=Knobs.read(values))
     if swap_all and params.schemes_placed() > scythes:
         ctx.error(f"scrolls.{mode}", f"{players} players: {params.schemes_placed()} schemes to "
                                      f"place but only {scythes} scythes to replace")
-    if params.ritual_votes > players:
-        ctx.error("rules.ritual_votes", f"{params.ritual_votes} yes votes cannot come from "
-                                        f"{players} players")
+    if values["rules.ritual_votes"] > players:
+        ctx.error("rules.ritual_votes", f"{values['rules.ritual_votes']} yes votes cannot come "
+                                        f"from {players} players")
     if params.deck_size > MAX_DECK:
         ctx.error("deck.ranks", f"{params.deck_size} cards: a deck holds at most {MAX_DECK}")
     need = players + longest_play(params)
@@ -262,7 +248,6 @@ def setup(params: VitamorsParams, st) -> None:
     the scroll positions (Death's Gaze's first, then Secret Peek's, then Brink's), the schemes the
     jesters will place, every item's effect; and the run's constants in the observation."""
     n = params.players
-    st.mode = MODES.index(params.mode)
     st.factions[:n] = [ROLE.exile] * (n - params.jesters) + [ROLE.jester] * params.jesters
     st.jester_count = params.jesters
     st.n_ranks = len(params.deck)
@@ -275,15 +260,6 @@ def setup(params: VitamorsParams, st) -> None:
     st.setup_tile[:tiles.size] = tiles
     st.scheme_count[:] = params.scrolls[N_TILES:]
     st.effect_of[:] = params.effects
-    st.limit_step = params.limit_step
-    st.votes_step = params.votes_step
-    st.base_limit = params.card_limit
-    st.base_needed = params.ritual_votes
-    st.swap_all = 1 if params.swap_all else 0
-    st.removed_shown = 1 if params.removed_scroll == "shown" else 0
-    st.one_spell = 1 if params.spells_per_card == "one" else 0
-    st.replaced_shown = 1 if params.replaced_scythes == "shown" else 0
-    st.fixed_start = 1 if params.starting_player == "seat-0" else 0
     init_observation(st)
     obs = st.obs
     obs[OBS.mode] = st.mode
@@ -295,8 +271,8 @@ def setup(params: VitamorsParams, st) -> None:
     obs[OBS.setup_schemes:OBS.setup_schemes + N_SCHEMES] = params.scrolls[N_TILES:]
     obs[OBS.life_cards] = params.life_cards
     obs[OBS.death_cards] = params.death_cards
-    obs[OBS.card_limit] = params.card_limit
-    obs[OBS.yes_needed] = params.ritual_votes
+    obs[OBS.card_limit] = st.card_limit
+    obs[OBS.yes_needed] = st.ritual_votes
     obs[OBS.scroll_tile:OBS.scroll_tile + MAX_SCROLLS] = st.setup_tile
 
 
@@ -313,27 +289,29 @@ def describe_setup(params: VitamorsParams) -> dict:
     s = params.scrolls
     tiles = ", ".join(f"{s[i]} under {ITEM_LABELS[i]}" for i in range(N_TILES) if s[i])
     schemes = ", ".join(f"{s[i]} {ITEM_LABELS[i]}" for i in range(N_TILES, N_ITEMS) if s[i])
+    knobs = params.knobs
     notes = {
         "provisional": "The rules of this game are provisional: the character deck's ranks and "
                        "what each arcane tile and scheme does are not published; the defaults "
                        "are this project's (fairplay games vitamors lists every provisional "
                        "ruling).",
-        "mode": f"{params.mode} mode, {n} players: {n - params.jesters} exiles, "
+        "mode": f"{knobs.mode} mode, {n} players: {n - params.jesters} exiles, "
                 f"{params.jesters} jesters",
         "scrolls": f"scythes: {tiles}; schemes: {schemes or 'none'}"
                    + (" (the jesters keep one of Prolong Life / Requiem)"
                       if s[ITEM.prolong] and s[ITEM.requiem] else "")
-                   + ("" if params.swap_all else "; the jesters may keep schemes aside")
-                   + ("; a removed scroll is shown" if params.removed_scroll == "shown" else "")
-                   + ("; at most one spell per card" if params.spells_per_card == "one" else "")
+                   + ("" if knobs.jesters_swap == "all" else
+                      "; the jesters may keep schemes aside")
+                   + ("; a removed scroll is shown" if knobs.removed_scroll == "shown" else "")
+                   + ("; at most one spell per card" if knobs.spells_per_card == "one" else "")
                    + ("; the replaced scythes are set aside face up"
-                      if params.replaced_scythes == "shown" else "")
-                   + ("; seat 0 starts" if params.starting_player == "seat-0" else ""),
+                      if knobs.replaced_scythes == "shown" else "")
+                   + ("; seat 0 starts" if knobs.starting_player == "seat-0" else ""),
         "deck": f"{params.deck_size} character cards: "
                 + ", ".join(f"{count} of rank {rank + 1}" for rank, count in enumerate(params.deck))
                 + (" (the provisional default)" if list(params.deck) == DEFAULT_DECK else ""),
         "limits": f"ritual vote from {params.life_cards} Life / {params.death_cards} Death Altar "
-                  f"cards; {params.ritual_votes} yes votes start it; {params.card_limit} cards "
+                  f"cards; {knobs.ritual_votes} yes votes start it; {knobs.card_limit} cards "
                   f"without a ritual: the jesters win",
     }
     changed = [f"{item} = {EFFECT_NAMES[params.effects[i]]}" for i, item in enumerate(ITEMS)

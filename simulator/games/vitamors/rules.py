@@ -8,7 +8,8 @@ right". Randomness only through the engine's draws (shuffle, uniform_index).
 from simulator.games.engine import inlined, shuffle
 
 from .declaration import (
-    ALTAR, END, EXILE, JESTER, MAX_ALTAR, N_TILES, OBS, RITUAL_VOTE, SCROLL, SILENT, TEAM, UNKNOWN,
+    ALTAR, END, EXILE, JESTER, MAX_ALTAR, N_TILES, OBS, REMOVED_SCROLL, REPLACED_SCYTHES,
+    RITUAL_VOTE, SCROLL, SILENT, TEAM, UNKNOWN,
 )
 from .state import feathers, scroll_shown, scroll_state
 
@@ -85,8 +86,8 @@ def reset_table(st):
     st.altar_n[0] = 0
     st.altar_n[1] = 0
     st.sacrifice = UNKNOWN
-    st.limit = st.base_limit
-    st.needed = st.base_needed
+    st.limit = st.card_limit
+    st.needed = st.ritual_votes
     st.kept = UNKNOWN
     for item in range(st.game_spells.size):
         st.game_spells[item] = 0
@@ -120,8 +121,9 @@ def reset_table(st):
     obs[OBS.turn] = 0
     obs[OBS.card_limit] = st.limit
     obs[OBS.yes_needed] = st.needed
+    shown = st.replaced_scythes == REPLACED_SCYTHES.shown
     for tile in range(N_TILES):
-        obs[OBS.replaced + tile] = 0 if st.replaced_shown else UNKNOWN
+        obs[OBS.replaced + tile] = 0 if shown else UNKNOWN
     publish_sacrifice(st)
 
 
@@ -143,7 +145,7 @@ def place_scheme(st, position, item):
     (`rules.replaced_scythes = "shown"`: set aside face up, so the table counts the scythes taken
     from under each tile, not from which position)."""
     st.scroll_item[position] = item
-    if st.replaced_shown:
+    if st.replaced_scythes == REPLACED_SCYTHES.shown:
         st.obs[OBS.replaced + st.setup_tile[position]] += 1
         st.obs[OBS.news] += 1
 
@@ -164,7 +166,7 @@ def remove_scroll(st, position):
     """The sacrificer does not offer: the scroll leaves the game unseen (`rules.removed_scroll =
     "shown"`: shown to everyone as it goes, like a flipped one)."""
     scroll_state(st)[position] = SCROLL.removed
-    if st.removed_shown:
+    if st.removed_scroll == REMOVED_SCROLL.shown:
         scroll_shown(st)[position] = st.scroll_item[position]
     st.obs[OBS.news] += 1
 

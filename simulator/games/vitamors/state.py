@@ -22,8 +22,8 @@ _P, _S, _D = MAX_PLAYERS, MAX_SCROLLS, MAX_DECK
 i8 = np.int64
 
 FIELDS = (
-    # --- the setup (written once per run by params.setup) ---
-    Field("mode", i8, (), "0 novice, 1 expert"),
+    # --- the setup (written once per run by params.setup; the engine adds the knobs declared
+    # `state=True` in params.KEYS) ---
     Field("factions", i8, (_P,), "the faction cards dealt each game (role codes)"),
     Field("jester_count", i8, (), "jesters dealt"),
     Field("n_ranks", i8, (), "ranks in the character deck"),
@@ -33,15 +33,6 @@ FIELDS = (
     Field("setup_tile", i8, (_S,), "the tile (item 0..2) above each scroll position"),
     Field("scheme_count", i8, (N_SCHEMES,), "schemes of each kind set aside for the jesters"),
     Field("effect_of", i8, (N_ITEMS,), "the effect each item performs (EFFECTS code)"),
-    Field("limit_step", i8, (), "card-limit effect: change of the card limit"),
-    Field("votes_step", i8, (), "ritual-votes effect: change of the yes votes needed"),
-    Field("base_limit", i8, (), "the card limit at the start (9)"),
-    Field("base_needed", i8, (), "yes votes the ritual needs at the start (2)"),
-    Field("swap_all", i8, (), "1: the jesters must place every scheme; 0: they may keep some aside"),
-    Field("removed_shown", i8, (), "1: a scroll removed instead of playing is shown to everyone"),
-    Field("one_spell", i8, (), "1: at most one spell follows a played card"),
-    Field("replaced_shown", i8, (), "1: the scythes the schemes replace are set aside face up"),
-    Field("fixed_start", i8, (), "1: seat 0 is the starting player; 0: a random seat"),
     # --- a game ---
     Field("start", i8, (), "the starting player"),
     Field("night_leader", i8, (), "the jester who speaks for the jesters at night"),

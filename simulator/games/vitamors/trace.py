@@ -33,31 +33,31 @@ def changed_settings(params) -> list[str]:
         DEFAULT_DECK, JESTERS_BY_PLAYERS, SCROLL_TABLES, VitamorsParams,
     )
 
-    default = VitamorsParams(players=params.players)
+    knobs, default = params.knobs, VitamorsParams(players=params.players)
     out = []
-    if params.mode != default.mode:
-        out.append(f"rules.mode = {params.mode}")
+    if knobs.mode != default.knobs.mode:
+        out.append(f"rules.mode = {knobs.mode}")
     if params.jesters != JESTERS_BY_PLAYERS.get(params.players):
         out.append(f"jesters = {params.jesters}")
-    source = SCROLL_TABLES[params.mode].get(params.players, {})
+    source = SCROLL_TABLES[knobs.mode].get(params.players, {})
     for i, item in enumerate(ITEMS):
         if item not in params.without and params.scrolls[i] != source.get(item, 0):
-            out.append(f"scrolls.{params.mode}.{params.players}.{item} = {params.scrolls[i]}")
+            out.append(f"scrolls.{knobs.mode}.{params.players}.{item} = {params.scrolls[i]}")
     if params.without:
         out.append("rules.without = [" + ", ".join(params.without) + "]")
-    swap = "all" if params.swap_all else "choose"
     for key, value, fallback in (
-            ("rules.jesters_swap", swap, "all"),
-            ("rules.removed_scroll", params.removed_scroll, default.removed_scroll),
-            ("rules.spells_per_card", params.spells_per_card, default.spells_per_card),
-            ("rules.replaced_scythes", params.replaced_scythes, default.replaced_scythes),
-            ("rules.starting_player", params.starting_player, default.starting_player),
-            ("rules.card_limit", params.card_limit, default.card_limit),
-            ("rules.ritual_votes", params.ritual_votes, default.ritual_votes),
+            ("rules.jesters_swap", knobs.jesters_swap, default.knobs.jesters_swap),
+            ("rules.removed_scroll", knobs.removed_scroll, default.knobs.removed_scroll),
+            ("rules.spells_per_card", knobs.spells_per_card, default.knobs.spells_per_card),
+            ("rules.replaced_scythes", knobs.replaced_scythes, default.knobs.replaced_scythes),
+            ("rules.starting_player", knobs.starting_player, default.knobs.starting_player),
+            ("rules.card_limit", knobs.card_limit, default.knobs.card_limit),
+            ("rules.ritual_votes", knobs.ritual_votes, default.knobs.ritual_votes),
             ("rules.life_cards", params.life_cards, default.life_cards),
             ("rules.death_cards", params.death_cards, default.death_cards),
-            ("effects.card_limit_step", params.limit_step, default.limit_step),
-            ("effects.ritual_votes_step", params.votes_step, default.votes_step)):
+            ("effects.card_limit_step", knobs.card_limit_step, default.knobs.card_limit_step),
+            ("effects.ritual_votes_step", knobs.ritual_votes_step,
+             default.knobs.ritual_votes_step)):
         if value != fallback:
             out.append(f"{key} = {value}")
     if list(params.deck) != DEFAULT_DECK:
@@ -98,8 +98,8 @@ def setup_lines(params) -> list[str]:
                         for i in range(N_TILES, len(ITEMS)) if params.scrolls[i])
     lines.append(f"  schemes set aside face up: {schemes or 'none'}")
     lines.append(f"  a ritual vote follows {params.life_cards} Life or {params.death_cards} Death "
-                 f"Altar cards; {params.ritual_votes} yes votes start it; each player has one "
-                 f"feather")
+                 f"Altar cards; {params.knobs.ritual_votes} yes votes start it; each player has "
+                 f"one feather")
     lines.append("  seats are numbered in turn order: the Reaper passes to the right "
                  "(counter-clockwise), from seat s to seat s + 1")
     return lines
@@ -145,10 +145,10 @@ class Story:
         self.altars = "Life [], Death []"
 
     def removed_shown(self) -> bool:
-        return self.params is not None and self.params.removed_scroll == "shown"
+        return self.params is not None and self.params.knobs.removed_scroll == "shown"
 
     def replaced_shown(self) -> bool:
-        return self.params is not None and self.params.replaced_scythes == "shown"
+        return self.params is not None and self.params.knobs.replaced_scythes == "shown"
 
     def lines(self, code, a, t, v, x) -> list[str]:
         if code == TR.setup:

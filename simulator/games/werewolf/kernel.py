@@ -27,7 +27,7 @@ from .rules import (
     suspect_vote_order,
     top_living, victory, vote_weight, witness_sees,
 )
-from .state import alive, ballot, mayor, revealed, set_mayor, voted, votes
+from .state import alive, ballot, mayor_seat, revealed, set_mayor, voted, votes
 
 NIGHT = -1  # no reference seat yet (the observation's victim piece at night)
 
@@ -55,7 +55,7 @@ def settle_deaths(st, day, rng):
                 event(st, TR.shoot, seat, target, 0, 0)
                 st.events[EV.hunter_shots] += 1
                 kill(st, target, CAUSE.shot)
-        if seat == mayor(st):
+        if seat == mayor_seat(st):
             set_mayor(st, -1)
             if count_living(st, n) > 0:
                 legal_living(st, n, -1)
@@ -163,7 +163,7 @@ def wolves_attack(st, day, rng):
             legal_yes_no(st)
             if ask(st, seat, DECISION.peek, rng, observe, (day, NIGHT, -1, -1)) == YES:
                 st.events[EV.peeks] += 1
-                caught = random_double(rng) < st.caught_chance
+                caught = random_double(rng) < st.witness_caught
                 event(st, TR.peek, seat, -1, 1 if caught else 0, 0)
                 if caught:
                     st.events[EV.witness_caught] += 1
@@ -421,7 +421,7 @@ def sentence_vote(st, day, reference, voters, footprint, fur, rng):
     hanged, tied = sentence_result(st, footprint, fur, reference, n)
     if tied:
         st.events[EV.sentence_ties] += 1
-    chief = mayor(st)
+    chief = mayor_seat(st)
     if chief >= 0 and alive(st)[chief]:  # would the mayor's ballot counted once have changed it?
         a = st.sentence[footprint] - (1 if ballot(st)[chief] == footprint else 0)
         b = st.sentence[fur] - (1 if ballot(st)[chief] == fur else 0)
@@ -441,7 +441,7 @@ def daytime(st, day, reference, rng):
     event(st, TR.day, -1, -1, day, 0)
     draw_tie_order(st, n, reference, rng)
     voters = suspect_vote_order(st, n, reference, st.order)
-    if day == 1 and st.mayor_rule and mayor(st) < 0:
+    if day == 1 and st.mayor and mayor_seat(st) < 0:
         elect_mayor(st, day, reference, voters, rng)
     discussion(st, day, reference, voters, rng)
     footprint, fur = suspect_vote(st, day, reference, voters, rng)

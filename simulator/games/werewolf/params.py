@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from simulator.games.base import knobs_record
 from simulator.schema import AnyOf, Boolean, Choice, Integer, Key, Number, Table
 
 from .declaration import (
@@ -56,17 +57,20 @@ KEYS = (
         "knob of the rules note: count the madman as a human in the victory rules, so the humans "
         "need not kill him (he still wins with the wolves)"),
     Key("rules.witness_caught", Number(0.0, 1.0), 0.25,
-        "the chance the wolves notice a peeking witness (who then dies instead of their victim)"),
+        "the chance the wolves notice a peeking witness (who then dies instead of their victim)",
+        state=True),
     Key("rules.mayor", Boolean(), False, "elect a mayor on day 1 (his vote counts twice; dying, "
-                                          "he names a successor)"),
+                                          "he names a successor)", state=True),
     Key("rules.reveal_dead", Boolean(), False,
-        "show a dead player's card (refused with a medium: the text forbids it)"),
+        "show a dead player's card (refused with a medium: the text forbids it)", state=True),
     Key("rules.tie_reference", Choice(TIE_RULES), "first",
         "after a night without a death the attacked player, alive, is the reference seat of the "
         "day's ties: \"first\" he wins every tie he is in (clockwise distance 0), \"after\" "
         "ties are counted from the seat after him (he comes last), \"random\" that day's ties "
-        "are broken at random (provisional)"),
+        "are broken at random (provisional)", state=True),
 )
+# The knobs declared `state=True`, as the params carry them (the engine writes them into the state).
+Knobs = knobs_record(KEYS, __name__)
 
 
 @dataclass(frozen=True)
@@ -75,10 +79,7 @@ class WerewolfParams:
     role_counts: tuple[int, ...]  # per role code, villagers included
     wolves_by_players: tuple[tuple[int, int], ...]
     madman_literal: bool = False
-    witness_caught: float = 0.25
-    mayor: bool = False
-    reveal_dead: bool = False
-    tie_reference: str = "first"
+    knobs: Knobs = Knobs()
 
     @property
     def wolves(self) -> int:
@@ -141,12 +142,11 @@ def load_params(values: dict, ctx) -> WerewolfParams:
                                     f"that (here {humans}); with {players} players and these "
                                     f"roles at most {most} wolves")
     return WerewolfParams(players, tuple(counts), thresholds, values["rules.madman_literal"],
-                          float(values["rules.witness_caught"]), values["rules.mayor"],
-                          values["rules.reveal_dead"], values["rules.tie_reference"])
+                          Knobs.read(values))
 
 
 def setup(params: WerewolfParams, st) -> None:
-    """The deck dealt each game, the knobs, and the public constants of the observation."""
+    """The deck dealt each game, the camps, and the public constants of the observation."""
     n = params.players
     st.deck[:n] = np.repeat(np.arange(len(ROLES), dtype=np.int64), params.role_counts)
     st.wolves = params.wolves
@@ -154,10 +154,6 @@ def setup(params: WerewolfParams, st) -> None:
     if params.madman_literal:
         camps[ROLE.madman] = HUMAN
     st.role_camp[:] = camps
-    st.caught_chance = params.witness_caught
-    st.mayor_rule = int(params.mayor)
-    st.reveal_dead = int(params.reveal_dead)
-    st.tie_rule = TIE_RULES.index(params.tie_reference)
     st.obs[:] = UNKNOWN
     st.obs[OBS.wolves] = params.wolves
     st.obs[OBS.dealt:OBS.dealt + len(ROLES)] = params.role_counts
@@ -176,13 +172,14 @@ TIE_WORDS = {"first": "the attacked player first", "after": "counted from the se
 
 def describe_setup(params: WerewolfParams) -> dict:
     roles = ", ".join(f"{c} {ROLES[r].name}" for r, c in enumerate(params.role_counts) if c)
-    rules = [name for name, on in (("mayor", params.mayor), ("madman counted as a human",
+    knobs = params.knobs
+    rules = [name for name, on in (("mayor", knobs.mayor), ("madman counted as a human",
                                                              params.madman_literal and
                                                              params.role_counts[ROLE.madman]),
-                                   ("dead players' cards shown", params.reveal_dead),
+                                   ("dead players' cards shown", knobs.reveal_dead),
                                    (f"ties after a night without a death: "
-                                    f"{TIE_WORDS[params.tie_reference]}",
-                                    params.tie_reference != "first")) if on]
+                                    f"{TIE_WORDS[knobs.tie_reference]}",
+                                    knobs.tie_reference != "first")) if on]
     described = {"roles": roles}
     if rules:
         described["rules"] = ", ".join(rules)
@@ -192,6 +189,6 @@ def describe_setup(params: WerewolfParams) -> dict:
 def provisional_for(params: WerewolfParams) -> tuple[str, ...]:
     """The provisional rulings a setup depends on: those about a role it deals (or the mayor)."""
     present = {ROLES[r].name for r, c in enumerate(params.role_counts) if c}
-    if params.mayor:
+    if params.knobs.mayor:
         present.add("mayor")
     return tuple(text for text, about in PROVISIONAL_RULINGS if present.intersection(about))

@@ -16,7 +16,8 @@ from .declaration import (
     WOLF, WOLF_SIDE,
 )
 from .state import (
-    alive, ballot, claimed, mayor, named_clear, named_wolf, revealed, said, set_mayor, voted, votes,
+    alive, ballot, claimed, mayor_seat, named_clear, named_wolf, revealed, said, set_mayor, voted,
+    votes,
 )
 
 
@@ -368,7 +369,7 @@ def clockwise_distance(origin, seat, n):
 @inlined
 def vote_weight(st, seat):
     """The mayor's vote counts twice."""
-    return 2 if seat == mayor(st) else 1
+    return 2 if seat == mayor_seat(st) else 1
 
 
 @inlined
@@ -407,9 +408,9 @@ def tie_place(st, seat, reference, n):
     "after" counts from the seat after him (he comes last), "random" reads the order drawn at
     daybreak (`draw_tie_order`)."""
     distance = clockwise_distance(reference, seat, n)
-    if st.tie_rule == TIE.first or not alive(st)[reference]:
+    if st.tie_reference == TIE.first or not alive(st)[reference]:
         return distance
-    if st.tie_rule == TIE.after:
+    if st.tie_reference == TIE.after:
         return distance - 1 if distance > 0 else n - 1
     return st.tie_rank[seat]
 
@@ -419,7 +420,7 @@ def draw_tie_order(st, n, reference, rng):
     """At daybreak under `rules.tie_reference = "random"` with a living reference seat: the day's
     tie order, a uniform permutation of the seats. (No draw otherwise, so the other rules play
     the same games whatever this knob could have drawn.)"""
-    if st.tie_rule == TIE.random and alive(st)[reference]:
+    if st.tie_reference == TIE.random and alive(st)[reference]:
         for seat in range(n):
             st.scratch[seat] = seat
         shuffle_into(st.tie_rank, st.scratch, n, rng)

@@ -18,16 +18,12 @@ from simulator.games.engine import inlined
 from .declaration import MAX_PLAYERS, N_ROLES, OBS
 
 FIELDS = (
-    # the setup and the knobs
+    # the setup (the knobs declared `state=True` in params.KEYS are added by the engine)
     Field("deck", np.int64, (MAX_PLAYERS,), "the roles dealt each game (the setup)"),
     Field("wolves", np.int64, (), "werewolves dealt (the setup is public)"),
     Field("deck_dealt", np.int64, (MAX_PLAYERS,), "each seat's role as dealt (a paranoid's "
                                                   "changes): the role tallies count it"),
     Field("role_camp", np.int64, (N_ROLES,), "the camp each role counts for in the victory rules"),
-    Field("caught_chance", np.float64, (), "the chance the wolves notice a peeking witness"),
-    Field("mayor_rule", np.int64, (), "1 if a mayor is elected"),
-    Field("reveal_dead", np.int64, (), "1 if a dead player's card is shown"),
-    Field("tie_rule", np.int64, (), "how a living reference seat ranks in the day's ties (TIE)"),
     Field("in_play", np.int64, (N_ROLES,), "seats holding each role this game, living or dead "
                                            "(a phase whose role is not in play is skipped)"),
     # what each seat knows
@@ -119,7 +115,7 @@ def ballot(st):
 
 
 @inlined
-def mayor(st):
+def mayor_seat(st):
     return st.obs[OBS.mayor]
 
 
