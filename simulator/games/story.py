@@ -21,7 +21,11 @@ from simulator.games.base import Digits, Packed, TraceEvent, private
 class Row(dict):
     """A decoded row: its named fields, by name or as attributes (`row.seat`)."""
 
-    __getattr__ = dict.__getitem__
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"the row has no field {name!r}") from None
 
 
 class Story:
