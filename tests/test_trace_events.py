@@ -107,6 +107,15 @@ def test_a_sentence_is_declared_once():
         trace_decoder((TraceEvent("rise", "says too"),), ExampleStory)  # both
 
 
+def test_a_sentence_names_only_declared_fields_and_renderers():
+    with pytest.raises(ValueError, match="seats"):
+        trace_decoder((TraceEvent("round", "Round {seats}", value="round"),), Story)
+    with pytest.raises(ValueError, match="renderer"):
+        trace_decoder((TraceEvent("round", "Round {round:roman}", value="round"),), Story)
+    with pytest.raises(ValueError, match="repeat"):
+        trace_decoder((TraceEvent("round", "{round}", actor="round", value="round"),), Story)
+
+
 def test_packed_parts_need_radixes():
     with pytest.raises(ValueError):
         Packed(low=None, high=None)

@@ -44,9 +44,16 @@ class Story:
         end)."""
         return []
 
-    @staticmethod
-    def seat(s: int) -> str:
-        return f"seat {s}"
+
+def field_names(event: TraceEvent) -> list[str]:
+    """The names a row of `event` has: `step`, then its columns' (a packed column's parts)."""
+    names = ["step"]
+    for _, column in event.columns():
+        if isinstance(column, Packed):
+            names += [name for name, _ in column.parts]
+        else:
+            names.append(column.name if isinstance(column, Digits) else column)
+    return names
 
 
 def unpack(event: TraceEvent, row) -> Row:
@@ -85,6 +92,15 @@ def trace_decoder(events, story_class: type[Story] = Story) -> Callable[[np.ndar
         if told == bool(event.says):
             raise ValueError(f"trace event {event.name!r}: declare its `says` or give its story "
                              f"a tell_{event.name}, one of the two")
+        names = field_names(event)
+        if len(set(names)) != len(names):
+            raise ValueError(f"trace event {event.name!r}: field names repeat: {names}")
+        for _, field, spec, _ in string.Formatter().parse(event.says):
+            if field is not None and field not in names:
+                raise ValueError(f"trace event {event.name!r} says {{{field}}}, not one of its "
+                                 f"fields {names}")
+            if spec and spec.isidentifier() and not hasattr(story_class, spec):
+                raise ValueError(f"trace event {event.name!r}: its story has no renderer {spec}")
 
     def decode_trace(rows, params) -> list[str]:
         story = story_class(params)
