@@ -12,7 +12,7 @@ from simulator.games import driver
 from simulator.games.ghostplay import GAME
 from simulator.games.ghostplay import kernel as K
 from simulator.games.ghostplay.declaration import (
-    CARD_STATE, DECISION, END, EV, LF, OBS, OUTCOME, PASS, RISE, ROLE, TEAM, TR,
+    CARD_STATE, DECISION, END, EV, LF, OBS, OUTCOME, PACKED, PASS, RISE, ROLE, TEAM, TR,
     UNKNOWN, VOTE_BASE,
 )
 from simulator.games.ghostplay.params import default_params
@@ -303,6 +303,9 @@ def test_a_traced_game_tells_every_haunting_exorcism_vote_challenge_rise_and_the
 
 
 def test_trace_rows_pack_large_values():
-    from simulator.games.ghostplay.trace import SENTENCES
-    assert "36 positive, 5 negative" in SENTENCES[TR.shown](0, 1, 36 * 256 + 5, 1, PARAMS)
-    assert "3 ghost(s) on it, 40 in play" in SENTENCES[TR.possess](2, 0, 0, 3 * 64 + 40, PARAMS)
+    shown = 36 * PACKED.shown.positive + 5 * PACKED.shown.negative
+    possess = 3 * PACKED.possess.on_seat + 40 * PACKED.possess.in_play
+    rows = np.array([[1, TR.shown, 0, 1, shown, 1], [1, TR.possess, 2, 0, 0, possess]])
+    shown_line, possess_line = GAME.decode_trace(rows, PARAMS)[-2:]
+    assert "36 positive, 5 negative" in shown_line
+    assert "3 ghost(s) on it, 40 in play" in possess_line

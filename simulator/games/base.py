@@ -71,6 +71,106 @@ def is_private_line(line: str) -> bool:
     return line.lstrip().startswith(PRIVATE_MARK)
 
 
+def private_line(line: str) -> str:
+    """The line marked as what one seat privately learns (the mark after its indentation)."""
+    text = line.lstrip(" ")
+    return line[:len(line) - len(text)] + PRIVATE_MARK + text
+
+
+# --- trace events -----------------------------------------------------------------------------------
+class Packed:
+    """Several small numbers in one trace column, declared lowest place first, each with its radix
+    (the last, None, takes the rest): `Packed(down=16, up=None)` holds up * 16 + down. The kernel
+    packs with the place values of `trace_places` and the decoder unpacks, so each radix is
+    written here only."""
+
+    def __init__(self, **radixes: int | None):
+        self.parts = tuple(radixes.items())
+        if not self.parts or any(r is None or r < 2 for _, r in self.parts[:-1]):
+            raise ValueError("every packed part but the last declares a radix of 2 or more")
+
+    def places(self) -> dict[str, int]:
+        """Each part's place value: what the kernel multiplies it by."""
+        out, place = {}, 1
+        for name, radix in self.parts:
+            out[name] = place
+            place *= radix or 1
+        return out
+
+    def unpack(self, code: int) -> dict[str, int]:
+        out = {}
+        for name, radix in self.parts:
+            if radix is None:
+                out[name] = code
+            else:
+                code, out[name] = divmod(code, radix)
+        return out
+
+
+@dataclass(frozen=True)
+class Digits:
+    """A list of numbers in one trace column, the first in the lowest place, each below `radix`
+    (the kernel packs number i times radix ** i, or adds them highest first, code * radix + d).
+    `count` names the row's field that says how many; without it the list ends where the rest
+    is zero."""
+
+    name: str
+    radix: int
+    count: str = ""
+
+    def places(self) -> dict[str, int]:
+        return {self.name: self.radix}
+
+    def unpack(self, code: int, count: int | None) -> list[int]:
+        digits = []
+        while (code > 0 if count is None else len(digits) < count):
+            code, digit = divmod(code, self.radix)
+            digits.append(digit)
+        return digits
+
+
+@dataclass(frozen=True)
+class TraceEvent:
+    """One kind of trace row, (step, code, actor, target, value, extra): its code is its position
+    in the game's TRACE_EVENTS. Each used column is named (a name, `Packed` parts or `Digits`);
+    the step column is `step`. `says` is the row's line, a format string of the named fields
+    (`{seat:who}` renders the field with the game's story's `who`); without it the game's
+    story tells it (`tell_<name>`, simulator.games.story). A private event's lines are all what
+    a seat privately learns; a gathered event's rows are told together, when the next other row
+    (or the end) comes (a deal, a deck in its order)."""
+
+    name: str
+    says: str = ""
+    actor: str = ""
+    target: str = ""
+    value: str | Packed | Digits = ""
+    extra: str | Packed | Digits = ""
+    private: bool = False
+    gathered: bool = False
+
+    def columns(self):
+        """(column index in the row, its declaration) for each named column."""
+        return tuple((i, column) for i, column in
+                     enumerate((self.actor, self.target, self.value, self.extra), start=2)
+                     if column)
+
+
+def trace_places(events, typename: str = "Places"):
+    """The place values the kernel packs with, by event and part: `PLACE.layout.up` is 16 for
+    `Packed(down=16, up=None)`; a `Digits` list gives its radix (`PLACE.altars.ranks`). Numba
+    reads them as constants, so a packed column compiles to the same arithmetic as literals."""
+    per_event = {}
+    for event in events:
+        places = {}
+        for _, column in event.columns():
+            if not isinstance(column, str):
+                places.update(column.places())
+        if places:
+            per_event[identifier(event.name)] = namedtuple(
+                f"{typename}_{identifier(event.name)}", places)(**places)
+    return namedtuple(typename, per_event)(**per_event)
+
+
 class IllegalAction(Exception):
     """Raised by the kernel when a strategy returns an action its legal mask does not allow (the
     engine records the seat, the decision kind and the value in the state for the message)."""
@@ -540,7 +640,7 @@ class GameSpec:
     observation: ObservationLayout
     end_conditions: tuple[Item, ...]
     events: tuple[Item, ...]
-    trace_events: tuple[str, ...]
+    trace_events: tuple[TraceEvent, ...]
     length_unit: str  # what a game's length counts ("days", "rounds")
     max_length: int  # longest length the length histogram tells apart
     max_actions: int  # the largest legal mask of any decision

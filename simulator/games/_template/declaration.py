@@ -5,7 +5,7 @@ HOOK: everything here. Every code is a position in a declared tuple: `codes(...)
 """
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Role, codes, private, public,
+    DecisionKind, Item, ObservationLayout, Role, TraceEvent, codes, private, public,
 )
 
 NAME = "template"
@@ -59,8 +59,20 @@ EVENTS = (
     Item("citizens_out", "citizens eliminated"),
 )
 EV = codes(EVENTS, "Event")
-
-TRACE_EVENTS = ("deal", "round", "vote", "out", "winner")
+# HOOK: one declaration per trace event: the columns it uses (actor, target, value, extra) by
+# name, and its line, a format string of those names ({role:role} renders with trace.py's story;
+# a sentence that needs logic is the story's tell_<event> instead). Several small numbers share a
+# column with `Packed(low=radix, high=None)`, a list with `Digits(name, radix, count)`; the kernel
+# packs with the place values of `trace_places(TRACE_EVENTS)`.
+TRACE_EVENTS = (
+    TraceEvent("deal", "  seat {seat} is dealt {role:role}", actor="seat", value="role"),
+    TraceEvent("round", "Round {round}", value="round"),
+    TraceEvent("vote", "  seat {voter} votes for seat {suspect}", actor="voter",
+               target="suspect"),
+    TraceEvent("out", "  seat {seat} is out with {votes} votes: a {role:role}",
+               actor="seat", value="role", extra="votes"),
+    TraceEvent("winner", "The {team:team} wins: {end:end}.", value="team", extra="end"),
+)
 TR = codes(TRACE_EVENTS, "Trace")
 
 # Rulings this project made where the rules are silent (docs/rules/template.md gives the why).

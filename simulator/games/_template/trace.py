@@ -1,19 +1,27 @@
-"""A table from trace code to a sentence: how `fairplay trace template` tells one game.
+"""How `fairplay trace template` tells one game: the renderers its TRACE_EVENTS' sentences use.
 
-HOOK: one entry per trace event; rows are (round, code, actor, target, value, extra).
+HOOK: a renderer for each `{field:renderer}` of the declared sentences, a `tell_<event>(row)` for
+a sentence that needs logic (row.<field> for its named fields), and `header()` or state kept
+from row to row where a game needs them (simulator/games/story.py).
 """
 
-from .declaration import END_CONDITIONS, ROLES, TEAMS, TR
+from simulator.games.story import Story, trace_decoder
 
-SENTENCES = {
-    TR.deal: lambda r, a, t, v, x: f"  seat {a} is dealt {ROLES[v].name}",
-    TR.round: lambda r, a, t, v, x: f"Round {v}",
-    TR.vote: lambda r, a, t, v, x: f"  seat {a} votes for seat {t}",
-    TR.out: lambda r, a, t, v, x: f"  seat {a} is out with {x} votes: a {ROLES[v].name}",
-    TR.winner: lambda r, a, t, v, x: f"The {TEAMS[v]} wins: {END_CONDITIONS[x].meaning}.",
-}
+from .declaration import END_CONDITIONS, ROLES, TEAMS, TRACE_EVENTS
 
 
-def decode_trace(rows, params) -> list[str]:
-    return [SENTENCES[code](step, actor, target, value, extra)
-            for step, code, actor, target, value, extra in rows.tolist()]
+class TemplateStory(Story):
+    @staticmethod
+    def role(code):
+        return ROLES[code].name
+
+    @staticmethod
+    def team(code):
+        return TEAMS[code]
+
+    @staticmethod
+    def end(code):
+        return END_CONDITIONS[code].meaning
+
+
+decode_trace = trace_decoder(TRACE_EVENTS, TemplateStory)

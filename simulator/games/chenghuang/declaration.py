@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, Layout, ObservationLayout, Role, TurnOrder, codes, private, public,
+    DecisionKind, Item, Layout, ObservationLayout, Packed, Role, TraceEvent, TurnOrder, codes,
+    private, public, trace_places,
 )
 
 NAME = "chenghuang"
@@ -250,13 +251,51 @@ EVENTS = (
 EV = codes(EVENTS, "Event")
 
 # --- trace events (rows of the trace buffer: step = round, code, actor, target, value, extra) ----
+# {card:kind} names a card kind ("武判 judge"); trace.py tells the sentences that need logic.
+E = TraceEvent
 TRACE_EVENTS = (
-    "round", "captain", "role", "deal", "pick", "discard", "layout", "judge", "gan", "peek",
-    "scribe", "vote", "accused", "admit", "admit_discard", "reveal", "showdown_loss",
-    "compensation", "horse_face", "theft", "no_theft", "theft_declined", "fan", "round_score",
-    "tie_break", "winner",
+    E("round", "== round {round} ==", value="round"),
+    E("captain", actor="captain", value="how"),
+    E("role", "  role: seat {seat} is {role:role}", actor="seat", value="role"),
+    E("deal", actor="seat", value="card", extra="count", gathered=True),
+    E("pick", "  draft pick {pick}: seat {seat} keeps {card:kind} (pack dealt to seat {pack})",
+      actor="seat", target="pack", value="card", extra="pick"),
+    E("discard", "  discard: seat {seat} discards {card:kind} face down",
+      actor="seat", value="card"),
+    E("layout", "  layout: seat {seat} lays {card:kind}: {up} face up, {down} face down",
+      actor="seat", value="card", extra=Packed(down=16, up=None)),
+    E("judge", "  武判 seat {seat} names {card:kind} (holds {held} of them)",
+      actor="seat", value="card", extra="held"),
+    E("gan", actor="seat", value="kept", extra="returned"),
+    E("peek", "  刑具爺 seat {seat} looks at a face-down card of seat {target}: {card:kind}",
+      actor="seat", target="target", value="card"),
+    E("scribe", actor="seat", target="slid", value="under", extra="counts_as"),
+    E("vote", "  vote: seat {voter} votes for seat {accused}", actor="voter", target="accused"),
+    E("accused", actor="accused", value="votes", extra="tied"),
+    E("admit", actor="accused", value="answer", extra="highest"),
+    E("admit_discard", "  seat {seat} discards {card:kind} face down",
+      actor="seat", value="card"),
+    E("reveal", value="showdown"),
+    E("showdown_loss", "  showdown: seat {seat} was the highest and loses its two most valuable "
+                       "cards: {first:kind} and {second:kind}",
+      actor="seat", value="first", extra="second"),
+    E("compensation", "  showdown: seat {seat} was not the highest and takes {card:kind} from "
+                      "the pile", actor="seat", value="card"),
+    E("horse_face", "  馬面 seat {seat} takes {thefts} 竊盜 from the pile",
+      actor="seat", value="thefts"),
+    E("theft", actor="thief", target="victim", value="card", extra="thefts"),
+    E("no_theft", "  theft: nobody holds 竊盜"),
+    E("theft_declined", "  theft: seat {thief} ({thefts} 竊盜) declines to steal",
+      actor="thief", extra="thefts"),
+    E("fan", actor="seat", target="target", value="points"),
+    E("round_score", "  score: seat {seat} scores {score} this round, total {total}",
+      actor="seat", value="score", extra="total"),
+    E("tie_break", "  tie ({tie:tie}): captain seat {captain} picks seat {choice}",
+      actor="captain", target="choice", value="tie"),
+    E("winner", actor="seat", value="points", extra="end"),
 )
 TR = codes(TRACE_EVENTS, "Trace")
+PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
 
 # Rules this project decided where the source and the rulings note are silent (see
 # docs/rules/chenghuang.md for the reasoning and the covering tests).

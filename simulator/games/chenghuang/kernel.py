@@ -14,7 +14,7 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    ABILITY_ORDER, ANSWER, CHOSEN, DECISION, END, EV, HAND, N_KINDS, NO_THEFT, OBS, ROLE,
+    ABILITY_ORDER, ANSWER, CHOSEN, DECISION, END, EV, HAND, N_KINDS, NO_THEFT, OBS, PACKED, ROLE,
     SCORE_CLIP, TIE, TR, UNKNOWN,
 )
 from .observation import (
@@ -130,7 +130,8 @@ def layout(st, rng):
         if tracing(st):
             for kind in range(N_KINDS):
                 if st.held[s, kind] > 0:
-                    event(st, TR.layout, s, -1, kind, up[kind] * 16 + down[kind])
+                    event(st, TR.layout, s, -1, kind,
+                          up[kind] * PACKED.layout.up + down[kind] * PACKED.layout.down)
     st.obs[OBS.to_hide] = 0
 
 

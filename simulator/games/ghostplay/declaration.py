@@ -12,7 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Role, SetupNeed, TurnOrder, codes, private, public,
+    DecisionKind, Item, ObservationLayout, Packed, Role, SetupNeed, TraceEvent, TurnOrder, codes,
+    private, public, trace_places,
 )
 
 NAME = "ghostplay"
@@ -243,15 +244,78 @@ EVENTS = (
 )
 EV = codes(EVENTS, "Event")
 
-# --- trace events (rows: turn, code, actor, target, value, extra) ---------------------------------
+# --- trace events (rows: step = turn, code, actor, target, value, extra) -------------------------
+# {card:ghost} names a ghost card, {type:type} a Taoist card type, {role:identity} an identity;
+# trace.py tells the sentences that need logic.
+E = TraceEvent
 TRACE_EVENTS = (
-    "identity", "king_card", "first", "turn", "draw", "buy", "artifact", "spell", "reveal",
-    "possess", "unpossessed", "event", "exorcise", "summon", "vote", "challenge", "shown",
-    "count", "dispel", "life", "reward", "look", "rise", "prevented", "seal", "end",
-    "risen_ghosts", "drawn", "reshuffle", "piles", "declined", "vote_cards", "seat_at_end",
-    "turn_end",
+    E("identity", "setup: seat {seat} is dealt {role:identity}",
+      actor="seat", value="role", private=True),
+    E("king_card", value="card", extra="seal"),
+    E("first", "setup: seat {seat} is the first player", actor="seat"),
+    E("turn", actor="seat", value="turn", extra="king"),
+    E("draw", actor="seat", value="drawn", extra="gained"),  # gained: the artifact's spirit power
+    E("buy", actor="seat", value="bought", extra="spirit"),
+    E("artifact", actor="seat", value="type", extra="replaced"),
+    E("spell", actor="seat", value="type", extra="window"),
+    E("reveal", "  haunting: seat {seat} reveals {card:ghost} ({left} left in the ghost deck)",
+      actor="seat", value="card", extra="left"),
+    E("possess", "  haunting: {card:ghost} possesses seat {seat}: {on_seat} ghost(s) on it, "
+                 "{in_play} in play",
+      actor="seat", target="player", value="card", extra=Packed(in_play=64, on_seat=None)),
+    E("unpossessed", "  haunting: {card:ghost} finds no eligible player and is set aside",
+      actor="player", value="card"),
+    E("event", "  event resolved: {card:ghost} [{effect:effect}]",
+      actor="player", value="card", extra="effect"),
+    E("exorcise", "  exorcism: seat {host} hosts the exorcism of {card:ghost} on seat {seat}",
+      actor="host", target="seat", value="card", extra="slot"),
+    E("summon", "  summoning: the ghost king (seat {host}) summons {card:ghost} on seat {seat}",
+      actor="host", target="seat", value="card", extra="slot"),
+    E("vote", "    vote: seat {voter} places {placed} card(s) face down",
+      actor="voter", target="host", value="placed"),
+    E("challenge", actor="host", target="voter", value="positive", extra="negative"),
+    E("shown", actor="voter", target="host", value=Packed(negative=256, positive=None),
+      extra="how"),
+    E("count", actor="host", value=Packed(negative=256, positive=None),
+      extra=Packed(won=2, requirement=None)),
+    E("dispel", "    dispelled: {card:ghost} leaves seat {seat}; it goes face down in front of "
+                "seat {host} as points ({points} in all)",
+      actor="host", target="seat", value="card", extra="points"),
+    E("life", "    summoned: {card:ghost} leaves seat {seat} and becomes a life of the ghost king "
+              "({lives} lives)", actor="host", target="seat", value="card", extra="lives"),
+    E("reward", "    reward: seat {seat} gets {amount} spirit power ({participants} "
+                "participant(s))",
+      actor="seat", target="host", value="amount", extra="participants"),
+    E("look", actor="host", target="seat", value="role", extra="public"),
+    # seventh: the 7th ghost's card + 1 (0: rule (a))
+    E("rise", actor="seat", target="player", value="role",
+      extra=Packed(ghosts=64, rule=64, seventh=None)),
+    E("prevented", "  a dispel this turn prevented {rises} rise(s) of a ghost king",
+      actor="player", value="rises"),
+    E("seal", "  the seal breaks: the ghost king (seat {king}) holds {lives} lives, the seal "
+              "needs {seal}", actor="king", value="lives", extra="seal"),
+    # the seal broken: evil, END code, lives, seal; else the winning team (-1: a tie), END code,
+    # taiping's and tianshi's ghost points
+    E("end", actor="team", target="end", value="taiping", extra="tianshi"),
+    E("risen_ghosts", actor="seat", target="to_lives", value="moved", extra="lives"),
+    E("drawn", "    seat {seat} draws {drawn} x {type:type}: {held} of them in hand",
+      actor="seat", target="type", value="drawn", extra="held", private=True),
+    E("reshuffle", "  reshuffle: the discards are shuffled into a new draw pile ({times} "
+                   "time(s))", value="times"),
+    E("piles", "  Taoist cards: {pile} in the draw pile, {discarded} discarded",
+      value="pile", extra="discarded"),
+    E("declined", actor="seat", target="decision", value="window"),
+    E("vote_cards", "    seat {seat} places {placed} x {type:type}: {left} of them left in hand",
+      actor="seat", target="type", value="placed", extra="left", private=True),
+    E("seat_at_end", actor="seat", target="artifact", value="spirit",
+      extra=Packed(cards=1000, ghosts=1000, points=None)),
+    E("turn_end", "== end of turn {turn}: {in_play} ghost(s) in play, {pile} in the draw pile, "
+                  "{discards} discarded, {left} left in the ghost deck, {lives} lives ==",
+      actor="in_play", target="lives", value=Packed(discards=1000, pile=None),
+      extra=Packed(left=1000, turn=None)),
 )
 TR = codes(TRACE_EVENTS, "Trace")
+PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
 RISE_RULES = ("three", "seventh")
 RISE = codes(RISE_RULES, "Rise")
 

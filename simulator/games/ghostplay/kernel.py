@@ -16,7 +16,7 @@ from simulator.games.engine import (
 
 from .declaration import (
     CARD_STATE, CARD_WINDOWS, DAY_ORDER, DECISION, END, EV, EVENT, KIND, KING_DRAW_AT, LOOK, OBS,
-    OUTCOME, PASS, PLAY, RISE, ROLE, SEAL, TEAM, TR, VOTE_BASE, WINDOW,
+    OUTCOME, PACKED, PASS, PLAY, RISE, ROLE, SEAL, TEAM, TR, VOTE_BASE, WINDOW,
 )
 from .observation import legal_buy, legal_challenge, legal_day_card, legal_ghost, legal_vote, \
     observe
@@ -57,9 +57,12 @@ def trace_turn_end(st, turn):
         return
     for s in range(st.players):
         event(st, TR.seat_at_end, s, st.artifact[s], st.spirit[s],
-              st.hand_size[s] + 1000 * st.possessed[s] + 1000000 * st.points[s])
-    event(st, TR.turn_end, st.in_play, st.lives, st.pile_size * 1000 + st.discard_size,
-          turn * 1000 + st.ghost_size - st.ghost_next)
+              st.hand_size[s] * PACKED.seat_at_end.cards
+              + st.possessed[s] * PACKED.seat_at_end.ghosts
+              + st.points[s] * PACKED.seat_at_end.points)
+    event(st, TR.turn_end, st.in_play, st.lives,
+          st.pile_size * PACKED.turn_end.pile + st.discard_size * PACKED.turn_end.discards,
+          turn * PACKED.turn_end.turn + (st.ghost_size - st.ghost_next) * PACKED.turn_end.left)
 
 
 # --- setup ----------------------------------------------------------------------------------------
@@ -193,7 +196,8 @@ def haunting(st, p, rng):
             continue
         possess(st, card, s)
         st.events[EV.possessions] += 1
-        event(st, TR.possess, s, p, card, st.possessed[s] * 64 + st.in_play)
+        event(st, TR.possess, s, p, card,
+              st.possessed[s] * PACKED.possess.on_seat + st.in_play * PACKED.possess.in_play)
     return n
 
 
@@ -263,11 +267,14 @@ def exorcism(st, host, slot, summoning, rng):
     for v in range(n):  # the votes left on the table: counted, or discarded after a failure
         if st.on_table[v] == 1:  # (unseen, or shown by the challenge that failed it)
             how = 1 if not failed else (2 if st.shown[v] >= 0 else 0)
-            event(st, TR.shown, v, host, st.positive_value[v] * 256 + st.negative_value[v], how)
+            event(st, TR.shown, v, host, st.positive_value[v] * PACKED.shown.positive
+                  + st.negative_value[v] * PACKED.shown.negative, how)
     if not failed:
         positive, negative = count_votes(st)
         won = 1 if positive - negative >= st.g_requirement[card] else 0
-        event(st, TR.count, host, -1, positive * 256 + negative, st.g_requirement[card] * 2 + won)
+        event(st, TR.count, host, -1,
+              positive * PACKED.count.positive + negative * PACKED.count.negative,
+              st.g_requirement[card] * PACKED.count.requirement + won * PACKED.count.won)
     count = mark_participants(st, host)
     for v in range(n):
         discard_vote(st, v)
@@ -367,7 +374,8 @@ def end_of_turn(st, p, turn, rng):
     st.rise_turn_sq[0] += turn * turn
     st.rise_turn_hist[min(turn, st.rise_turn_hist.size - 1)] += 1
     seventh = st.seventh_card if rule == RISE.seventh else -1
-    event(st, TR.rise, s, p, before, rule * 64 + st.possessed[s] + 4096 * (seventh + 1))
+    event(st, TR.rise, s, p, before, st.possessed[s] * PACKED.rise.ghosts + rule * PACKED.rise.rule
+          + (seventh + 1) * PACKED.rise.seventh)
     moved = settle_risen_ghosts(st, s)
     if moved > 0:
         event(st, TR.risen_ghosts, s, st.risen_ghosts, moved, st.lives)

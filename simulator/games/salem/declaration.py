@@ -15,7 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Role, TurnOrder, codes, private, public,
+    DecisionKind, Digits, Item, ObservationLayout, Packed, Role, TraceEvent, TurnOrder, codes,
+    private, public, trace_places,
 )
 
 NAME = "salem"
@@ -311,52 +312,82 @@ EVENTS = (
 EV = codes(EVENTS, "Event")
 
 # --- trace events (rows: step = turn, code, actor, target, value, extra) -------------------------
+# {card:card} names a card, {kind:tryal} a tryal; trace.py tells the sentences that need logic.
+E = TraceEvent
 TRACE_EVENTS = (
-    "character",     # seat, -1, character, the other character offered (-1: no draft)
-    "tryals",        # seat, -1, the row dealt: sum of kind x 4^slot, tryals dealt
-    "hand",          # seat, -1, card kind, cards of it dealt
-    "first_night",   # -1, -1, witches, 0
-    "black_cat",     # -1, seat, votes, seats tied
-    "turn",          # seat, -1, turn number, 0
-    "stocks",        # seat, -1, Stocks left in front, 0: the turn is skipped
-    "action",        # seat, -1, TURN code, 0
-    "draw",          # seat, -1, card kind, DRAW code (why)
-    "discarded",     # seat, -1, card kind, 0: drawn with two players left and discarded
-    "giles",         # seat, -1, 0, 0: Giles Corey shows two red cards
-    "play",          # seat, target, card, second target (Curse: the blue card discarded)
-    "no_effect",     # seat, target, card, 0: Sarah Good shrugs off Robbery or Arson
-    "accusations",   # target, placer, accusations now, accusations that cause a trial
-    "trial",         # placer, accused, tryal kind revealed, slot
-    "cat_reveal",    # holder, chooser, tryal kind revealed, slot
-    "death",         # seat, CAUSE, team announced (-1 silent), 0
-    "proctor",       # John Proctor, the dead, card kind taken, 0
-    "abigail",       # seat, -1, 1 discards her accusations / 0 keeps them, 0
-    "ann_putnam",    # seat, -1, cards she draws, 0
-    "parris",        # seat, -1, card kind taken from the discard pile, 0
-    "tituba",        # seat, -1, card kind put next on top, position from the top (1..)
-    "conspiracy",    # drawer, -1, number of the Conspiracy, 0
-    "passed",        # giver, receiver, tryal kind, middle (1) + 2 x giver's slot + 64 x
-                     # receiver's slot
-    "joins_witches", # seat, -1, 0, 0
-    "night",         # -1, -1, number of the night, 0
-    "kill_vote",     # witch, seat, DECISION (black_cat or night_kill), 0
-    "victim",        # -1, victim, votes, seats tied
-    "protect",       # constable, seat, 0, 0
-    "confess",       # seat, -1, tryal kind (-1: none, William Phips), slot
-    "dawn",          # -1, victim, NIGHT_OUTCOME, 0
-    "reshuffle",     # -1, -1, cards in the new deck, 0
-    "two_left",      # -1, -1, blue cards discarded, 0
-    "winner",        # -1, -1, team (-1: none), END code
-    "deck",          # -1, position from the top (1..), card kind, DECK_VIEWS code
-    "witch_team",    # -1, -1, bit mask of the witches who see each other, 0
-    "stop",          # seat, -1, DECISION code declined (stop or no confession), 0
-    "alibi_removed", # target, player, Accusation cards removed, Evidence cards removed
-    "discards",      # seat, PLACES code, card kind, cards of it to the discard pile
-    "turned_up",     # seat, -1, tryal kind, slot (the dead reveal the rest of their tryals)
-    "silent_tryals", # seat, -1, face-down tryals leaving the game unseen, 0
-    "learns",        # seat, about whom (-1: nobody), value, LEARNS code (private)
+    E("character", actor="seat", value="character", extra="offered"),  # offered -1: no draft
+    E("tryals", actor="seat", value=Digits("kinds", 4, count="dealt"), extra="dealt"),
+    E("hand", "  seat {seat} is dealt {count} x {card:card}",
+      actor="seat", value="card", extra="count", private=True),
+    E("first_night", "First night: the {witches} witch(es) see each other", value="witches"),
+    E("black_cat", "  the witches put the Black Cat in front of seat {seat} ({votes} vote(s)"
+                   "{tied:tie_broken}); seat {seat} starts",
+      target="seat", value="votes", extra="tied"),
+    E("turn", "Turn {turn}: seat {seat}", actor="seat", value="turn"),
+    E("stocks", "  seat {seat} is in the Stocks and skips the turn ({left} Stocks left)",
+      actor="seat", value="left"),
+    E("action", "  seat {seat} chooses to {action:action}", actor="seat", value="action"),
+    E("draw", actor="seat", value="card", extra="why"),  # why: a DRAWS code
+    E("discarded", "  seat {seat} discards the {card:card} drawn (two players left) and draws "
+                   "again", actor="seat", value="card"),
+    E("giles", "  seat {seat} shows two red cards and draws a third (Giles Corey)",
+      actor="seat"),
+    # Curse: second is the blue card discarded; Scapegoat, Robbery: the seat receiving
+    E("play", actor="seat", target="target", value="card", extra="second"),
+    E("no_effect", "  {card:card} has no effect: seat {target} has Sarah Good's ability",
+      actor="seat", target="target", value="card"),  # Sarah Good shrugs off Robbery or Arson
+    E("accusations", "    accusations on seat {accused}: {accusations} of {trial_at} (placed "
+                     "by seat {placer})",
+      actor="accused", target="placer", value="accusations", extra="trial_at"),
+    E("trial", "  TRIAL of seat {accused}: seat {placer} reveals slot {slot}: {kind:tryal}",
+      actor="placer", target="accused", value="kind", extra="slot"),
+    E("cat_reveal", actor="holder", target="chooser", value="kind", extra="slot"),
+    E("death", actor="seat", target="cause", value="team"),  # team -1: silent
+    E("proctor", actor="proctor", target="dead", value="card"),
+    E("abigail", actor="seat", value="discards"),
+    E("ann_putnam", "  seat {seat} draws {cards} cards for her reveals (Ann Putnam)",
+      actor="seat", value="cards"),
+    E("parris", "  seat {seat} takes {card:card} from the discard pile (Samuel Parris)",
+      actor="seat", value="card"),
+    E("tituba", "  seat {seat} puts {card:card} at position {position} from the top (Tituba)",
+      actor="seat", value="card", extra="position", private=True),  # position: 1.. from the top
+    E("conspiracy", "  CONSPIRACY #{number}, drawn by seat {drawer}",
+      actor="drawer", value="number"),
+    E("passed", actor="giver", target="receiver", value="kind",
+      extra=Packed(middle=2, given=32, into=None)),  # the giver's slot, the receiver's slot
+    E("joins_witches", "    seat {seat} joins the witches", actor="seat", private=True),
+    E("night", "  NIGHT {night}", value="night"),
+    E("kill_vote", actor="witch", target="seat", value="decision", private=True),
+    E("victim", "    the witches choose seat {victim} ({votes} vote(s){tied:tie_broken})",
+      target="victim", value="votes", extra="tied", private=True),
+    E("protect", "    the constable, seat {constable}, protects seat {seat}",
+      actor="constable", target="seat", private=True),
+    E("confess", actor="seat", value="kind", extra="slot"),  # kind -1: none (William Phips)
+    E("dawn", "  dawn: the witches' victim seat {victim} {outcome:dawn}",
+      target="victim", value="outcome"),
+    E("reshuffle", "  the discard pile becomes the new deck ({cards} cards, Night at the bottom)",
+      value="cards"),
+    E("two_left", "  two players left: every blue card in a hand or in front of a player, and "
+                  "Scapegoat and Robbery in hands, go to the discard pile"),
+    E("winner", value="team", extra="end"),  # team -1: none
+    E("deck", target="position", value="card", extra="view", gathered=True),  # position 1..
+    E("witch_team", "  the witch team opens its eyes: seat(s) {witches:seats} see each other",
+      value=Digits("witches", 2), private=True),  # 1 for each seat that is a witch
+    E("stop", actor="seat", value="decision"),  # the DECISION declined
+    E("alibi_removed", "    the Alibi removes {accusations} x Accusation and {evidence} x "
+                       "Evidence from in front of seat {seat}",
+      actor="seat", target="player", value="accusations", extra="evidence"),
+    E("discards", "    to the discard pile from {place:place} seat {seat}: {count} x "
+                  "{card:card}", actor="seat", target="place", value="card", extra="count"),
+    E("turned_up", "    seat {seat}'s slot {slot} is turned up: {kind:tryal}",
+      actor="seat", value="kind", extra="slot"),  # the dead reveal the rest of their tryals
+    E("silent_tryals", "    seat {seat}'s {count} face-down tryal(s) leave the game unseen",
+      actor="seat", value="count"),
+    E("learns", actor="seat", target="about", value="value", extra="what",
+      private=True),  # about -1: nobody; what: a LEARNS code
 )
 TR = codes(TRACE_EVENTS, "Trace")
+PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
 # When the trace shows the deck in its order (top first): the cards shuffled for the deal, the
 # draw deck after a shuffle (the deal's and every night's), and after Tituba's arrangement.
 DECK_VIEWS = ("deal", "shuffled", "tituba")

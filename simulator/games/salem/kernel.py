@@ -20,9 +20,9 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    ABIGAIL_CLEAR, ALIBI_WITNESS, ANN_PUTNAM, CARD, CAT_CHOOSER, CAUSE, CHAR, CONSPIRACY,
-    DECISION, DECK_VIEW, DRAW, END, EV, HAND_KINDS, LEARN, LOG, MAX_TURNS, MODE, N_CARDS, N_FRONT,
-    NIGHT_OUTCOME, OBS, PHASE, PHIPS, PLACE, PROCTOR, STOP, TOWN, TR, TRYAL, TURN, WITCH,
+    ABIGAIL_CLEAR, ALIBI_WITNESS, ANN_PUTNAM, CARD, CAT_CHOOSER, CAUSE, CHAR, CONSPIRACY, DECISION,
+    DECK_VIEW, DRAW, END, EV, HAND_KINDS, LEARN, LOG, MAX_TURNS, MODE, NIGHT_OUTCOME, N_CARDS,
+    N_FRONT, OBS, PACKED, PHASE, PHIPS, PLACE, PROCTOR, STOP, TOWN, TR, TRYAL, TURN, WITCH,
 )
 from .observation import (
     legal_blue, legal_confess, legal_kinds, legal_living, legal_parris, legal_play,
@@ -77,11 +77,12 @@ def witches_see_each_other(st):
     """The living witches open their eyes together (the rules' witches_wake), traced as what
     they privately learn."""
     witches_wake(st)
-    mask = 0
-    for s in range(st.players):
-        if alive(st)[s] and st.ever_witch[s]:
-            mask |= 1 << s
-    event(st, TR.witch_team, -1, -1, mask, 0)
+    if tracing(st):
+        witches = 0
+        for s in range(st.players):
+            if alive(st)[s] and st.ever_witch[s]:
+                witches += PACKED.witch_team.witches ** s
+        event(st, TR.witch_team, -1, -1, witches, 0)
 
 
 @compiled
@@ -642,8 +643,10 @@ def pass_tryals(st, rng):
             was = st.ever_witch[i]
             give_tryal(st, i, st.takes[i])
             kind = st.tryal_kind[st.takes[i]]
-            event(st, TR.passed, st.seats[i], i, kind, (1 if middle else 0)
-                  + 2 * st.take_slots[st.seats[i]] + 64 * (st.row_len[i] - 1))
+            event(st, TR.passed, st.seats[i], i, kind,
+                  (1 if middle else 0) * PACKED.passed.middle
+                  + st.take_slots[st.seats[i]] * PACKED.passed.given
+                  + (st.row_len[i] - 1) * PACKED.passed.into)
             # through the middle nobody follows a tryal: whence and whither stay unknown
             event(st, TR.learns, i, -1 if middle else st.seats[i], kind, LEARN.received)
             event(st, TR.learns, st.seats[i], -1 if middle else i, kind, LEARN.taken)
@@ -751,7 +754,7 @@ def deal(st, rng):
         if tracing(st):
             dealt = 0
             for j in range(st.row_len[s]):
-                dealt += st.tryal_kind[st.row[s, j]] * 4 ** j
+                dealt += st.tryal_kind[st.row[s, j]] * PACKED.tryals.kinds ** j
             event(st, TR.tryals, s, -1, dealt, st.row_len[s])
             event(st, TR.learns, s, s, st.row_len[s], LEARN.own_tryals)
     # the playing cards: deal from the deck without the Black Cat, Night and Conspiracy

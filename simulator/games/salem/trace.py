@@ -1,13 +1,11 @@
-"""Readable lines from a Salem trace buffer (one game, recorded by the kernel).
+"""How a Salem trace reads: the sentences that need logic; TRACE_EVENTS declares the rest.
 
-Rows are (turn, event code, actor, target, value, extra); TRACE_EVENTS in declaration.py says
-what each field holds. A row decodes on its own into a sentence of what the table sees and,
-where a seat privately learns something (its tryals, its hand, a card drawn, a tryal passed to
-it, the witches' votes, the constable's protection, Tituba's arrangement) or nobody sees it (the
-deck's order, whose tryal went through the middle), a line marked PRIVATE_MARK:
-`fairplay trace --private` shows them, a plain trace is what the table saw. Consecutive `deck`
-rows make one deck in its order. The header says the setup and every setting that differs from
-the published game.
+Each row decodes on its own into a sentence of what the table sees and, where a seat privately
+learns something (its tryals, its hand, a card drawn, a tryal passed to it, the witches' votes,
+the constable's protection, Tituba's arrangement) or nobody sees it (the deck's order, whose
+tryal went through the middle), a private line: `fairplay trace --private` shows them, a plain
+trace is what the table saw. Consecutive `deck` rows make one deck in its order. The header says
+the setup and every setting that differs from the published game.
 
 With the private lines every rule can be checked from the text alone
 (tests/test_salem_replay.py does): each tryal's slot, the deck's order after every shuffle and
@@ -16,17 +14,14 @@ arrangement, every card that goes to the discard pile and from where, each decli
 
 from __future__ import annotations
 
-from simulator.games.base import PRIVATE_MARK
+from simulator.games.base import private_line
+from simulator.games.story import Story, trace_decoder
 
 from .declaration import (
-    CARD, CARDS, CAUSES, CHARACTERS, DECISION, DECK_VIEW, DRAWS, END_CONDITIONS,
-    FRONT_LABELS, LEARN, NIGHT_OUTCOMES, PHIPS, PLACE, PROVISIONAL, TEAMS, TR, TRYAL_LABELS,
+    CARD, CARDS, CAUSES, CHARACTERS, DECISION, DECK_VIEW, DRAWS, END_CONDITIONS, FRONT_LABELS,
+    LEARN, NIGHT_OUTCOMES, PHIPS, PLACE, PROVISIONAL, TEAMS, TRACE_EVENTS, TRYAL_LABELS,
     TURN_ACTIONS,
 )
-
-
-def seat(s: int) -> str:
-    return f"seat {s}"
 
 
 def card(k: int) -> str:
@@ -37,58 +32,13 @@ def tryal(k: int) -> str:
     return TRYAL_LABELS[k] if 0 <= k < len(TRYAL_LABELS) else "nothing"
 
 
-def _character(a, t, v, x):
-    offered = f" (of {CHARACTERS[v]} and {CHARACTERS[x]})" if x >= 0 else ""
-    return f"  {seat(a)} is {CHARACTERS[v]}{offered}"
+ACTIONS = {"draw": "draw 2 cards", "play": "play cards",
+           "parris": "draw from the discard pile (Samuel Parris)",
+           "tituba": "arrange the deck, then draw (Tituba)"}
 
-
-P = PRIVATE_MARK
-
-
-def _tryals(a, t, v, x):
-    kinds = [tryal((v // 4 ** slot) % 4) for slot in range(x)]
-    return [f"  {seat(a)} is dealt {x} tryals face down",
-            f"  {P}{seat(a)} is dealt, slot by slot: {', '.join(kinds)}"]
-
-
-def _draw_line(a, t, v, x):
-    """A card drawn: the table sees a card taken (a black card, which takes effect at once, is
-    seen by all); the drawer sees which."""
-    why = {"turn": "", "giles_corey": " (Giles Corey's third card)",
-           "ann_putnam": " (Ann Putnam)", "rebecca_nurse": " (Rebecca Nurse)"}[DRAWS[x]]
-    if v in (CARD.night, CARD.conspiracy):
-        return f"  {seat(a)} draws {card(v)}{why}"
-    return [f"  {seat(a)} draws a card{why}", f"  {P}{seat(a)} draws {card(v)}{why}"]
-
-
-def _pass_lines(a, t, v, x):
-    """A Conspiracy pass: the table sees which slot goes where; the receiver sees the tryal (the
-    private learns rows say so); through the middle nobody sees whose tryal each one gets."""
-    middle, given, into = x & 1, (x >> 1) & 31, x >> 6
-    if middle:
-        return [f"    {seat(t)} gets a tryal from the middle (into its slot {into})",
-                f"    {P}nobody sees: it is {tryal(v)}, {seat(a)}'s slot {given}"]
-    return [f"    {seat(t)} takes a tryal from {seat(a)}'s slot {given} (into its slot {into})",
-            f"    {P}nobody else sees: it is {tryal(v)}"]
-
-
-def seats(mask: int) -> str:
-    return ", ".join(str(s) for s in range(64) if mask >> s & 1) or "none"
-
-
-def _learns(a, t, v, x):
-    what = {
-        LEARN.own_tryals: f"looks at its {v} tryals",  # (the deal's private line shows them)
-        LEARN.received: (f"sees the tryal it takes from {seat(t)}: {tryal(v)}" if t >= 0 else
-                         f"sees the tryal it gets back from the middle: {tryal(v)}"),
-        LEARN.taken: (f"knows which of its tryals {seat(t)} took: {tryal(v)}" if t >= 0 else
-                      f"knows which of its tryals went to the middle: {tryal(v)}"),
-        LEARN.deck: f"looks through the top {v} cards of the deck (Tituba)",
-        LEARN.robbed_hand: f"sees the {v} card(s) it receives from the hand of {seat(t)}",
-        LEARN.dead_hand: f"looks through the {v} card(s) in the hand of {seat(t)} (John Proctor)",
-    }[x]
-    return f"  {PRIVATE_MARK}{seat(a)} {what}"
-
+DAWNS = {"died": "dies", "protected": "was protected by the constable",
+         "confessed": "confessed and survives", "asylum": "is safe in the Asylum",
+         "already_dead": "is already dead"}
 
 STOPS = {
     DECISION.play: "stops playing cards",
@@ -97,12 +47,6 @@ STOPS = {
     DECISION.tituba: "leaves the rest of the deck in its order (Tituba)",
     DECISION.confess: "does not confess",
 }
-
-
-def _discards(a, t, v, x):
-    where = "the hand of" if t == PLACE.hand else "in front of"
-    return f"    to the discard pile from {where} {seat(a)}: {x} x {card(v)}"
-
 
 DECK_OPENINGS = {
     DECK_VIEW.deal: "the playing cards shuffled for the deal (each seat in turn takes its "
@@ -121,111 +65,164 @@ def _deck(view: int, kinds: list[int]) -> list[str]:
               DECK_VIEW.shuffled: f"the draw deck is shuffled ({len(kinds)} cards, Night at "
                                   f"the bottom)",
               DECK_VIEW.tituba: "Tituba puts the deck back"}[view]
-    return [f"  {public}", f"  {P}{seen}: {DECK_OPENINGS[view]}, top first ({len(kinds)} "
-                           f"cards): " + ", ".join(card(k) for k in kinds)]
+    return [f"  {public}", private_line(f"  {seen}: {DECK_OPENINGS[view]}, top first ({len(kinds)} "
+                                   f"cards): " + ", ".join(card(k) for k in kinds))]
 
 
-def _play(a, t, v, x):
-    if v in (CARD.scapegoat, CARD.robbery):  # two players
-        what = "the cards in front of" if v == CARD.scapegoat else "the hand of"
-        return f"  {seat(a)} plays {card(v)}: {what} {seat(t)} go to {seat(x)}"
-    if v == CARD.curse:
-        return f"  {seat(a)} plays {card(v)} on {seat(t)}, discarding its {card(x)}"
-    return f"  {seat(a)} plays {card(v)} on {seat(t)}"
+class SalemStory(Story):
+    """Gathers the deck's rows into one deck in its order."""
 
+    def __init__(self, params):
+        super().__init__(params)
+        self.deck: list[int] = []
+        self.view = -1
 
-def _death(a, t, v, x):
-    team = "silent about their team" if v < 0 else f"on the {TEAMS[v]} team"
-    return f"  † {seat(a)} dies ({CAUSES[t].replace('_', ' ')}), {team}"
+    def header(self):
+        return header(self.params)
 
+    card = staticmethod(card)
+    tryal = staticmethod(tryal)
 
-def _confess(a, t, v, x):
-    if x == PHIPS:
-        return f"  {seat(a)} confesses without revealing a tryal (William Phips)"
-    return f"  {seat(a)} confesses: reveals {tryal(v)} (slot {x})"
+    @staticmethod
+    def tie_broken(tied):
+        return ", a tie broken at random" if tied > 1 else ""
 
+    @staticmethod
+    def action(code):
+        return ACTIONS[TURN_ACTIONS[code]]
 
-def _winner(a, t, v, x):
-    if v < 0:
-        return f"No winner: {END_CONDITIONS[x].meaning}."
-    return f"The {TEAMS[v]} team wins ({END_CONDITIONS[x].meaning})."
+    @staticmethod
+    def dawn(outcome):
+        return DAWNS[NIGHT_OUTCOMES[outcome]]
 
+    @staticmethod
+    def seats(bits):
+        return ", ".join(str(s) for s, bit in enumerate(bits) if bit) or "none"
 
-SENTENCES = {
-    TR.character: _character,
-    TR.tryals: _tryals,
-    TR.hand: lambda a, t, v, x: f"  {P}{seat(a)} is dealt {x} x {card(v)}",
-    TR.first_night: lambda a, t, v, x: f"First night: the {v} witch(es) see each other",
-    TR.black_cat: lambda a, t, v, x: f"  the witches put the Black Cat in front of {seat(t)} "
-                                     f"({v} vote(s){', a tie broken at random' if x > 1 else ''})"
-                                     f"; {seat(t)} starts",
-    TR.turn: lambda a, t, v, x: f"Turn {v}: {seat(a)}",
-    TR.stocks: lambda a, t, v, x: f"  {seat(a)} is in the Stocks and skips the turn "
-                                  f"({v} Stocks left)",
-    TR.action: lambda a, t, v, x: f"  {seat(a)} chooses to " + {
-        "draw": "draw 2 cards", "play": "play cards",
-        "parris": "draw from the discard pile (Samuel Parris)",
-        "tituba": "arrange the deck, then draw (Tituba)"}[TURN_ACTIONS[v]],
-    TR.draw: _draw_line,
-    TR.discarded: lambda a, t, v, x: f"  {seat(a)} discards the {card(v)} drawn (two players "
-                                     f"left) and draws again",
-    TR.giles: lambda a, t, v, x: f"  {seat(a)} shows two red cards and draws a third "
-                                 f"(Giles Corey)",
-    TR.play: _play,
-    TR.no_effect: lambda a, t, v, x: f"  {card(v)} has no effect: {seat(t)} has Sarah Good's "
-                                     f"ability",
-    TR.accusations: lambda a, t, v, x: f"    accusations on {seat(a)}: {v} of {x} "
-                                       f"(placed by {seat(t)})",
-    TR.trial: lambda a, t, v, x: f"  TRIAL of {seat(t)}: {seat(a)} reveals slot {x}: {tryal(v)}",
-    TR.cat_reveal: lambda a, t, v, x: f"  the Black Cat: {seat(a)} reveals slot {x}: {tryal(v)}"
-                                      + (f" (chosen by {seat(t)})" if t != a else ""),
-    TR.death: _death,
-    TR.proctor: lambda a, t, v, x: [f"  {seat(a)} takes a card from the hand of {seat(t)} (John "
-                                    f"Proctor)",
-                                    f"  {P}{seat(a)} takes {card(v)} from the hand of {seat(t)} "
-                                    f"(John Proctor)"],
-    TR.abigail: lambda a, t, v, x: f"  {seat(a)} " + ("discards the accusations in front of "
-                                                      "herself" if v else "keeps the accusations"
-                                                      " in front of herself") +
-                                   " (Abigail Williams)",
-    TR.ann_putnam: lambda a, t, v, x: f"  {seat(a)} draws {v} cards for her reveals "
-                                      f"(Ann Putnam)",
-    TR.parris: lambda a, t, v, x: f"  {seat(a)} takes {card(v)} from the discard pile "
-                                  f"(Samuel Parris)",
-    TR.tituba: lambda a, t, v, x: f"  {P}{seat(a)} puts {card(v)} at position {x} from the top "
-                                  f"(Tituba)",
-    TR.conspiracy: lambda a, t, v, x: f"  CONSPIRACY #{v}, drawn by {seat(a)}",
-    TR.passed: _pass_lines,
-    TR.joins_witches: lambda a, t, v, x: f"    {P}{seat(a)} joins the witches",
-    TR.night: lambda a, t, v, x: f"  NIGHT {v}",
-    TR.kill_vote: lambda a, t, v, x: f"    {P}witch {seat(a)} votes for {seat(t)}"
-                                     + (" (the Black Cat)" if v == DECISION.black_cat else ""),
-    TR.victim: lambda a, t, v, x: f"    {P}the witches choose {seat(t)} ({v} vote(s)"
-                                  f"{', a tie broken at random' if x > 1 else ''})",
-    TR.protect: lambda a, t, v, x: f"    {P}the constable, {seat(a)}, protects {seat(t)}",
-    TR.confess: _confess,
-    TR.dawn: lambda a, t, v, x: f"  dawn: the witches' victim {seat(t)} " + {
-        "died": "dies", "protected": "was protected by the constable",
-        "confessed": "confessed and survives", "asylum": "is safe in the Asylum",
-        "already_dead": "is already dead"}[NIGHT_OUTCOMES[v]],
-    TR.reshuffle: lambda a, t, v, x: f"  the discard pile becomes the new deck ({v} cards, "
-                                     f"Night at the bottom)",
-    TR.two_left: lambda a, t, v, x: "  two players left: every blue card in a hand or in front "
-                                    "of a player, and Scapegoat and Robbery in hands, go to the "
-                                    "discard pile",
-    TR.witch_team: lambda a, t, v, x: f"  {PRIVATE_MARK}the witch team opens its eyes: "
-                                      f"seat(s) {seats(v)} see each other",
-    TR.stop: lambda a, t, v, x: f"  {P if v in (DECISION.tituba, DECISION.proctor) else ''}"
-                                f"{seat(a)} {STOPS[v]}",
-    TR.alibi_removed: lambda a, t, v, x: f"    the Alibi removes {v} x Accusation and {x} x "
-                                         f"Evidence from in front of {seat(a)}",
-    TR.discards: _discards,
-    TR.turned_up: lambda a, t, v, x: f"    {seat(a)}'s slot {x} is turned up: {tryal(v)}",
-    TR.silent_tryals: lambda a, t, v, x: f"    {seat(a)}'s {v} face-down tryal(s) leave the game "
-                                         f"unseen",
-    TR.learns: _learns,
-    TR.winner: _winner,
-}
+    @staticmethod
+    def place(where):
+        return "the hand of" if where == PLACE.hand else "in front of"
+
+    def tell_deck(self, row):
+        told = self.flush() if row.position == 1 else []  # a new view of the deck begins
+        self.deck.append(row.card)
+        self.view = row.view
+        return told
+
+    def flush(self):
+        if not self.deck:
+            return []
+        told, self.deck = _deck(self.view, self.deck), []
+        return told
+
+    @staticmethod
+    def tell_character(row):
+        offered = (f" (of {CHARACTERS[row.character]} and {CHARACTERS[row.offered]})"
+                   if row.offered >= 0 else "")
+        return f"  seat {row.seat} is {CHARACTERS[row.character]}{offered}"
+
+    @staticmethod
+    def tell_tryals(row):
+        return [f"  seat {row.seat} is dealt {row.dealt} tryals face down",
+                private_line(f"  seat {row.seat} is dealt, slot by slot: "
+                        + ", ".join(tryal(k) for k in row.kinds))]
+
+    @staticmethod
+    def tell_draw(row):
+        """A card drawn: the table sees a card taken (a black card, which takes effect at once,
+        is seen by all); the drawer sees which."""
+        why = {"turn": "", "giles_corey": " (Giles Corey's third card)",
+               "ann_putnam": " (Ann Putnam)", "rebecca_nurse": " (Rebecca Nurse)"}[DRAWS[row.why]]
+        if row.card in (CARD.night, CARD.conspiracy):
+            return f"  seat {row.seat} draws {card(row.card)}{why}"
+        return [f"  seat {row.seat} draws a card{why}",
+                private_line(f"  seat {row.seat} draws {card(row.card)}{why}")]
+
+    @staticmethod
+    def tell_play(row):
+        a, t, v, x = row.seat, row.target, row.card, row.second
+        if v in (CARD.scapegoat, CARD.robbery):  # two players
+            what = "the cards in front of" if v == CARD.scapegoat else "the hand of"
+            return f"  seat {a} plays {card(v)}: {what} seat {t} go to seat {x}"
+        if v == CARD.curse:
+            return f"  seat {a} plays {card(v)} on seat {t}, discarding its {card(x)}"
+        return f"  seat {a} plays {card(v)} on seat {t}"
+
+    @staticmethod
+    def tell_cat_reveal(row):
+        chosen = f" (chosen by seat {row.chooser})" if row.chooser != row.holder else ""
+        return (f"  the Black Cat: seat {row.holder} reveals slot {row.slot}: "
+                f"{tryal(row.kind)}{chosen}")
+
+    @staticmethod
+    def tell_death(row):
+        team = "silent about their team" if row.team < 0 else f"on the {TEAMS[row.team]} team"
+        return f"  † seat {row.seat} dies ({CAUSES[row.cause].replace('_', ' ')}), {team}"
+
+    @staticmethod
+    def tell_proctor(row):
+        return [f"  seat {row.proctor} takes a card from the hand of seat {row.dead} (John "
+                f"Proctor)",
+                private_line(f"  seat {row.proctor} takes {card(row.card)} from the hand of seat "
+                        f"{row.dead} (John Proctor)")]
+
+    @staticmethod
+    def tell_abigail(row):
+        what = ("discards the accusations in front of herself" if row.discards else
+                "keeps the accusations in front of herself")
+        return f"  seat {row.seat} {what} (Abigail Williams)"
+
+    @staticmethod
+    def tell_passed(row):
+        """A Conspiracy pass: the table sees which slot goes where; the receiver sees the tryal
+        (the private learns rows say so); through the middle nobody sees whose tryal each one
+        gets."""
+        if row.middle:
+            return [f"    seat {row.receiver} gets a tryal from the middle (into its slot "
+                    f"{row.into})",
+                    private_line(f"    nobody sees: it is {tryal(row.kind)}, seat {row.giver}'s slot "
+                            f"{row.given}")]
+        return [f"    seat {row.receiver} takes a tryal from seat {row.giver}'s slot {row.given} "
+                f"(into its slot {row.into})",
+                private_line(f"    nobody else sees: it is {tryal(row.kind)}")]
+
+    @staticmethod
+    def tell_kill_vote(row):
+        cat = " (the Black Cat)" if row.decision == DECISION.black_cat else ""
+        return f"    witch seat {row.witch} votes for seat {row.seat}{cat}"
+
+    @staticmethod
+    def tell_confess(row):
+        if row.slot == PHIPS:
+            return f"  seat {row.seat} confesses without revealing a tryal (William Phips)"
+        return f"  seat {row.seat} confesses: reveals {tryal(row.kind)} (slot {row.slot})"
+
+    @staticmethod
+    def tell_winner(row):
+        if row.team < 0:
+            return f"No winner: {END_CONDITIONS[row.end].meaning}."
+        return f"The {TEAMS[row.team]} team wins ({END_CONDITIONS[row.end].meaning})."
+
+    @staticmethod
+    def tell_stop(row):
+        line = f"  seat {row.seat} {STOPS[row.decision]}"
+        return private_line(line) if row.decision in (DECISION.tituba, DECISION.proctor) else line
+
+    @staticmethod
+    def tell_learns(row):
+        v, t = row.value, row.about
+        what = {
+            LEARN.own_tryals: f"looks at its {v} tryals",  # (the deal's private line shows them)
+            LEARN.received: (f"sees the tryal it takes from seat {t}: {tryal(v)}" if t >= 0 else
+                             f"sees the tryal it gets back from the middle: {tryal(v)}"),
+            LEARN.taken: (f"knows which of its tryals seat {t} took: {tryal(v)}" if t >= 0 else
+                          f"knows which of its tryals went to the middle: {tryal(v)}"),
+            LEARN.deck: f"looks through the top {v} cards of the deck (Tituba)",
+            LEARN.robbed_hand: f"sees the {v} card(s) it receives from the hand of seat {t}",
+            LEARN.dead_hand: f"looks through the {v} card(s) in the hand of seat {t} (John "
+                             f"Proctor)",
+        }[row.what]
+        return f"  seat {row.seat} {what}"
 
 
 # The settings a trace's header compares with the published game: (config key, the params'
@@ -293,23 +290,4 @@ def header(params) -> list[str]:
     ]
 
 
-def decode_trace(rows, params) -> list[str]:
-    lines = header(params)
-    deck, view = [], -1
-    for step, code, actor, target, value, extra in rows.tolist():
-        if code == TR.deck:
-            if target == 1 and deck:  # a new view of the deck begins
-                lines += _deck(view, deck)
-                deck = []
-            deck.append(value)
-            view = extra
-            continue
-        if deck:
-            lines += _deck(view, deck)
-            deck = []
-        said = SENTENCES[code](actor, target, value, extra)
-        lines += [said] if isinstance(said, str) else said
-    if deck:
-        lines += _deck(view, deck)
-    return lines
-
+decode_trace = trace_decoder(TRACE_EVENTS, SalemStory)

@@ -14,7 +14,8 @@ config key (params.py).
 from __future__ import annotations
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Role, SetupNeed, TurnOrder, codes, private, public,
+    DecisionKind, Digits, Item, ObservationLayout, Role, SetupNeed, TraceEvent, TurnOrder, codes,
+    private, public, trace_places,
 )
 
 NAME = "vitamors"
@@ -304,13 +305,52 @@ EVENTS = tuple(Item(f"spell_{item}", f"spells that flipped a {label}"
 EV = codes(EVENTS, "Event")
 
 # --- trace events (rows: turn, code, actor, target, value, extra) ----------------------------------
+# {tile:label} is an item's label; trace.py tells the sentences that need logic. An altar's
+# cards are packed as rank + 1 (0 ends the row), the first card in the lowest place.
+E = TraceEvent
 TRACE_EVENTS = (
-    "setup", "deal", "start", "night", "keep", "scheme", "turn", "remove", "play", "draw",
-    "announce", "propose", "flip", "gaze", "peek", "report_rank", "report_faction", "brink", "veil",
-    "exchange", "limit", "needed", "vote", "judged", "altars", "ritual_vote", "ritual", "reveal",
-    "pattern", "winner", "decline", "passes",
+    E("setup", actor="players", target="jesters", value="mode", extra="limit"),
+    E("deal", actor="seat", value="role", extra="rank"),
+    E("start", actor="seat", value="fixed"),  # fixed: rules.starting_player says seat 0
+    E("night", actor="speaker", value="jesters"),
+    E("keep", "  the jesters keep {kept:label} and discard {discarded:label} face down",
+      actor="speaker", value="kept", extra="discarded", private=True),
+    E("scheme", actor="speaker", target="position", value="scheme", extra="tile"),
+    E("turn", "Turn {turn}: seat {seat} is the sacrificer", actor="seat", value="turn"),
+    E("remove", actor="seat", target="position", value="item", extra="tile"),
+    E("play", actor="seat", value="rank"),
+    E("draw", actor="seat", value="rank"),
+    E("announce", actor="seat", value="said", extra="rank"),
+    E("propose", "  seat {seat} discards its feather: the scroll at position {position} (under "
+                 "{tile:label}), cast by seat {caster}",
+      actor="seat", target="caster", value="position", extra="tile"),
+    E("flip", "  seat {caster} flips it: the {item:item}, {effect:effect}",
+      actor="caster", value="item", extra="effect"),
+    E("gaze", actor="caster", target="sacrificer", value="rank"),
+    E("peek", actor="caster", target="seat", value="role"),
+    E("report_rank", actor="caster", target="sacrificer", value="said", extra="rank"),
+    E("report_faction", actor="caster", target="seat", value="said", extra="role"),
+    E("brink", actor="caster", target="altar", value="pair", extra="swapped"),
+    E("veil", actor="caster", target="altar", value="rank"),
+    E("exchange", actor="caster", target="sacrificer", value="rank", extra="old"),
+    E("limit", "  the card limit moves by {change}: now {limit}",
+      actor="caster", value="limit", extra="change"),
+    E("needed", "  the ritual's yes votes move by {change}: now {needed}",
+      actor="caster", value="needed", extra="change"),
+    E("vote", actor="seat", value="death"),
+    E("judged", actor="sacrificer", value="altar", extra="tied"),
+    E("altars", actor="life_cards", target="death_cards",
+      value=Digits("life", 16, count="life_cards"), extra=Digits("death", 16, count="death_cards")),
+    E("ritual_vote", actor="seat", value="yes"),
+    E("ritual", actor="yes", target="needed", value="started"),
+    E("reveal", "  seat {seat} voted yes and reveals: {role:role}", actor="seat", value="role"),
+    E("pattern", actor="team", value="life", extra="death"),  # which pattern each altar shows
+    E("winner", "The {team:team} win: {end:end}.", value="team", extra="end"),
+    E("decline", "  seat {seat} keeps its feather (no spell)", actor="seat"),
+    E("passes", "  the Reaper passes to seat {seat}", actor="previous", target="seat"),
 )
 TR = codes(TRACE_EVENTS, "Trace")
+PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
 
 # The options of the rule knobs (params.KEYS; the state holds the option's code).
 MODES = ("novice", "expert")  # rules.mode

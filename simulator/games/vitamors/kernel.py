@@ -16,9 +16,9 @@ from simulator.games.engine import (
 )
 
 from .declaration import (
-    DECISION, EFFECT, END, EV, EXILE, FACTION_SILENT, ITEM, JESTER, MAX_ALTAR, MAX_LENGTH,
-    N_ITEMS, N_TILES, OBS, OFFER, PASS, PROPOSAL, SILENT, SPELLS, STARTING_PLAYER, SWAP, TEAM,
-    TR, UNKNOWN,
+    DECISION, EFFECT, END, EV, EXILE, FACTION_SILENT, ITEM, JESTER, MAX_ALTAR, MAX_LENGTH, N_ITEMS,
+    N_TILES, OBS, OFFER, PACKED, PASS, PROPOSAL, SILENT, SPELLS, STARTING_PLAYER, SWAP, TEAM, TR,
+    UNKNOWN,
 )
 from .observation import (
     legal_brink, legal_offer, legal_range, legal_ranks, legal_report_faction, legal_scrolls,
@@ -36,19 +36,19 @@ PLAIN = (UNKNOWN, UNKNOWN, UNKNOWN)  # the observer's context outside the night 
 
 
 @compiled
-def altars_code(st, altar):
-    """An altar's ranks packed 4 bits a card (rank + 1; 0 ends the row), for the trace."""
+def altars_code(st, altar, radix):
+    """An altar's ranks as trace digits (rank + 1; 0 ends the row), the first card lowest."""
     code = 0
     for i in range(st.altar_n[altar] - 1, -1, -1):
-        code = code * 16 + st.deck_rank[st.altar[altar, i]] + 1
+        code = code * radix + st.deck_rank[st.altar[altar, i]] + 1
     return code
 
 
 @compiled
 def trace_altars(st, seat):
     if tracing(st):
-        event(st, TR.altars, st.altar_n[0], st.altar_n[1], altars_code(st, 0),
-              altars_code(st, 1))
+        event(st, TR.altars, st.altar_n[0], st.altar_n[1],
+              altars_code(st, 0, PACKED.altars.life), altars_code(st, 1, PACKED.altars.death))
 
 
 # --- the jesters' night ---------------------------------------------------------------------------

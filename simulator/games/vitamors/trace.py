@@ -3,27 +3,25 @@
 The first line says that the rules are provisional and names every setting that differs from the
 defaults; each game then opens with its setup as the table sees it (the players and factions
 dealt, the character deck, the scroll layout, the schemes set aside, the limits). Each row is one
-sentence of what the table sees, and what a seat privately learns (its faction and cards, what
-the jesters see and do at night, what a spell shows its caster) or what nobody sees (the rank of
-a face-down card, what a removed scroll was) is a separate line marked `base.PRIVATE_MARK`:
-`fairplay trace --private` shows them, a plain trace is what the table saw. Ranks are shown
-1..R. With the private lines every rule can be checked from the text alone
-(tests/test_vitamors_replay.py does).
+sentence of what the table sees (TRACE_EVENTS declares the plain ones, the story below tells the
+rest), and what a seat privately learns (its faction and cards, what the jesters see and do at
+night, what a spell shows its caster) or what nobody sees (the rank of a face-down card, what a
+removed scroll was) is a separate private line: `fairplay trace --private` shows them, a plain
+trace is what the table saw. Ranks are shown 1..R. With the private lines every rule can be
+checked from the text alone (tests/test_vitamors_replay.py does).
 """
 
 from __future__ import annotations
 
-import numpy as np
-
-from simulator.games.base import PRIVATE_MARK
+from simulator.games.base import private_line
+from simulator.games.story import Story, trace_decoder
 
 from .declaration import (
     ALTAR_LABELS, DEFAULT_EFFECTS, EFFECTS, END_CONDITIONS, ITEM_LABELS, ITEMS, N_TILES,
-    PROVISIONAL, ROLES, TEAMS, TR,
+    PROVISIONAL, ROLES, TEAMS, TRACE_EVENTS,
 )
 
 MODE_NAMES = ("novice", "expert")
-P = PRIVATE_MARK
 
 
 def changed_settings(params) -> list[str]:
@@ -121,28 +119,50 @@ def _item(i: int) -> str:
     return f"{ITEM_LABELS[i]} {'scythe' if i < N_TILES else 'scheme'}"
 
 
-def _ranks(code: int, count: int) -> str:
-    ranks = []
-    for _ in range(count):
-        ranks.append(str(code % 16))
-        code //= 16
-    return "[" + " ".join(ranks) + "]"
+def _ranks(cards: list[int]) -> str:
+    """An altar's cards as packed (rank + 1)."""
+    return "[" + " ".join(map(str, cards)) + "]"
 
 
 def _truth(seat, said: int, truth: int, what) -> list[str]:
     """The speaker's private line: what it knows, and whether it lied."""
     verdict = "the truth" if said == truth else "a lie"
-    return [f"  {P}seat {seat} knows it is {what(truth)}: {verdict}"]
+    return [private_line(f"  seat {seat} knows it is {what(truth)}: {verdict}")]
 
 
-class Story:
-    """Decodes one trace, keeping what a sentence needs from earlier rows (the factions dealt)."""
+class VitamorsStory(Story):
+    """Keeps what a sentence needs from earlier rows (the factions dealt, the altars)."""
 
     def __init__(self, params):
-        self.params = params
+        super().__init__(params)
         self.roles: dict[int, int] = {}
         self.hands: dict[int, int] = {}
         self.altars = "Life [], Death []"
+
+    def header(self):
+        return [header(self.params)]
+
+    item = staticmethod(_item)
+
+    @staticmethod
+    def label(i: int) -> str:
+        return ITEM_LABELS[i]
+
+    @staticmethod
+    def effect(e: int) -> str:
+        return EFFECTS[e].name
+
+    @staticmethod
+    def role(r: int) -> str:
+        return ROLES[r].name
+
+    @staticmethod
+    def team(t: int) -> str:
+        return TEAMS[t]
+
+    @staticmethod
+    def end(e: int) -> str:
+        return END_CONDITIONS[e].meaning
 
     def removed_shown(self) -> bool:
         return self.params is not None and self.params.knobs.removed_scroll == "shown"
@@ -150,125 +170,139 @@ class Story:
     def replaced_shown(self) -> bool:
         return self.params is not None and self.params.knobs.replaced_scythes == "shown"
 
-    def lines(self, code, a, t, v, x) -> list[str]:
-        if code == TR.setup:
-            self.roles, self.hands = {}, {}
-            self.altars = "Life [], Death []"
-            return [f"Setup: {a} players, {t} jesters, {MODE_NAMES[v]} mode, card limit {x}",
-                    *setup_lines(self.params)]
-        if code == TR.deal:
-            self.roles[a], self.hands[a] = v, x
-            return [f"  seat {a} draws a faction card and a character card",
-                    f"  {P}seat {a}: {ROLES[v].label} {ROLES[v].name}, holds {_rank(x)}"]
-        if code == TR.start:
-            how = "seat 0 by rules.starting_player" if v else "drawn at random"
-            return [f"  seat {a} is the starting player and takes the Reaper ({how})"]
-        if code == TR.night:
-            jesters = [s for s, role in sorted(self.roles.items()) if ROLES[role].name == "jester"]
-            cards = ", ".join(f"seat {s} holds {_rank(self.hands[s])}" for s in jesters)
-            return [f"Jesters' night: everyone closes their eyes; the {v} jesters open theirs",
-                    f"  {P}the jesters are seats " + ", ".join(map(str, jesters))
-                    + f"; they see each other's cards ({cards}); seat {a} speaks for them"]
-        if code == TR.keep:
-            return [f"  {P}the jesters keep {ITEM_LABELS[v]} and discard {ITEM_LABELS[x]} face "
-                    f"down"]
-        if code == TR.scheme:
-            if t < 0:
-                return [f"  {P}the jesters keep {ITEM_LABELS[v]} aside"]
-            out = [f"  {P}the jesters put {ITEM_LABELS[v]} in place of the scythe at position "
-                   f"{t} (under {ITEM_LABELS[x]})"]
-            if self.replaced_shown():
-                out.append(f"  a scythe is set aside face up: everyone sees one came from under "
-                           f"{ITEM_LABELS[x]}")
-            else:
-                out.append("  a scythe leaves the game unseen")
-            return out
-        if code == TR.turn:
-            return [f"Turn {v}: seat {a} is the sacrificer"]
-        if code == TR.remove:
-            line = (f"  seat {a} does not offer and removes the scroll at position {t} (under "
-                    f"{ITEM_LABELS[x]})")
-            if self.removed_shown():
-                return [line + f", shown to everyone: the {_item(v)}"]
-            return [line + ", unseen", f"  {P}it was the {_item(v)} (the jesters knew)"]
-        if code == TR.play:
-            return [f"  seat {a} offers a card face down to the sacrifice area",
-                    f"  {P}seat {a}'s card is {_rank(v)}"]
-        if code == TR.draw:
-            if v < 0:
-                return [f"  seat {a} cannot draw: the draw pile is empty"]
-            return [f"  seat {a} draws a card", f"  {P}seat {a} draws {_rank(v)}"]
-        if code == TR.announce:
-            return [f"  seat {a} announces {_rank(v)}", *_truth(a, v, x, _rank)]
-        if code == TR.decline:
-            return [f"  seat {a} keeps its feather (no spell)"]
-        if code == TR.propose:
-            return [f"  seat {a} discards its feather: the scroll at position {v} (under "
-                    f"{ITEM_LABELS[x]}), cast by seat {t}"]
-        if code == TR.flip:
-            return [f"  seat {a} flips it: the {_item(v)}, {EFFECTS[x].name}"]
-        if code == TR.gaze:
-            return [f"  seat {a} looks at seat {t}'s card in secret",
-                    f"  {P}seat {a} sees {_rank(v)}"]
-        if code == TR.peek:
-            return [f"  seat {a} looks at seat {t}'s faction card in secret",
-                    f"  {P}seat {a} sees seat {t} is {_faction(v)}"]
-        if code == TR.report_rank:
-            return [f"  seat {a} says seat {t}'s card is {_rank(v)}", *_truth(a, v, x, _rank)]
-        if code == TR.report_faction:
-            return [f"  seat {a} says seat {t} is {_faction(v)}", *_truth(a, v, x, _faction)]
-        if code == TR.brink:
-            if t < 0:
-                return [f"  seat {a}: no altar holds two cards, nothing to swap"]
-            return [f"  seat {a} swaps cards {v + 1} and {v + 2} of the {ALTAR_LABELS[t]}"]
-        if code == TR.veil:
-            return [f"  seat {a} puts the card on the {ALTAR_LABELS[t]} without a vote",
-                    f"  {P}the card is {_rank(v)}"]
-        if code == TR.exchange:
-            if v < 0:
-                return ["  the draw pile is empty: nothing to exchange"]
-            return ["  the card is exchanged, unseen, with the top card of the draw pile",
-                    f"  {P}the card was {_rank(x)}, now {_rank(v)}; {_rank(x)} is on top of "
-                    f"the draw pile"]
-        if code == TR.limit:
-            return [f"  the card limit moves by {x}: now {v}"]
-        if code == TR.needed:
-            return [f"  the ritual's yes votes move by {x}: now {v}"]
-        if code == TR.vote:
-            return [f"  seat {a} votes {'death' if v else 'life'}"]
-        if code == TR.judged:
-            return [f"  the card goes to the {ALTAR_LABELS[v]}"
-                    + (" (a tie: the sacrificer's vote)" if x else "")]
-        if code == TR.altars:
-            self.altars = f"Life {_ranks(v, a)}, Death {_ranks(x, t)}"
-            return [f"  altars: {a} on the Life Altar, {t} on the Death Altar",
-                    f"  {P}altars: Life {_ranks(v, a)}, Death {_ranks(x, t)}"]
-        if code == TR.ritual_vote:
-            return [f"  seat {a} votes {'yes' if v else 'no'} to the ritual"]
-        if code == TR.ritual:
-            return [f"  ritual vote: {a} yes of {t} needed: "
-                    + ("the ritual starts" if v else "no ritual")]
-        if code == TR.reveal:
-            return [f"  seat {a} voted yes and reveals: {ROLES[v].name}"]
-        if code == TR.pattern:
-            found = [name for name, held in (("three of a rank on the Life Altar", v),
-                                             ("two pairs on the Death Altar", x)) if held]
-            outcome = "succeeds (" + " and ".join(found) + ")" if found else "fails"
-            return [f"  the altars are revealed ({self.altars}); the {TEAMS[a]} initiated the "
-                    f"ritual, which {outcome}"]
-        if code == TR.passes:
-            return [f"  the Reaper passes to seat {t}"]
-        if code == TR.winner:
-            return [f"The {TEAMS[v]} win: {END_CONDITIONS[x].meaning}."]
-        raise ValueError(f"unknown trace code {code}")
+    def tell_setup(self, row):
+        self.roles, self.hands = {}, {}
+        self.altars = "Life [], Death []"
+        return [f"Setup: {row.players} players, {row.jesters} jesters, {MODE_NAMES[row.mode]} "
+                f"mode, card limit {row.limit}", *setup_lines(self.params)]
+
+    def tell_deal(self, row):
+        self.roles[row.seat], self.hands[row.seat] = row.role, row.rank
+        return [f"  seat {row.seat} draws a faction card and a character card",
+                private_line(f"  seat {row.seat}: {ROLES[row.role].label} {ROLES[row.role].name}, "
+                        f"holds {_rank(row.rank)}")]
+
+    @staticmethod
+    def tell_start(row):
+        how = "seat 0 by rules.starting_player" if row.fixed else "drawn at random"
+        return [f"  seat {row.seat} is the starting player and takes the Reaper ({how})"]
+
+    def tell_night(self, row):
+        jesters = [s for s, role in sorted(self.roles.items()) if ROLES[role].name == "jester"]
+        cards = ", ".join(f"seat {s} holds {_rank(self.hands[s])}" for s in jesters)
+        return [f"Jesters' night: everyone closes their eyes; the {row.jesters} jesters open "
+                f"theirs",
+                private_line("  the jesters are seats " + ", ".join(map(str, jesters))
+                        + f"; they see each other's cards ({cards}); seat {row.speaker} speaks "
+                          f"for them")]
+
+    def tell_scheme(self, row):
+        scheme = ITEM_LABELS[row.scheme]
+        if row.position < 0:
+            return [private_line(f"  the jesters keep {scheme} aside")]
+        tile = ITEM_LABELS[row.tile]
+        out = [private_line(f"  the jesters put {scheme} in place of the scythe at position "
+                       f"{row.position} (under {tile})")]
+        if self.replaced_shown():
+            out.append(f"  a scythe is set aside face up: everyone sees one came from under "
+                       f"{tile}")
+        else:
+            out.append("  a scythe leaves the game unseen")
+        return out
+
+    def tell_remove(self, row):
+        line = (f"  seat {row.seat} does not offer and removes the scroll at position "
+                f"{row.position} (under {ITEM_LABELS[row.tile]})")
+        if self.removed_shown():
+            return [line + f", shown to everyone: the {_item(row.item)}"]
+        return [line + ", unseen", private_line(f"  it was the {_item(row.item)} (the jesters knew)")]
+
+    @staticmethod
+    def tell_play(row):
+        return [f"  seat {row.seat} offers a card face down to the sacrifice area",
+                private_line(f"  seat {row.seat}'s card is {_rank(row.rank)}")]
+
+    @staticmethod
+    def tell_draw(row):
+        if row.rank < 0:
+            return [f"  seat {row.seat} cannot draw: the draw pile is empty"]
+        return [f"  seat {row.seat} draws a card",
+                private_line(f"  seat {row.seat} draws {_rank(row.rank)}")]
+
+    @staticmethod
+    def tell_announce(row):
+        return [f"  seat {row.seat} announces {_rank(row.said)}",
+                *_truth(row.seat, row.said, row.rank, _rank)]
+
+    @staticmethod
+    def tell_gaze(row):
+        return [f"  seat {row.caster} looks at seat {row.sacrificer}'s card in secret",
+                private_line(f"  seat {row.caster} sees {_rank(row.rank)}")]
+
+    @staticmethod
+    def tell_peek(row):
+        return [f"  seat {row.caster} looks at seat {row.seat}'s faction card in secret",
+                private_line(f"  seat {row.caster} sees seat {row.seat} is {_faction(row.role)}")]
+
+    @staticmethod
+    def tell_report_rank(row):
+        return [f"  seat {row.caster} says seat {row.sacrificer}'s card is {_rank(row.said)}",
+                *_truth(row.caster, row.said, row.rank, _rank)]
+
+    @staticmethod
+    def tell_report_faction(row):
+        return [f"  seat {row.caster} says seat {row.seat} is {_faction(row.said)}",
+                *_truth(row.caster, row.said, row.role, _faction)]
+
+    @staticmethod
+    def tell_brink(row):
+        if row.altar < 0:
+            return [f"  seat {row.caster}: no altar holds two cards, nothing to swap"]
+        return [f"  seat {row.caster} swaps cards {row.pair + 1} and {row.pair + 2} of the "
+                f"{ALTAR_LABELS[row.altar]}"]
+
+    @staticmethod
+    def tell_veil(row):
+        return [f"  seat {row.caster} puts the card on the {ALTAR_LABELS[row.altar]} without a "
+                f"vote", private_line(f"  the card is {_rank(row.rank)}")]
+
+    @staticmethod
+    def tell_exchange(row):
+        if row.rank < 0:
+            return ["  the draw pile is empty: nothing to exchange"]
+        return ["  the card is exchanged, unseen, with the top card of the draw pile",
+                private_line(f"  the card was {_rank(row.old)}, now {_rank(row.rank)}; "
+                        f"{_rank(row.old)} is on top of the draw pile")]
+
+    @staticmethod
+    def tell_vote(row):
+        return [f"  seat {row.seat} votes {'death' if row.death else 'life'}"]
+
+    @staticmethod
+    def tell_judged(row):
+        return [f"  the card goes to the {ALTAR_LABELS[row.altar]}"
+                + (" (a tie: the sacrificer's vote)" if row.tied else "")]
+
+    def tell_altars(self, row):
+        self.altars = f"Life {_ranks(row.life)}, Death {_ranks(row.death)}"
+        return [f"  altars: {row.life_cards} on the Life Altar, {row.death_cards} on the Death "
+                f"Altar", private_line(f"  altars: {self.altars}")]
+
+    @staticmethod
+    def tell_ritual_vote(row):
+        return [f"  seat {row.seat} votes {'yes' if row.yes else 'no'} to the ritual"]
+
+    @staticmethod
+    def tell_ritual(row):
+        return [f"  ritual vote: {row.yes} yes of {row.needed} needed: "
+                + ("the ritual starts" if row.started else "no ritual")]
+
+    def tell_pattern(self, row):
+        found = [name for name, held in (("three of a rank on the Life Altar", row.life),
+                                         ("two pairs on the Death Altar", row.death)) if held]
+        outcome = "succeeds (" + " and ".join(found) + ")" if found else "fails"
+        return [f"  the altars are revealed ({self.altars}); the {TEAMS[row.team]} initiated "
+                f"the ritual, which {outcome}"]
 
 
-def decode_trace(rows: np.ndarray, params) -> list[str]:
-    """The header (the rules are provisional, the changed settings), then each row's lines, in
-    play order."""
-    lines = [header(params)]
-    story = Story(params)
-    for row in np.asarray(rows).tolist():
-        _, code, actor, target, value, extra = row
-        lines.extend(story.lines(code, actor, target, value, extra))
-    return lines
+decode_trace = trace_decoder(TRACE_EVENTS, VitamorsStory)

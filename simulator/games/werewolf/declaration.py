@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Role, codes, private, public,
+    DecisionKind, Item, ObservationLayout, Role, TraceEvent, codes, private, public,
 )
 
 NAME = "werewolf"
@@ -267,11 +267,51 @@ EVENTS = (
 EV = codes(EVENTS, "Event")
 
 # --- trace events (rows of the trace buffer: step, code, actor, target, value, extra) -----------
+# A line's seats read "seat 3 (seer)" ({seat:who}: the role dealt); trace.py tells the rest.
+E = TraceEvent
 TRACE_EVENTS = (
-    "deal", "night", "seer_check", "wolf_kill", "death", "day", "claim", "suspect_vote",
-    "suspects", "sentence_vote", "hanged", "winner", "medium", "medium_claim", "protect", "peek",
-    "witch_save", "witch_poison", "owl", "mark", "paranoid", "charm", "link", "shoot", "mayor_vote",
-    "mayor", "nobody_killed",
+    E("deal", actor="seat", value="role"),
+    E("night", "Night {night}", value="night"),
+    E("seer_check", actor="seer", target="checked", value="team"),
+    E("wolf_kill", "  the werewolves ({wolf:who} for the pack) attack {victim:who}",
+      actor="wolf", target="victim"),
+    E("death", "  † {seat:who} {cause:dies}", actor="seat", value="role", extra="cause"),
+    E("day", "Day {day}", value="day"),
+    E("claim", "  {claimant:who} claims to be the seer: {checked:who} is {wolf:a_werewolf}",
+      actor="claimant", target="checked", value="wolf", extra="role_claimed"),
+    E("suspect_vote", "  suspect vote: {voter:who} -> {suspect:who}",
+      actor="voter", target="suspect"),
+    E("suspects", "  suspects: footprint {footprint:who} ({footprint_votes} votes), fur "
+                  "{fur:who} ({fur_votes} votes)",
+      actor="footprint", target="fur", value="footprint_votes", extra="fur_votes"),
+    E("sentence_vote", "  sentence vote: {voter:who} -> {suspect:who}",
+      actor="voter", target="suspect"),
+    E("hanged", "  {hanged:who} is hanged ({votes} to {against})",
+      actor="hanged", value="votes", extra="against"),
+    E("winner", value="team", extra="end"),
+    E("medium", "  the medium, {medium:who}, learns the hanged {hanged:who} was "
+                "{wolf:a_werewolf}", actor="medium", target="hanged", value="wolf"),
+    E("medium_claim", "  {claimant:who} claims to be the medium: the hanged {hanged:who} was "
+                      "{wolf:a_werewolf}",
+      actor="claimant", target="hanged", value="wolf", extra="role_claimed"),
+    E("protect", actor="bodyguard", target="protected", value="done"),
+    E("peek", "  the witness, {witness:who}, peeks at the werewolves{caught:noticed}",
+      actor="witness", value="caught"),
+    E("witch_save", "  the witch, {witch:who}, revives {saved:who}", actor="witch", target="saved"),
+    E("witch_poison", "  the witch, {witch:who}, poisons {poisoned:who}",
+      actor="witch", target="poisoned"),
+    E("owl", "  the owl man, {owl:who}, names {named:who} for tomorrow's footprint",
+      actor="owl", target="named"),
+    E("mark", "  the death god, {god:who}, marks {marked:who}", actor="god", target="marked"),
+    E("paranoid", actor="paranoid", target="named", value="signal", extra="role"),
+    E("charm", "  the piper, {piper:who}, charms {charmed:who}", actor="piper", target="charmed"),
+    E("link", "  cupid, {cupid:who}, links {lover:who} and {other:who} as lovers",
+      actor="lover", target="other", value="cupid"),
+    E("shoot", "  the hunter, {hunter:who}, announces himself and shoots {shot:who}",
+      actor="hunter", target="shot"),
+    E("mayor_vote", "  mayor vote: {voter:who} -> {choice:who}", actor="voter", target="choice"),
+    E("mayor", actor="mayor", target="predecessor", value="succeeds", extra="votes"),
+    E("nobody_killed", target="attacked"),
 )
 TR = codes(TRACE_EVENTS, "Trace")
 # The cause of a death (trace: extra of a death row).

@@ -1,0 +1,123 @@
+"""The one trace decoder: rows become lines by the games' `TraceEvent` declarations.
+
+A row's columns are unpacked into its event's named fields (`Packed` parts, `Digits` lists), and
+its line is the event's `says` format string of them, or, where a sentence needs logic, the
+game's story's `tell_<event>(row)`. A game's `Story` subclass keeps what its sentences need from
+earlier rows (the roles dealt), renders fields (`{card:kind}` calls `story.kind(card)`), and may
+open with header lines. A private event's lines get `base.PRIVATE_MARK`; a line of a mixed
+sentence is marked with `base.private_line`.
+"""
+
+from __future__ import annotations
+
+import string
+from typing import Callable
+
+import numpy as np
+
+from simulator.games.base import Digits, Packed, TraceEvent, private_line
+
+
+class Row(dict):
+    """A decoded row: its named fields, by name or as attributes (`row.seat`)."""
+
+    def __getattr__(self, name):
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(f"the row has no field {name!r}") from None
+
+
+class Story:
+    """How one trace reads; a game subclasses it with its renderers, its `tell_<event>` methods
+    and what they keep from row to row. One story decodes one trace."""
+
+    def __init__(self, params):
+        self.params = params
+
+    def header(self) -> list[str]:
+        """The lines before the first row."""
+        return []
+
+    def flush(self) -> list[str]:
+        """The lines of the gathered rows so far (called before every other row, and at the
+        end)."""
+        return []
+
+
+def field_names(event: TraceEvent) -> list[str]:
+    """The names a row of `event` has: `step`, then its columns' (a packed column's parts)."""
+    names = ["step"]
+    for _, column in event.columns():
+        if isinstance(column, Packed):
+            names += [name for name, _ in column.parts]
+        else:
+            names.append(column.name if isinstance(column, Digits) else column)
+    return names
+
+
+def unpack(event: TraceEvent, row) -> Row:
+    """The named fields of one row of `event`."""
+    fields = Row(step=int(row[0]))
+    for index, column in event.columns():
+        if isinstance(column, Packed):
+            fields.update(column.unpack(int(row[index])))
+    for index, column in event.columns():
+        if isinstance(column, str):
+            fields[column] = int(row[index])
+    for index, column in event.columns():  # after the plain fields: a list's count is one
+        if isinstance(column, Digits):
+            count = fields[column.count] if column.count else None
+            fields[column.name] = column.unpack(int(row[index]), count)
+    return fields
+
+
+class _Renderer(string.Formatter):
+    """`{field:renderer}` renders the field with the story's method of that name."""
+
+    def __init__(self, story: Story):
+        self.story = story
+
+    def format_field(self, value, format_spec):
+        if format_spec.isidentifier():
+            return str(getattr(self.story, format_spec)(value))
+        return super().format_field(value, format_spec)
+
+
+def trace_decoder(events, story_class: type[Story] = Story) -> Callable[[np.ndarray, object],
+                                                                       list[str]]:
+    """A game's `decode_trace(rows, params)`: its header, then every row's lines in play order."""
+    for event in events:
+        told = hasattr(story_class, f"tell_{event.name}")
+        if told == bool(event.says):
+            raise ValueError(f"trace event {event.name!r}: declare its `says` or give its story "
+                             f"a tell_{event.name}, one of the two")
+        names = field_names(event)
+        if len(set(names)) != len(names):
+            raise ValueError(f"trace event {event.name!r}: field names repeat: {names}")
+        for _, field, spec, _ in string.Formatter().parse(event.says):
+            if field is not None and field not in names:
+                raise ValueError(f"trace event {event.name!r} says {{{field}}}, not one of its "
+                                 f"fields {names}")
+            if spec and spec.isidentifier() and not hasattr(story_class, spec):
+                raise ValueError(f"trace event {event.name!r}: its story has no renderer {spec}")
+
+    def decode_trace(rows, params) -> list[str]:
+        story = story_class(params)
+        render = _Renderer(story)
+        lines = list(story.header())
+        for row in np.asarray(rows).tolist():
+            event = events[row[1]]
+            if not event.gathered:
+                lines += story.flush()
+            fields = unpack(event, row)
+            if event.says:
+                said = render.vformat(event.says, (), fields)
+            else:
+                said = getattr(story, f"tell_{event.name}")(fields)
+            said = [said] if isinstance(said, str) else said
+            lines += [private_line(line) for line in said] if event.private else said
+        lines += story.flush()
+        return lines
+
+    return decode_trace

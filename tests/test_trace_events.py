@@ -1,0 +1,121 @@
+"""The trace's declarations: packing and unpacking agree, and the one decoder reads rows by them."""
+
+import numpy as np
+import pytest
+
+from simulator.games.base import PRIVATE_MARK, Digits, Packed, TraceEvent, codes, trace_places
+from simulator.games.story import Story, trace_decoder, unpack
+
+LAYOUT = Packed(down=16, up=None)
+RISE = Packed(ghosts=64, rule=64, seventh=None)
+EVENTS = (
+    TraceEvent("round", "Round {round}", value="round"),
+    TraceEvent("layout", "  seat {seat} lays {up} up, {down} down", actor="seat", extra=LAYOUT),
+    TraceEvent("rise", actor="seat", extra=RISE),
+    TraceEvent("altars", "  {life:ranks}", actor="cards",
+               value=Digits("life", 16, count="cards")),
+    TraceEvent("team", "  witches: {witches}", value=Digits("witches", 2), private=True),
+    TraceEvent("card", actor="seat", value="card", gathered=True),
+)
+TR = codes(EVENTS, "Trace")
+PLACE = trace_places(EVENTS)
+
+
+class ExampleStory(Story):
+    def __init__(self, params):
+        super().__init__(params)
+        self.cards = []
+
+    def header(self):
+        return ["header"]
+
+    @staticmethod
+    def ranks(ranks):
+        return "/".join(map(str, ranks))
+
+    @staticmethod
+    def tell_rise(row):
+        return [f"  seat {row.seat}: {row.ghosts} ghosts, rule {row.rule}, seventh {row.seventh}"]
+
+    def tell_card(self, row):
+        self.cards.append(row.card)
+        return []
+
+    def flush(self):
+        told = [f"  cards: {self.cards}"] if self.cards else []
+        self.cards = []
+        return told
+
+
+decode = trace_decoder(EVENTS, ExampleStory)
+
+
+def row(code, actor=-1, target=-1, value=0, extra=0, step=1):
+    return np.array([[step, code, actor, target, value, extra]], dtype=np.int64)
+
+
+def test_places_come_from_the_radixes():
+    assert PLACE.layout == (1, 16) and PLACE.layout.up == 16
+    assert PLACE.rise.rule == 64 and PLACE.rise.seventh == 4096
+    assert PLACE.altars.life == 16 and PLACE.team.witches == 2
+    assert not hasattr(PLACE, "round")  # nothing packed
+
+
+@pytest.mark.parametrize("parts", [(3, 0), (0, 7), (15, 1000)])
+def test_packed_round_trip(parts):
+    down, up = parts
+    code = up * PLACE.layout.up + down * PLACE.layout.down
+    assert LAYOUT.unpack(code) == {"down": down, "up": up}
+
+
+def test_packed_top_part_may_be_negative():
+    code = 5 + 2 * PLACE.rise.rule - 1 * PLACE.rise.seventh
+    assert RISE.unpack(code) == {"ghosts": 5, "rule": 2, "seventh": -1}
+
+
+def test_digits_round_trip():
+    ranks = [3, 1, 12, 1]
+    code = sum(r * PLACE.altars.life ** i for i, r in enumerate(ranks))
+    assert Digits("life", 16, count="cards").unpack(code, len(ranks)) == ranks
+    assert Digits("bits", 2).unpack(0b1011, None) == [1, 1, 0, 1]
+    assert Digits("kinds", 4, count="n").unpack(0, 3) == [0, 0, 0]  # zeros count with a count
+
+
+def test_fields_are_named():
+    fields = unpack(EVENTS[TR.layout], row(TR.layout, 2, -1, 0, 3 * 16 + 5)[0].tolist())
+    assert fields == {"step": 1, "seat": 2, "down": 5, "up": 3}
+    assert fields.seat == 2
+
+
+def test_decoder_reads_every_kind_of_declaration():
+    rows = np.concatenate([
+        row(TR.round, value=4), row(TR.card, 0, value=7), row(TR.card, 1, value=8),
+        row(TR.layout, 2, extra=3 * 16 + 5), row(TR.rise, 1, extra=5 + 64 - 4096),
+        row(TR.altars, 2, value=2 + 16 * 9), row(TR.team, value=0b101), row(TR.card, 0, value=1),
+    ])
+    assert decode(rows, None) == [
+        "header", "Round 4", "  cards: [7, 8]", "  seat 2 lays 3 up, 5 down",
+        "  seat 1: 5 ghosts, rule 1, seventh -1", "  2/9", f"  {PRIVATE_MARK}witches: [1, 0, 1]",
+        "  cards: [1]",
+    ]
+
+
+def test_a_sentence_is_declared_once():
+    with pytest.raises(ValueError, match="round"):
+        trace_decoder((TraceEvent("round"),), Story)  # neither `says` nor tell_round
+    with pytest.raises(ValueError, match="rise"):
+        trace_decoder((TraceEvent("rise", "says too"),), ExampleStory)  # both
+
+
+def test_a_sentence_names_only_declared_fields_and_renderers():
+    with pytest.raises(ValueError, match="seats"):
+        trace_decoder((TraceEvent("round", "Round {seats}", value="round"),), Story)
+    with pytest.raises(ValueError, match="renderer"):
+        trace_decoder((TraceEvent("round", "Round {round:roman}", value="round"),), Story)
+    with pytest.raises(ValueError, match="repeat"):
+        trace_decoder((TraceEvent("round", "{round}", actor="round", value="round"),), Story)
+
+
+def test_packed_parts_need_radixes():
+    with pytest.raises(ValueError):
+        Packed(low=None, high=None)
