@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from reports.guidance import round_games
-from simulator import stats, summary
+from simulator import headline, stats, summary
 from simulator import verdict as verdicts
 from simulator.config import COMMON_KEYS
 from simulator.games.base import MAX_STRATEGY_SLOTS
@@ -30,14 +30,7 @@ from simulator.summary import summarize
 
 CONFIDENCE = 0.95
 
-GROUP_TITLES = {
-    "team": "Win rate by team",
-    "seat": "Win rate by seat",
-    "role": "Win rate by role",
-    "strategy": "Win rate by strategy",
-    "position": "Win rate by position in turn order from the first player",
-    "end": "How games end",
-}
+GROUP_TITLES = headline.RATE_TABLES
 
 
 def _finite(x) -> float | None:
@@ -69,6 +62,13 @@ def rate_dict(rate: stats.Rate, name: str = "", group: str = "", games: int | No
         "half_width": float(rate.half_width),
         "games_to_halve": int(halve),
     }
+
+
+def first_rate(summary, group: str, name: str, confidence: float) -> dict:
+    """The first row of a summary's group as numbers (no games: an empty rate)."""
+    rows = summary.rows_of(group)
+    rate = rows[0].rate if rows else stats.wilson(0, 0, confidence)
+    return rate_dict(rate, name, "draws" if group == "draw" else group, summary.games)
 
 
 def first_team_target(result: Result) -> float:
@@ -484,7 +484,6 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
               "significant": t.significant(1 - confidence)}
              for t in summary.tests]
     bal = balance(result, confidence)
-    draws = int(result.tallies["draws"][0])
     events = [{"name": name, "total": int(result.tallies["events"][i]),
                "per_game": _finite(result.tallies["events"][i] / games) if games else None}
               for i, name in enumerate(result.game.event_names)]
@@ -499,7 +498,7 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
         "verdict": verdict(result, summary, bal, tests),
         "balance": bal,
         "rates": groups,
-        "draws": rate_dict(stats.wilson(draws, games, confidence), "draws", "draws", games),
+        "draws": first_rate(summary, "draw", "draws", confidence),
         "tests": tests,
         # the dashed lines of the charts: an equal share of the teams, and the seats' reference
         "team_reference": 1 / len(result.game.teams) if result.game.teams else None,
@@ -518,29 +517,26 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
 
 # --- sweeps ------------------------------------------------------------------------------------
 def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
-    """The headline measures of one sweep cell (or any result), computed directly with stats."""
-    game, t = result.game, result.tallies
-    games = int(t["games"][0])
-    teams = [rate_dict(stats.wilson(int(t["team_wins"][i]), games, confidence), team, "team", games)
-             for i, team in enumerate(game.teams)]
-    ends = [rate_dict(stats.wilson(int(t["end_counts"][e]), games, confidence), name, "end", games)
-            for e, name in enumerate(game.end_names)]
-    seat0 = rate_dict(stats.wilson(int(t["seat_wins"][0]), games, confidence), "seat 0", "seat",
-                      games)
-    draws = rate_dict(stats.wilson(int(t["draws"][0]), games, confidence), "draws", "draws", games)
+    """The headline measures of one sweep cell (or any result): the run summary's rows."""
+    summary = summarize(result, confidence)
+    games, t = summary.games, result.tallies
+
+    def rates(group):
+        return [rate_dict(row.rate, row.name, group, games) for row in summary.rows_of(group)]
+
     lengths = length(result, confidence)
     players = len(t["seat_wins"])
-    rows = {test.name: test for test in summarize(result, confidence).tests}
+    rows = {test.name: test for test in summary.tests}
     # where the rules name a first player, turn order; else seat numbers, where they are judged
     order = rows.get("turn-order fairness") or rows.get("seat fairness")
     return {
         "games": games,
         "players": players,
         "balance": balance(result, confidence),
-        "teams": teams,
-        "seat0": seat0,
-        "ends": ends,
-        "draws": draws,
+        "teams": rates("team"),
+        "seat0": first_rate(summary, "seat", "seat 0", confidence),
+        "ends": rates("end"),
+        "draws": first_rate(summary, "draw", "draws", confidence),
         "length": {"mean": lengths["mean"], "low": lengths["low"], "high": lengths["high"],
                    "unit": lengths["unit"], "hist": lengths["hist"]},
         "turn_order_p": None if order is None else float(order.adjusted_pvalue),

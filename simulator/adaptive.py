@@ -22,35 +22,18 @@ from __future__ import annotations
 
 from scipy import stats as sps
 
-from simulator import sequential, stats, verdict
+from simulator import headline, sequential, verdict
 from simulator.chunks import chunk_count
-from simulator.rates import Row, ratio_moments
 from simulator.stopping import CONFIDENCE, MAX_LOOKS, Rule
 
 
 def headline_rows(result):
-    """The summary's headline rows, as `summary.summarize` computes them (without the rest of
-    the summary, which a check after every chunk does not need): teams (a team game); seats,
-    roles, strategies (otherwise)."""
-    game, t = result.game, result.tallies
-    games = int(t["games"][0])
-    rows = []
-    if game.team_game:
-        for i, team in enumerate(game.teams):
-            rows.append(Row("team", team, stats.wilson(int(t["team_wins"][i]), games,
-                                                       CONFIDENCE)))
-    else:
-        for seat in range(len(t["seat_wins"])):
-            rows.append(Row("seat", f"seat {seat}", stats.wilson(int(t["seat_wins"][seat]),
-                                                                 games, CONFIDENCE)))
-        for group, tally, count, names in (
-                ("role", "role_wins", "role_games", [role.name for role in game.roles]),
-                ("strategy", "slot_wins", "slot_games", result.data.get("strategies", []))):
-            for i, name in enumerate(names):
-                if t[count][i]:
-                    rows.append(Row(group, name, stats.clustered_rate(
-                        ratio_moments(game, t, tally, i), CONFIDENCE)))
-    return [row for row in rows if row.rate.trials]
+    """The summary's headline rows (simulator.headline) that the stopping rule watches: teams (a
+    team game); seats, roles, strategies (otherwise)."""
+    game = result.game
+    measures = headline.measures_of(game, result.tallies, result.data.get("strategies", []))
+    groups = ("team",) if game.team_game else ("seat", "role", "strategy")
+    return headline.rows(measures, CONFIDENCE, groups)
 
 
 def _looks(data: dict) -> tuple[tuple[float, ...], list[int]]:

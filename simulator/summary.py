@@ -5,12 +5,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import numpy as np
 
-from simulator import adaptive, stats
+from simulator import adaptive, headline, stats
 from simulator import verdict as verdicts
 from simulator.games import get_game
-from simulator.rates import Row, position_label, ratio_moments
+from simulator.rates import Row
 from simulator.results import Result
 
 
@@ -50,12 +49,10 @@ class Summary:
         for name, note in self.setup.items():
             lines.append(f"  {name.replace('_', ' ')}: {note}")
         order = get_game(self.game).turn_order
-        titles = {"team": "Win rate by team", "seat": "Win rate by seat",
-                  "role": "Win rate by role", "strategy": "Win rate by strategy",
-                  "position": (f"Win rate by position in turn order ({order.direction}) from the "
-                               f"first player ({order.first_player})") if order else
-                  "Win rate by position in turn order from the first player",
-                  "end": "How games end"}
+        titles = dict(headline.RATE_TABLES)
+        if order:
+            titles["position"] = (f"Win rate by position in turn order ({order.direction}) "
+                                  f"from the first player ({order.first_player})")
         for group, title in titles.items():
             rows = self.rows_of(group)
             if not rows:
@@ -106,31 +103,8 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
     t = result.tallies
     games = int(t["games"][0])
     players = len(t["seat_wins"])
-    rows: list[Row] = []
-    for i, team in enumerate(game.teams):
-        rows.append(Row("team", team, stats.wilson(int(t["team_wins"][i]), games, confidence)))
-    for seat in range(players):
-        rows.append(Row("seat", f"seat {seat}", stats.wilson(int(t["seat_wins"][seat]), games,
-                                                             confidence)))
-    # Roles and strategies count seat-games, which win together (team-mates) or exclude each
-    # other (rivals): their intervals take the game as the unit.
-    for r, role in enumerate(game.roles):
-        if t["role_games"][r]:
-            moments = ratio_moments(game, t, "role_wins", r)
-            rows.append(Row("role", role.name, stats.clustered_rate(moments, confidence),
-                            moments))
-    for s, label in enumerate(result.data.get("strategies", [])):
-        if t["slot_games"][s]:
-            moments = ratio_moments(game, t, "slot_wins", s)
-            rows.append(Row("strategy", label, stats.clustered_rate(moments, confidence),
-                            moments))
-    for e, name in enumerate(game.end_names):
-        rows.append(Row("end", name, stats.wilson(int(t["end_counts"][e]), games, confidence)))
-    for position in range(players):  # games whose rules name a first player
-        if t["position_games"][position]:
-            rows.append(Row("position", position_label(position), stats.wilson(
-                int(t["position_wins"][position]), int(t["position_games"][position]),
-                confidence)))
+    measures = headline.measures_of(game, t, result.data.get("strategies", []))
+    rows = headline.rows(measures, confidence, (*headline.RATE_TABLES, "draw"))
 
     # The families judged together (Holm across every finding): verdict.run_findings
     findings, tolerance = verdicts.run_findings(game, t, result.data, confidence)
@@ -158,7 +132,7 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
             lead = min(members, key=lambda f: f.pvalue)
             tests.append(stats.Test(name, abs(lead.difference), lead.pvalue, lead.adjusted,
                                     method=f"{method}; Holm across every finding"))
-    headline = (t["team_wins"][0] / t["team_wins"].sum() if t["team_wins"].sum() else 0.5) \
+    first_share = (t["team_wins"][0] / t["team_wins"].sum() if t["team_wins"].sum() else 0.5) \
         if game.team_game else 1 / players
     verdict = judged.sentence
     if judged.symmetric_seats:
@@ -169,13 +143,11 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
     if effect is not None:
         judged.notes.append(effect.sentence(game.turn_order, confidence))
 
-    lengths = np.arange(len(t["length_hist"]))
-    total = float((lengths * t["length_hist"]).sum())
-    total_sq = float((lengths ** 2 * t["length_hist"]).sum())
-    mean_length = stats.mean_interval(total, total_sq, games, confidence)
+    length = next((m.counts for m in measures if m.group == "length"), (0, 0, 0))
+    mean_length = stats.mean_interval(*length, confidence)
     events = {name: float(t["events"][i]) / games for i, name in enumerate(game.event_names)} if games else {}
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
-                   game.length_unit, events, stats.games_needed(headline, 0.01, 0.95), judged,
+                   game.length_unit, events, stats.games_needed(first_share, 0.01, 0.95), judged,
                    dict(result.data.get("setup_notes") or {}), provisional_of(result),
                    adaptive.sentence(result.data),
                    # printed at the level of the sequential design's repeated intervals

@@ -18,6 +18,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import shutil
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -285,6 +286,16 @@ def test_junit_report_in_exact_mode_has_one_case_per_tally(copy, tmp_path):
                                                                   "tally length_hist"}
 
 
+def test_a_measure_the_file_lacks_is_checked_from_its_tallies(copy):
+    # The stored measures are a readable copy of what the tallies give: a file written before a
+    # measure was added (the positions in turn order) is checked on every headline measure.
+    setup, out = copy
+    _edit(out, _drop_measure)
+    result = invoke("check", out, "--workers", 1)
+    assert result.exit_code == 0, result.output
+    assert re.search(r"^  team wolf +\d", result.stdout, re.M), result.stdout
+
+
 # --- bad input: one line, exit 2 -----------------------------------------------------------------
 def _edit(out: Path, change):
     data = json.loads(out.read_text(encoding="utf-8"))
@@ -295,6 +306,10 @@ def _edit(out: Path, change):
 def _drop_measure(data):
     data["configs"][0]["measures"] = [m for m in data["configs"][0]["measures"]
                                       if m["name"] != "team wolf"]
+
+
+def _rename_measure(data):
+    data["configs"][0]["measures"][0]["name"] = "team dragons"
 
 
 def _tamper_measure(data):
@@ -317,12 +332,13 @@ def _foreign_tallies(data):
     (lambda out: _edit(out, lambda d: d.update(schema="fairplay.result")), "this is a result file"),
     (lambda out: out.write_text("[1, 2]", encoding="utf-8"), "not a fairplay baselines file"),
     (lambda out: _edit(out, lambda d: d.pop("configs")), "missing configs"),
-    (lambda out: _edit(out, _drop_measure), "measure 'team wolf' is missing"),
+    (lambda out: _edit(out, _rename_measure), "measure 'team dragons' does not come from the "
+                                               "tallies of a werewolf game"),
     (lambda out: _edit(out, _tamper_measure), "does not match the stored tallies"),
     (lambda out: _edit(out, _other_game), "unknown game 'chess'"),
     (lambda out: _edit(out, _foreign_tallies), "not a werewolf baseline"),
 ], ids=["not-json", "missing-file", "schema-version", "result-file", "not-an-object",
-        "no-configs", "missing-measure", "tampered-measure", "unknown-game", "other-tallies"])
+        "no-configs", "unknown-measure", "tampered-measure", "unknown-game", "other-tallies"])
 def test_bad_baselines_file_gives_one_line_and_exit_2(copy, corrupt, expected):
     setup, out = copy
     corrupt(out)

@@ -174,6 +174,8 @@ def standard_tallies(game, players, games):
         "slot_games": [players * games] + [0] * 15,
         "slot_wins": [7 * humans + 2 * wolves] + [0] * 15,
         "length_hist": [0] * 25, "end_counts": [humans, games // 2, games - 3 * (games // 4), 0, 0],
+        # werewolf names no first player: no game has a position in turn order
+        "position_wins": [0] * players, "position_games": [0] * players,
         "events": [0] * len(game.events),
         "decisions": [0] * len(game.decisions), "forced": [0] * len(game.decisions),
         # per game, y_g and x_g: villagers (6 or 0, 6), werewolves (2 or 0, 2), the seer (1 or 0,
@@ -202,7 +204,7 @@ def test_measures_of_a_werewolf_result():
     assert by_name["seat 3"].moments is None and by_name["team wolf"].moments is None
     # all games last 3 days: sum 3000, sum of squares 9000
     assert by_name["game length (days)"].counts == (3000, 9000, 1000)
-    assert len(measures) == 2 + 1 + 9 + 3 + 1 + 5 + 1  # roles not dealt are left out
+    assert len(measures) == 2 + 1 + 9 + 3 + 1 + 5 + 1  # roles not dealt, positions: left out
 
 
 def test_score_measures_by_their_declaration():

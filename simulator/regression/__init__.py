@@ -1,8 +1,8 @@
 """Regression checks: a baseline of a setup's headline measures, and a check against it.
 
 `fairplay baseline` plays each config and stores, per setup, every headline measure with the
-counts it is computed from (win counts and games of every team, seat, role and strategy; end
-conditions; the mean game length, and mean scores where a game keeps score sums) plus the full
+counts it is computed from (win counts and games of every team, seat, role, strategy and
+position in turn order; end conditions; the mean game length, and mean scores where a game keeps score sums) plus the full
 tallies, the resolved config, the seed, the games, the chunk size and the versions. The file is
 JSON with the versioned schema ``fairplay.baselines``.
 
@@ -28,8 +28,8 @@ which are not independent within a game (team-mates win together, rivals exclude
 their tests take the game as the unit, from the per-game moments the engine keeps
 (`Measure.moments`, `stats.two_clustered`).
 
-The package, one job per module: `measures` (the headline measures of a setup's tallies),
-`baselines` (the file: written, read and checked as data), `checking` (playing the setups, for a
+The package, one job per module (the headline measures it compares are declared once, in
+`simulator.headline`): `baselines` (the file: written, read and checked as data), `checking` (playing the setups, for a
 baseline and for a check), `comparison` (the statistics of the comparison, and exact mode's
 tally by tally), `report` (what a check says, as text and as JUnit XML). What the commands and
 the Python API use is named here.
@@ -41,7 +41,7 @@ from simulator.regression.checking import (DEFAULT_GAMES, check, make_baseline, 
 from simulator.regression.comparison import (DEFAULT_ALPHA, DEFAULT_MEAN_TOLERANCE,
                                              DEFAULT_TOLERANCE, DRIFT, FAIL, MISSING, NEW, OK,
                                              Comparison, compare)
-from simulator.regression.measures import Measure, measures_of
+from simulator.headline import Measure, measures_of
 from simulator.regression.report import CheckReport
 
 __all__ = ["Baseline", "BaselineError", "load_baseline", "save", "DEFAULT_GAMES", "check",

@@ -14,10 +14,11 @@ from pathlib import Path
 
 from simulator import config as config_module
 from simulator import chunks, runner
-from simulator.regression.baselines import Baseline, BaselineError, baseline_data, save
+from simulator.regression.baselines import (Baseline, BaselineError, baseline_data,
+                                           baseline_measures, save)
 from simulator.regression.comparison import (DEFAULT_ALPHA, DEFAULT_MEAN_TOLERANCE,
                                              DEFAULT_TOLERANCE, SetupRun, compare, exact_checks)
-from simulator.regression.measures import Measure, measures_of
+from simulator.headline import measures_of
 from simulator.regression.report import CheckReport
 from simulator.results import Result, versions
 
@@ -165,7 +166,7 @@ def check(baseline: Baseline, games: int | None = None, seed: int | None = None,
             baseline_games=data["games"], baseline_seed=data["seed"], games=games, seed=seed,
             overrides=list(entry["overrides"]) + list(overrides),
             changes=config_changes(entry["config"], cfg.raw),
-            baseline_measures=[Measure.from_json(m) for m in entry["measures"]],
+            baseline_measures=baseline_measures(entry),
             measures=measures_of(cfg.game, result.tallies, result.data["strategies"]),
             baseline_tallies=entry["tallies"],
             tallies={k: v.tolist() for k, v in result.tallies.items()},

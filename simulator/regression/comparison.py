@@ -16,7 +16,7 @@ import numpy as np
 
 from simulator import stats
 from simulator.regression.baselines import BaselineError
-from simulator.regression.measures import Measure, number_text
+from simulator.headline import Measure, number_text
 
 DEFAULT_ALPHA = 0.01
 DEFAULT_TOLERANCE = 0.01  # absolute, for rates: one percentage point

@@ -1,5 +1,7 @@
-"""The headline measures of one setup's tallies, each with the integer counts it is computed
-from: what a baselines file stores and a check compares (see simulator/regression/__init__.py).
+"""The headline measures of one setup's tallies, declared once: the rows of the run summary
+(simulator.summary), what the stopping rule watches (simulator.adaptive), what a baselines file
+stores and a check compares (simulator.regression) and a sweep cell's numbers (reports.measures).
+Each measure keeps the integer counts it is computed from.
 
 A rate keeps ``(successes, trials)``, a mean ``(sum, sum of squares, count)``; role and strategy
 measures (and means over seat-games) also keep their per-game moments, so that their tests can
@@ -14,6 +16,33 @@ from dataclasses import dataclass
 import numpy as np
 
 from simulator import stats
+from simulator.rates import Row, position_label, ratio_moments
+
+
+@dataclass(frozen=True)
+class Group:
+    """A group of headline measures: a measure's name is `prefix` + its label (the row's name in
+    the summary), and a group with a `title` is a table of rates in the summary and reports."""
+
+    name: str
+    prefix: str
+    title: str = ""
+
+
+# In the order the summary shows them.
+GROUPS = {g.name: g for g in (
+    Group("team", "team ", "Win rate by team"),
+    Group("draw", "", ""),
+    Group("seat", "", "Win rate by seat"),
+    Group("role", "role ", "Win rate by role"),
+    Group("strategy", "strategy ", "Win rate by strategy"),
+    # every game whose rules name a first player: the first player's seat is position 1st
+    Group("position", "position ", "Win rate by position in turn order from the first player"),
+    Group("end", "end: ", "How games end"),
+    Group("length", ""),
+    Group("score", ""),
+)}
+RATE_TABLES = {name: g.title for name, g in GROUPS.items() if g.title}
 
 
 @dataclass(frozen=True)
@@ -52,6 +81,23 @@ class Measure:
         if n < 2:
             return math.nan
         return math.sqrt(max(total_sq - total * total / n, 0.0) / (n - 1))
+
+    @property
+    def label(self) -> str:
+        """The measure's name within its group ("human" for "team human")."""
+        return self.name[len(GROUPS[self.group].prefix):]
+
+    def interval(self, confidence: float) -> stats.Rate:
+        """A rate's confidence interval: Wilson's for one trial per game, else the game as the
+        unit (stats.clustered_rate)."""
+        k, n = self.counts
+        if self.moments is None:
+            return stats.wilson(k, n, confidence)
+        return stats.clustered_rate(self.game_moments(), confidence)
+
+    def row(self, confidence: float) -> Row:
+        return Row(self.group, self.label, self.interval(confidence),
+                   None if self.moments is None else self.game_moments())
 
     def game_moments(self) -> stats.GameMoments:
         y, x = (self.counts[0], self.counts[1]) if self.kind == "rate" else \
@@ -124,12 +170,11 @@ def number_text(x: float, signed: bool = False) -> str:
 def measures_of(game, tallies: dict, strategies) -> list[Measure]:
     """Every headline measure of one setup's tallies, in a stable order.
 
-    Rates with no trials (a role nobody was dealt, an unused strategy slot) are left out. Role
-    and strategy rates, and means counted per seat-games or rounds, carry their per-game moments
-    (`Measure.moments`): their tests take the game as the unit.
+    Rates with no trials (a role nobody was dealt, an unused strategy slot, the positions of a
+    game with no first player) are left out. Role and strategy rates, and means counted per
+    seat-games or rounds, carry their per-game moments (`Measure.moments`): their tests take the
+    game as the unit.
     """
-    from simulator.rates import ratio_moments
-
     t = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
     games = int(t["games"][0])
     out: list[Measure] = []
@@ -138,23 +183,28 @@ def measures_of(game, tallies: dict, strategies) -> list[Measure]:
         m = ratio_moments(game, t, name, i)
         return (int(m.yy), int(m.xy), int(m.xx), int(m.games))
 
-    def rate(group, name, k, n, moments=None):
+    def rate(group, label, k, n, moments=None):
         if int(n) > 0:
-            out.append(Measure(group, name, "rate", (int(k), int(n)), moments))
+            out.append(Measure(group, GROUPS[group].prefix + label, "rate", (int(k), int(n)),
+                               moments))
 
     for i, team in enumerate(game.teams):
-        rate("team", f"team {team}", t["team_wins"][i], games)
+        rate("team", team, t["team_wins"][i], games)
     rate("draw", "no winner", t["draws"][0], games)
     for seat, wins in enumerate(t["seat_wins"]):
         rate("seat", f"seat {seat}", wins, games)
+    # Roles and strategies count seat-games, which win together (team-mates) or exclude each
+    # other (rivals): they carry their per-game moments.
     for r, role in enumerate(game.roles):
-        rate("role", f"role {role.name}", t["role_wins"][r], t["role_games"][r],
+        rate("role", role.name, t["role_wins"][r], t["role_games"][r],
              moments_of("role_wins", r))
     for s, label in enumerate(strategies):
-        rate("strategy", f"strategy {label}", t["slot_wins"][s], t["slot_games"][s],
+        rate("strategy", label, t["slot_wins"][s], t["slot_games"][s],
              moments_of("slot_wins", s))
+    for position, wins in enumerate(t["position_wins"]):  # one seat per game holds a position
+        rate("position", position_label(position), wins, t["position_games"][position])
     for e, name in enumerate(game.end_names):
-        rate("end", f"end: {name}", t["end_counts"][e], games)
+        rate("end", name, t["end_counts"][e], games)
 
     if games:
         lengths = np.arange(len(t["length_hist"]), dtype=np.int64)
@@ -180,3 +230,8 @@ def measures_of(game, tallies: dict, strategies) -> list[Measure]:
                                    (int(sums[i]), int(squares[i]), int(counts[i])),
                                    None if per_game else moments_of(tally.name, i)))
     return out
+
+
+def rows(measures: list[Measure], confidence: float, groups=tuple(RATE_TABLES)) -> list[Row]:
+    """The rates of `groups` among `measures`, each with its interval at `confidence`."""
+    return [m.row(confidence) for m in measures if m.kind == "rate" and m.group in groups]
