@@ -26,7 +26,7 @@ from simulator import fileio, schema
 from simulator.games import game_names, get_game
 from simulator.games.base import (
     MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, STRATEGY_SIGNATURE, GameSpec,
-    StrategyInfo, StrategyParam,
+    Layout, StrategyInfo, StrategyParam,
 )
 from simulator.games.driver import Lineup, Slot
 
@@ -218,7 +218,7 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
     signature (and cached), bounds-checked, so it runs nearly as fast as a built-in one. The
     module may define PARAMS = {"name": default, ...} or {"name": (default, low, high), ...} (an
     integer default makes an integer parameter), MEMORY (float64 words of per-seat memory,
-    zeroed each game) and FLAGS (see simulator.games.base).
+    zeroed each game: a count, or a simulator.games.base.Layout of named pieces) and FLAGS (see simulator.games.base).
 
     The file must be a regular file of bounded size. Its bytes are read once: hashed (a config
     stored in a file may only run the bytes it recorded, see CodePolicy) and then run, so what is
@@ -287,12 +287,14 @@ def load_user_strategy(ref: str, ctx: ConfigContext, key: str, game: GameSpec) -
     checked = bounds_checked(compiled, len(params))
     flags = getattr(module, "FLAGS", 0)
     memory = getattr(module, "MEMORY", 0)
+    if isinstance(memory, Layout):  # declared by name, as the built-in strategies do
+        memory = memory.size
     if isinstance(flags, bool) or not isinstance(flags, int) or flags < 0:
         ctx.error(key, f"{path}: FLAGS must be a non-negative integer, got {flags!r}")
     if isinstance(memory, bool) or not isinstance(memory, int) or \
             not 0 <= memory <= MEMORY_PER_SEAT:
-        ctx.error(key, f"{path}: MEMORY must be an integer from 0 to {MEMORY_PER_SEAT}, "
-                       f"got {memory!r}")
+        ctx.error(key, f"{path}: MEMORY must be a Layout or an integer from 0 to "
+                       f"{MEMORY_PER_SEAT}, got {memory!r}")
     talks_as = _user_talks_as(getattr(module, "TALKS_AS", ()), game, ctx, key, path)
     summary = (function.__doc__ or "user strategy").strip().splitlines()[0]
     info = StrategyInfo(ref, checked, summary, params=params, flags=flags, memory=memory,

@@ -50,3 +50,11 @@ def test_every_test_a_rules_document_cites_exists(document):
         if not path.exists() or not re.search(rf"def {name}\b", path.read_text(encoding="utf-8")):
             missing.append(f"{file}::{name}")
     assert not missing, f"docs/rules/{document} cites tests that do not exist: {missing}"
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_rules_document_gives_the_observation_size_as_declared(name):
+    game = get_game(name)
+    text = (DOCS / f"{game.name}.md").read_text(encoding="utf-8")
+    for stated in re.findall(r"observation is a flat int64 vector of (\d+) entries", text):
+        assert int(stated) == game.observation.size, f"docs/rules/{game.name}.md"

@@ -223,22 +223,25 @@ def blind(kind, obs, legal, params, memory, rng):
 '''
 
 MEMORY = '''
-from simulator.games.base import OBS_ME
+from simulator.games.base import OBS_ME, Layout
 from strategies.common import uniform_legal
 
-MEMORY = 3
+# declared by name, as the built-in strategies declare theirs
+MEMORY = Layout((("decisions", 1, "decisions so far"), ("seat", 1, "my seat + 1"),
+                 ("spare", 1, "never written")))
+M = MEMORY.offsets("Memory")
 
 
 def remembers(kind, obs, legal, params, memory, rng):
     """Counts its own decisions in its memory, marked with its seat."""
     me = obs[OBS_ME]
-    if memory[0] == 0.0:
-        if memory[1] != 0.0 or memory[2] != 0.0:
+    if memory[M.decisions] == 0.0:
+        if memory[M.seat] != 0.0 or memory[M.spare] != 0.0:
             raise ValueError("memory not zeroed at the start of a game")
-        memory[1] = me + 1.0
-    elif memory[1] != me + 1.0:
+        memory[M.seat] = me + 1.0
+    elif memory[M.seat] != me + 1.0:
         raise ValueError("memory written by another seat")
-    memory[0] += 1.0
+    memory[M.decisions] += 1.0
     return uniform_legal(legal, rng)
 '''
 
@@ -257,6 +260,8 @@ def test_a_blind_strategy_sees_only_the_blank_observation(game, tmp_path):
 def test_a_seats_memory_is_its_own_and_zeroed_each_game(game, tmp_path):
     t = run_user_strategy(tmp_path, game, MEMORY, "remembers", workers=2)
     assert t["decisions"].sum() > 0
+    assert config.load(game.name, [f'strategies.all="{tmp_path / "probe_strategy.py"}:remembers"']
+                       ).lineup.slots[0].info.memory == 3
 
 
 @pytest.mark.parametrize("target", ["obs[0] = 1", "legal[0] = True", "params[0] = 1.0"])

@@ -18,8 +18,9 @@ from reports import guidance
 from simulator import chunks, runner
 from simulator.cli.support import fail as _fail
 from simulator.cli.support import (
-    RunFailed, check_scheduler, distinct_outputs, is_fairplay_report, lock_output, may_replace,
-    progress_bar, scheduler_option, trace_command, writable_file, write_report,
+    RunFailed, check_run_options, check_scheduler, distinct_outputs, is_fairplay_report,
+    lock_output, may_replace, progress_bar, scheduler_option, trace_command, writable_file,
+    write_report,
 )
 
 
@@ -274,12 +275,7 @@ def _plan_sweep(config, vary, n_games, seed, overrides, chunk_size):
     n_games = 10_000 if n_games is None else n_games
     seed = 0 if seed is None else seed
     chunk_size = runner.DEFAULT_CHUNK_SIZE if chunk_size is None else chunk_size
-    if n_games < 1:
-        _fail(f"--games must be at least 1, got {n_games}")
-    if seed < 0:
-        _fail(f"--seed must be a non-negative integer, got {seed}")
-    if chunk_size < 1:
-        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_run_options(games=n_games, seed=seed, chunk_size=chunk_size)
     try:
         axes = [sweep_module.parse_vary(text) for text in vary]
         planned, _ = sweep_module.plan(config, axes, n_games, seed, chunk_size, list(overrides),

@@ -10,8 +10,8 @@ import click
 
 from simulator.cli.support import fail as _fail
 from simulator.cli.support import (
-    RunFailed, distinct_outputs, is_fairplay_report, lock_output, may_replace, progress_bar, writable_file,
-    write_report,
+    RunFailed, check_run_options, distinct_outputs, is_fairplay_report, lock_output,
+    may_replace, progress_bar, writable_file, write_report,
 )
 
 
@@ -45,14 +45,7 @@ def roles(config, players, n_games, seed, workers, chunk_size, overrides, output
     """
     from simulator import roles as roles_module
 
-    if workers is not None and workers < 1:
-        _fail(f"--workers must be at least 1, got {workers}")
-    if n_games < 1:
-        _fail(f"--games must be at least 1, got {n_games}")
-    if seed < 0:
-        _fail(f"--seed must be a non-negative integer, got {seed}")
-    if chunk_size is not None and chunk_size < 1:
-        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_run_options(workers, n_games, seed, chunk_size)
     distinct_outputs([(output, "-o"), (report_path, "--report")],
                      [Path(config)] if Path(config).exists() else [])
     for path, what in ((output, "-o"), (report_path, "--report")):

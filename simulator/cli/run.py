@@ -11,8 +11,9 @@ import click
 
 from simulator import chunks, runner
 from simulator.cli.support import (
-    RunFailed, check_scheduler, distinct_outputs, is_fairplay_report, lock_output, may_replace,
-    progress_bar, save_failed_line, scheduler_option, trace_command, writable_file, write_report,
+    RunFailed, check_run_options, check_scheduler, distinct_outputs, is_fairplay_report,
+    lock_output, may_replace, progress_bar, save_failed_line, scheduler_option, trace_command,
+    writable_file, write_report,
 )
 from simulator.cli.support import fail as _fail
 from simulator.config import ConfigError
@@ -137,14 +138,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         report_path, force, precision, until_decided, max_games, role_values, robustness,
         tuned_path, quiet, scheduler):
     """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
-    if workers is not None and workers < 1:
-        _fail(f"--workers must be at least 1, got {workers}")
-    if seed is not None and seed < 0:
-        _fail(f"--seed must be a non-negative integer, got {seed}")
-    if n_games is not None and n_games < 1:
-        _fail(f"--games must be at least 1, got {n_games}")
-    if chunk_size < 1:
-        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_run_options(workers, n_games, seed, chunk_size)
     stopping = _stopping_rule(n_games, precision, until_decided, max_games, resume_path)
     check_scheduler(scheduler, workers)
     if role_values and resume_path is not None:
@@ -318,10 +312,7 @@ def trace(config, seed, game_index, chunk_size, players, overrides, private):
     game of `fairplay run CONFIG --seed SEED`; --game K replays its game K."""
     if game_index < 0:
         _fail(f"--game must be at least 0, got {game_index}")
-    if seed < 0:
-        _fail(f"--seed must be a non-negative integer, got {seed}")
-    if chunk_size < 1:
-        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_run_options(seed=seed, chunk_size=chunk_size)
     cfg = _load_config(config, overrides, players)
     if not runner.kernel_is_ready(cfg):
         click.echo(f"compiling the {cfg.game.name} kernel, first run only (about a minute)",

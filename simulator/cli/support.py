@@ -55,6 +55,15 @@ def fail(problem) -> None:
     raise UserError(str(problem)) from None
 
 
+def check_run_options(workers=None, games=None, seed=None, chunk_size=None) -> None:
+    """The options every playing command shares, checked alike (None: not given)."""
+    for flag, value, low in (("--workers", workers, 1), ("--games", games, 1),
+                             ("--seed", seed, 0), ("--chunk-size", chunk_size, 1)):
+        if value is not None and value < low:
+            fail(f"{flag} must be a non-negative integer, got {value}" if low == 0 else
+                 f"{flag} must be at least {low}, got {value}")
+
+
 class OneLineErrors(click.Group):
     """The command group: every usage error (a bad option value, an unknown option) is one line
     `fairplay: error: ...` with exit code 2, like every other mistake of a user's."""

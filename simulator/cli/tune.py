@@ -10,7 +10,8 @@ import click
 
 from simulator.cli.support import fail as _fail
 from simulator.cli.support import (
-    distinct_outputs, is_fairplay_report, lock_output, may_replace, writable_file, write_report,
+    check_run_options, distinct_outputs, is_fairplay_report, lock_output, may_replace,
+    writable_file, write_report,
 )
 
 
@@ -65,16 +66,9 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
     from simulator import tune as tune_module
     from simulator.config import ConfigError
 
-    if workers is not None and workers < 1:
-        _fail(f"--workers must be at least 1, got {workers}")
-    if n_games < 1:
-        _fail(f"--games must be at least 1, got {n_games}")
-    if seed < 0:
-        _fail(f"--seed must be a non-negative integer, got {seed}")
+    check_run_options(workers, n_games, seed, chunk_size)
     if top < 1:
         _fail(f"--top must be at least 1, got {top}")
-    if chunk_size is not None and chunk_size < 1:
-        _fail(f"--chunk-size must be at least 1, got {chunk_size}")
     start = max(1, n_games // 16) if start is None else start
     for path, what in ((output, "-o"), (report_path, "--report")):
         if path is not None:
