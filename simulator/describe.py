@@ -55,7 +55,7 @@ def game_lines(spec: GameSpec) -> list[str]:
                  "balance_target, balance_tolerance):")
     for key in spec.config_keys:
         lines.append(f"    {key.path} = {key.describe_default()}  ({key.type.describe()}): "
-                     f"{key.meaning}")
+                     f"{key.help}")
     lines.append("  built-in configs:")
     for path, description in builtin_configs(spec.name):
         lines.append(f"    {path}{f': {description}' if description else ''}")

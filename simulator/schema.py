@@ -200,6 +200,9 @@ class Key:
     validated value there at setup, a Choice as its option's index, true/false as 1/0
     (simulator.games.base.knob_fields). Only an Integer, Number, Boolean or Choice with a fixed
     default can be one.
+
+    `provisional` marks a knob for a ruling made where the game's source is silent: its help and
+    the docs' key tables say so.
     """
 
     path: str
@@ -209,6 +212,7 @@ class Key:
     default_text: str = ""
     balance_knob: bool = False
     state: bool = False
+    provisional: bool = False
 
     def __post_init__(self):
         if self.state:
@@ -231,6 +235,11 @@ class Key:
         if isinstance(self.type, Boolean):
             return int(value)
         return value
+
+    @property
+    def help(self) -> str:
+        """What the key means, as `fairplay games` and the docs' key tables say it."""
+        return f"provisional: {self.meaning}" if self.provisional else self.meaning
 
     def default_for(self, players: int):
         return self.default(players) if callable(self.default) else self.default
@@ -291,5 +300,5 @@ def markdown_table(keys) -> str:
     lines = ["| key | type | default | meaning |", "|---|---|---|---|"]
     for key in keys:
         lines.append(f"| `{key.path}` | {key.type.describe()} | {key.describe_default()} | "
-                     f"{key.meaning} |")
+                     f"{key.help} |")
     return "\n".join(lines)

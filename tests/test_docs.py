@@ -58,3 +58,32 @@ def test_rules_document_gives_the_observation_size_as_declared(name):
     text = (DOCS / f"{game.name}.md").read_text(encoding="utf-8")
     for stated in re.findall(r"observation is a flat int64 vector of (\d+) entries", text):
         assert int(stated) == game.observation.size, f"docs/rules/{game.name}.md"
+
+
+def _knobs_named(ruling: str, keys) -> list[str]:
+    """The config keys a provisional ruling names as its knob: "(knob rules.x)", "(key x)",
+    "knob rules.x = ...", or a key alone in parentheses, "(deck.ranks)"."""
+    return [key.path for key in keys
+            if re.search(rf"(\b(knob|key) |\(){re.escape(key.path)}(?![\w.])", ruling)]
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_provisional_rulings_knob_is_flagged_provisional(name):
+    # One source: the key's flag says it (`fairplay games`, the key tables); the rulings list
+    # names the knob that changes the ruling.
+    game = get_game(name)
+    named = {path for ruling in game.provisional for path in _knobs_named(ruling, game.config_keys)}
+    flagged = {key.path for key in game.config_keys if key.provisional}
+    assert named <= flagged, sorted(named - flagged)
+    assert all("provisional" not in key.meaning.lower() for key in game.config_keys), \
+        "say it with Key(..., provisional=True)"
+
+
+def test_the_knob_finder_reads_the_rulings_forms():
+    keys = [schema.Key(path, schema.Boolean(), False, "") for path in
+            ("rules.reward", "ghost_deck", "deck.ranks", "tryals", "deck")]
+    assert _knobs_named("a pool (card data; knob rules.reward: a pool split)", keys) == \
+        ["rules.reward"]
+    assert _knobs_named("config data (key ghost_deck): by default", keys) == ["ghost_deck"]
+    assert _knobs_named("24 cards, 6 ranks x 4 (deck.ranks)", keys) == ["deck.ranks"]
+    assert _knobs_named("the tryals still deal evenly", keys) == []

@@ -170,7 +170,7 @@ KEYS = (
     Key("rules.s_abilities", Choice(S_ABILITIES), "always",
         "when 牛頭's and 謝將軍's abilities (S: \"at the showdown\") count: \"always\" (in every "
         "round's score) or \"showdown-only\" (not in a round whose accused admitted and so "
-        "skipped the showdown); provisional"),
+        "skipped the showdown)", provisional=True),
 ) + tuple(
     Key(f"deck.{name}", Integer(0, MAX_DECK), _official_count(kind),
         f"cards of {KIND_LABELS[kind]} in the deck", default_text=_official_column(kind))

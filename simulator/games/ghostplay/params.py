@@ -262,92 +262,100 @@ KEYS = (
         balance_knob=True, state=True),
     # provisional knobs
     Key("rules.reward", Choice(REWARDS), "each",
-        "provisional: a ghost's reward: \"each\" (each participant gets the card's `reward` entry "
+        "a ghost's reward: \"each\" (each participant gets the card's `reward` entry "
         "for their number) or \"pool\" (the card's `pool` split evenly, the rest one each from "
-        "the host on)", balance_knob=True, state=True),
+        "the host on)", balance_knob=True, state=True, provisional=True),
     Key("rules.seal", Choice(SEAL_RULES), "at-end",
-        "provisional end rule: the seal breaks \"at-end\" (when the game ends, if the ghost king "
-        "holds enough lives) or \"at-once\" (the moment it does)", balance_knob=True, state=True),
+        "the seal breaks \"at-end\" (when the game ends, if the ghost king "
+        "holds enough lives) or \"at-once\" (the moment it does)",
+        balance_knob=True, state=True, provisional=True),
     Key("rules.end", Choice(END_RULES), "deck-empty",
-        "provisional end rule: the game ends after the turn that empties the ghost deck "
+        "the game ends after the turn that empties the ghost deck "
         "(\"deck-empty\") or at the end of that round (\"round\": every player has had as many "
-        "turns)", balance_knob=True, state=True),
+        "turns)", balance_knob=True, state=True, provisional=True),
     Key("rules.possession_penalty", Boolean(), False,
-        "provisional knob: a possessed player draws 2 minus its ghosts (never below 0)",
-        balance_knob=True, state=True),
+        "a possessed player draws 2 minus its ghosts (never below 0)",
+        balance_knob=True, state=True, provisional=True),
     Key("rules.second_artifact", Choice(SECOND_ARTIFACT_RULES), "replaces",
-        "provisional knob: a second artifact replaces the first (\"replaces\") or cannot be "
-        "played (\"refused\")", state=True),
+        "a second artifact replaces the first (\"replaces\") or cannot be "
+        "played (\"refused\")", state=True, provisional=True),
     Key("rules.exorcisms_per_turn", Integer(1, 8), 1,
-        "provisional: exorcisms a turn player may host in one night, one after another (the "
-        "ghost king: summonings); the draft gives no limit", balance_knob=True, state=True),
+        "exorcisms a turn player may host in one night, one after another (the "
+        "ghost king: summonings); the draft gives no limit",
+        balance_knob=True, state=True, provisional=True),
     Key("rules.host_ghosts", Choice(HOST_GHOSTS_RULES), "any",
-        "provisional: the host picks any ghost in play (\"any\"), or only one on another player "
-        "(\"not-own\")", balance_knob=True, state=True),
+        "the host picks any ghost in play (\"any\"), or only one on another player "
+        "(\"not-own\")", balance_knob=True, state=True, provisional=True),
     Key("rules.ties", Choice(TIE_RULES), "from-turn-player",
-        "provisional: a tie for whom a ghost possesses (most spirit power, fewest cards), for "
+        "a tie for whom a ghost possesses (most spirit power, fewest cards), for "
         "which of several players rises by rule (a) and for most ghosts in rule (b) goes to the "
         "tied player met first going right from the turn player, the turn player first "
-        "(\"from-turn-player\"), or to one of them at random (\"random\")", state=True),
+        "(\"from-turn-player\"), or to one of them at random (\"random\")",
+        state=True, provisional=True),
     Key("rules.ineligible", Choice(INELIGIBLE_RULES), "next-right",
-        "provisional: a ghost whose rule picks the ghost king or a warded player goes to the next "
+        "a ghost whose rule picks the ghost king or a warded player goes to the next "
         "eligible player to the right (\"next-right\") or is set aside (\"set-aside\")",
-        balance_knob=True, state=True),
+        balance_knob=True, state=True, provisional=True),
     Key("rules.king_draw_at", Choice(KING_DRAW_TIMES), "night-start",
-        "provisional: the ghost king draws its Taoist card(s) at the start of its night "
+        "the ghost king draws its Taoist card(s) at the start of its night "
         "(\"night-start\") or after the haunting, before it may summon (\"after-haunting\")",
-        state=True),
+        state=True, provisional=True),
     Key("rules.king_reveals", Boolean(), True,
-        "provisional: the ghost king reveals a ghost-deck card in its night like any turn player "
-        "(true), or its night has no haunting (false)", balance_knob=True, state=True),
+        "the ghost king reveals a ghost-deck card in its night like any turn player "
+        "(true), or its night has no haunting (false)",
+        balance_knob=True, state=True, provisional=True),
     Key("rules.rise_order", Choice(RISE_ORDERS), "a-first",
-        "provisional: when both rise rules apply at the end of a turn, rule (a) (3 ghosts) is "
-        "checked first (\"a-first\") or rule (b) (the 7th ghost) is (\"b-first\")", state=True),
+        "when both rise rules apply at the end of a turn, rule (a) (3 ghosts) is "
+        "checked first (\"a-first\") or rule (b) (the 7th ghost) is (\"b-first\")",
+        state=True, provisional=True),
     Key("rules.third", Choice(THIRD_RULES), "three-or-more",
-        "provisional: rule (a) counts an arrival that brings a player to 3 or more ghosts "
-        "(\"three-or-more\") or to exactly 3 (\"exactly-three\")", balance_knob=True, state=True),
+        "rule (a) counts an arrival that brings a player to 3 or more ghosts "
+        "(\"three-or-more\") or to exactly 3 (\"exactly-three\")",
+        balance_knob=True, state=True, provisional=True),
     Key("rules.seventh", Choice(SEVENTH_RULES), "in-play",
-        "provisional: rule (b)'s 7th ghost is the first arrival of a turn that brings the ghosts "
+        "rule (b)'s 7th ghost is the first arrival of a turn that brings the ghosts "
         "on players to 7 or more (\"in-play\") or the 7th ghost to possess a player this game "
-        "(\"revealed\")", balance_knob=True, state=True),
+        "(\"revealed\")", balance_knob=True, state=True, provisional=True),
     Key("rules.participants", Choice(PARTICIPANT_RULES), "counted",
-        "provisional: a reward's participants are the players whose vote cards were counted, the "
+        "a reward's participants are the players whose vote cards were counted, the "
         "host included (\"counted\"), or every player who placed cards, challenged ones "
-        "included (\"placed\")", balance_knob=True, state=True),
+        "included (\"placed\")", balance_knob=True, state=True, provisional=True),
     Key("rules.look", Choice(LOOK_RULES), "success",
-        "provisional: the host looks at the possessed player's identity after a success only "
-        "(\"success\") or after every exorcism it hosts (\"always\")", state=True),
+        "the host looks at the possessed player's identity after a success only "
+        "(\"success\") or after every exorcism it hosts (\"always\")",
+        state=True, provisional=True),
     Key("rules.look_seen_by", Choice(LOOK_AUDIENCES), "host",
-        "provisional: the host's look is private to it (\"host\") or the identity is shown to "
-        "everyone (\"everyone\")", balance_knob=True, state=True),
+        "the host's look is private to it (\"host\") or the identity is shown to "
+        "everyone (\"everyone\")", balance_knob=True, state=True, provisional=True),
     Key("rules.failure_reward", Boolean(), False,
-        "provisional: a failed exorcism or summoning pays no reward (false) or pays its "
-        "participants the ghost's reward too (true)", balance_knob=True, state=True),
+        "a failed exorcism or summoning pays no reward (false) or pays its "
+        "participants the ghost's reward too (true)",
+        balance_knob=True, state=True, provisional=True),
     Key("rules.summon_reward", Boolean(), True,
-        "provisional: a successful summoning pays the ghost king the ghost's reward (true) or "
-        "nothing (false)", balance_knob=True, state=True),
+        "a successful summoning pays the ghost king the ghost's reward (true) or "
+        "nothing (false)", balance_knob=True, state=True, provisional=True),
     Key("rules.risen_ghosts", Choice(RISEN_GHOST_RULES), "stay",
-        "provisional: the ghosts on a player who rises stay on it and may be exorcised or "
+        "the ghosts on a player who rises stay on it and may be exorcised or "
         "summoned (\"stay\"), become the ghost king's lives at once (\"lives\"), or are "
-        "set aside (\"discarded\")", balance_knob=True, state=True),
+        "set aside (\"discarded\")", balance_knob=True, state=True, provisional=True),
     Key("rules.day_order", Choice(DAY_ORDERS), "buy-first",
-        "provisional: the day buys cards first, then sets an artifact and plays other cards "
+        "the day buys cards first, then sets an artifact and plays other cards "
         "(\"buy-first\"), or sets an artifact and plays other cards before it buys "
-        "(\"cards-first\")", state=True),
+        "(\"cards-first\")", state=True, provisional=True),
     Key("rules.vote_limit", Integer(1, MAX_VOTE), MAX_VOTE,
-        f"provisional: the most cards of each colour one voter may place in one vote (at most "
-        f"{MAX_VOTE}: the decision's encoding)", balance_knob=True, state=True),
+        f"the most cards of each colour one voter may place in one vote (at most "
+        f"{MAX_VOTE}: the decision's encoding)", balance_knob=True, state=True, provisional=True),
     Key("rules.card_windows", Choice(CARD_WINDOW_RULES), "own-day",
-        "provisional: other cards (spells) are played only in their holder's day (\"own-day\"), "
+        "other cards (spells) are played only in their holder's day (\"own-day\"), "
         "or also by every player, from the turn player round, just before and just after each "
         "haunting (\"every-window\": the draft's \"before or after the haunting\")",
-        balance_knob=True, state=True),
+        balance_knob=True, state=True, provisional=True),
     Key("rules.king_points", Choice(KING_POINT_RULES), "no-sect",
-        "provisional: the ghost king's points count for no sect (\"no-sect\") or for the sect "
-        "it was dealt (\"former-sect\")", balance_knob=True, state=True),
+        "the ghost king's points count for no sect (\"no-sect\") or for the sect "
+        "it was dealt (\"former-sect\")", balance_knob=True, state=True, provisional=True),
     Key("ghost_kings.seal", ListOf(Integer(1, 30), 1, MAX_KING_CARDS), DEFAULT_SEALS,
-        "provisional: the seal value (lives that break the seal) of each ghost-king card; one "
-        "card is drawn at random each game", balance_knob=True),
+        "the seal value (lives that break the seal) of each ghost-king card; one "
+        "card is drawn at random each game", balance_knob=True, provisional=True),
     Key("ghost_mix.requirement_4", AnyOf((Choice(("as-listed",)), Integer(0, MAX_GHOST_CARDS))),
         "as-listed",
         "a sweep knob over the ghost deck: \"as-listed\", or N: the ghosts' requirements are "
@@ -356,19 +364,20 @@ KEYS = (
     Key("taoist_deck", Deck(read_taoist_card, "name = { colour, count, value, play, effect, "
                                               "amount }"),
         DEFAULT_TAOIST_DECK,
-        "provisional: the Taoist deck by card type: colour (\"red\" or \"blue\"), count, vote "
+        "the Taoist deck by card type: colour (\"red\" or \"blue\"), count, vote "
         "value (1), play (\"vote\", \"artifact\" or \"spell\"), effect (artifact: \"ward\", "
         "\"spirit\", \"draw\"; spell: \"spirit\", \"draw\") and amount (1)",
-        default_text="40 red and 40 blue vote cards of value 1"),
+        default_text="40 red and 40 blue vote cards of value 1", provisional=True),
     Key("ghost_deck", Deck(read_ghost_card, "name = { kind, count, colour, requirement, points, "
                                             "possess, reward, pool } or an event { kind = "
                                             "\"event\", effect, amount }"),
         default_ghost_deck(),
-        "provisional: the ghost deck card by card: a ghost's colour, requirement, points, possess "
+        "the ghost deck card by card: a ghost's colour, requirement, points, possess "
         "(\"turn-player\", \"most-spirit\", \"fewest-cards\", \"right-neighbour\"), reward (by "
         "participants) and pool; an event's effect (\"drain\", \"gift\", \"draw\", \"another\") "
         "and amount; count copies (0 removes a card)",
-        default_text="the 40 cards of configs/ghostplay/default.toml (32 ghosts, 8 events)"),
+        default_text="the 40 cards of configs/ghostplay/default.toml (32 ghosts, 8 events)",
+        provisional=True),
 )
 
 

@@ -108,23 +108,24 @@ KEYS = (
         "schemes left out of the setup (the value of a scheme: paired runs with and without it)",
         default_text="[] (none)", balance_knob=True),
     Key("rules.jesters_swap", Choice(SWAP_RULES), "all",
-        "provisional: \"all\": every scheme of the setup replaces a scythe; \"choose\": the "
-        "jesters may keep schemes aside", state=True),
+        "\"all\": every scheme of the setup replaces a scythe; \"choose\": the "
+        "jesters may keep schemes aside", state=True, provisional=True),
     Key("rules.removed_scroll", Choice(REMOVED_SCROLL_RULES), "unseen",
-        "provisional: a scroll the sacrificer removes instead of playing leaves the game "
-        "\"unseen\", or is \"shown\" to everyone as it goes", state=True),
+        "a scroll the sacrificer removes instead of playing leaves the game "
+        "\"unseen\", or is \"shown\" to everyone as it goes", state=True, provisional=True),
     Key("rules.spells_per_card", Choice(SPELL_RULES), "any",
-        "provisional: \"any\": every player with a feather may propose a spell after a played "
+        "\"any\": every player with a feather may propose a spell after a played "
         "card, each resolving before the next; \"one\": the first spell cast ends the proposals",
-        state=True),
+        state=True, provisional=True),
     Key("rules.replaced_scythes", Choice(REPLACED_SCYTHE_RULES), "unseen",
-        "provisional: the scythes the jesters' schemes replace at night leave the game "
+        "the scythes the jesters' schemes replace at night leave the game "
         "\"unseen\", or are \"shown\": set aside face up where the schemes lay, so everyone "
-        "sees how many came from under each tile (not from which position)", state=True),
+        "sees how many came from under each tile (not from which position)",
+        state=True, provisional=True),
     Key("rules.starting_player", Choice(STARTING_PLAYER_RULES), "random",
-        "provisional: the first sacrificer (the text: whoever most recently wore a hoodie) is a "
+        "the first sacrificer (the text: whoever most recently wore a hoodie) is a "
         "\"random\" seat, or \"seat-0\" for a designer who wants turn order fixed (positions are "
-        "then seats)", state=True),
+        "then seats)", state=True, provisional=True),
     Key("rules.card_limit", Integer(3, MAX_ALTAR), 9,
         "cards on both altars that end the game without a ritual (the jesters win)",
         balance_knob=True, state=True),
@@ -134,18 +135,18 @@ KEYS = (
     Key("rules.death_cards", Integer(1, MAX_ALTAR), 4,
         "Death Altar cards that allow a ritual vote"),
     Key("deck.ranks", ListOf(Integer(0, MAX_DECK), 1, MAX_RANKS), DEFAULT_DECK,
-        "provisional: character cards of each rank (rank 1, 2, ...)", balance_knob=True),
+        "character cards of each rank (rank 1, 2, ...)", balance_knob=True, provisional=True),
 ) + tuple(
     Key(f"effects.{item}", Choice(EFFECT_NAMES), DEFAULT_EFFECTS[item],
-        f"provisional: the effect of {ITEM_LABELS[i]}")
+        f"the effect of {ITEM_LABELS[i]}", provisional=True)
     for i, item in enumerate(ITEMS)
 ) + (
     Key("effects.card_limit_step", Integer(-MAX_ALTAR, MAX_ALTAR), 1,
-        "provisional: how the card-limit effect (Prolong Life) moves the card limit",
-        balance_knob=True, state=True),
+        "how the card-limit effect (Prolong Life) moves the card limit",
+        balance_knob=True, state=True, provisional=True),
     Key("effects.ritual_votes_step", Integer(-MAX_PLAYERS, MAX_PLAYERS), 1,
-        "provisional: how the ritual-votes effect (Requiem) moves the yes votes needed",
-        balance_knob=True, state=True),
+        "how the ritual-votes effect (Requiem) moves the yes votes needed",
+        balance_knob=True, state=True, provisional=True),
 )
 # The knobs declared `state=True`, as the params carry them (the engine writes them into the state).
 Knobs = knobs_record(KEYS, __name__)

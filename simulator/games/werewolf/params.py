@@ -67,7 +67,7 @@ KEYS = (
         "after a night without a death the attacked player, alive, is the reference seat of the "
         "day's ties: \"first\" he wins every tie he is in (clockwise distance 0), \"after\" "
         "ties are counted from the seat after him (he comes last), \"random\" that day's ties "
-        "are broken at random (provisional)", state=True),
+        "are broken at random", state=True, provisional=True),
 )
 # The knobs declared `state=True`, as the params carry them (the engine writes them into the state).
 Knobs = knobs_record(KEYS, __name__)
