@@ -135,12 +135,14 @@ class TraceEvent:
     in the game's TRACE_EVENTS. Each used column is named (a name, `Packed` parts or `Digits`);
     the step column is `step`. `says` is the row's line, a format string of the named fields
     (`{seat:who}` renders the field with the game's story's `who`); without it the game's
-    story tells it (`tell_<name>`, simulator.games.story). A private event's lines are all what
-    a seat privately learns; a gathered event's rows are told together, when the next other row
-    (or the end) comes (a deal, a deck in its order)."""
+    story tells it (`tell_<name>`, simulator.games.story). `secret` is a line only the acting
+    seat learns, told after the public one (a card played face down: which card). A private
+    event's lines are all what a seat privately learns; a gathered event's rows are told
+    together, when the next other row (or the end) comes (a deal, a deck in its order)."""
 
     name: str
     says: str = ""
+    secret: str = ""
     actor: str = ""
     target: str = ""
     value: str | Packed | Digits = ""

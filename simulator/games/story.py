@@ -95,7 +95,9 @@ def trace_decoder(events, story_class: type[Story] = Story) -> Callable[[np.ndar
         names = field_names(event)
         if len(set(names)) != len(names):
             raise ValueError(f"trace event {event.name!r}: field names repeat: {names}")
-        for _, field, spec, _ in string.Formatter().parse(event.says):
+        if event.secret and not event.says:
+            raise ValueError(f"trace event {event.name!r}: a secret line follows a `says` line")
+        for _, field, spec, _ in string.Formatter().parse(event.says + event.secret):
             if field is not None and field not in names:
                 raise ValueError(f"trace event {event.name!r} says {{{field}}}, not one of its "
                                  f"fields {names}")
@@ -117,6 +119,8 @@ def trace_decoder(events, story_class: type[Story] = Story) -> Callable[[np.ndar
                 said = getattr(story, f"tell_{event.name}")(fields)
             said = [said] if isinstance(said, str) else said
             lines += [private_line(line) for line in said] if event.private else said
+            if event.secret:
+                lines.append(private_line(render.vformat(event.secret, (), fields)))
         lines += story.flush()
         return lines
 

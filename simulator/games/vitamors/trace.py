@@ -143,6 +143,8 @@ class VitamorsStory(Story):
         return [header(self.params)]
 
     item = staticmethod(_item)
+    rank = staticmethod(_rank)
+    faction = staticmethod(_faction)
 
     @staticmethod
     def label(i: int) -> str:
@@ -218,11 +220,6 @@ class VitamorsStory(Story):
         return [line + ", unseen", private_line(f"  it was the {_item(row.item)} (the jesters knew)")]
 
     @staticmethod
-    def tell_play(row):
-        return [f"  seat {row.seat} offers a card face down to the sacrifice area",
-                private_line(f"  seat {row.seat}'s card is {_rank(row.rank)}")]
-
-    @staticmethod
     def tell_draw(row):
         if row.rank < 0:
             return [f"  seat {row.seat} cannot draw: the draw pile is empty"]
@@ -233,16 +230,6 @@ class VitamorsStory(Story):
     def tell_announce(row):
         return [f"  seat {row.seat} announces {_rank(row.said)}",
                 *_truth(row.seat, row.said, row.rank, _rank)]
-
-    @staticmethod
-    def tell_gaze(row):
-        return [f"  seat {row.caster} looks at seat {row.sacrificer}'s card in secret",
-                private_line(f"  seat {row.caster} sees {_rank(row.rank)}")]
-
-    @staticmethod
-    def tell_peek(row):
-        return [f"  seat {row.caster} looks at seat {row.seat}'s faction card in secret",
-                private_line(f"  seat {row.caster} sees seat {row.seat} is {_faction(row.role)}")]
 
     @staticmethod
     def tell_report_rank(row):
