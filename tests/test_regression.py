@@ -296,6 +296,24 @@ def test_a_measure_the_file_lacks_is_checked_from_its_tallies(copy):
     assert re.search(r"^  team wolf +\d", result.stdout, re.M), result.stdout
 
 
+@pytest.mark.parametrize("stored", [True, False], ids=["stored", "older-file"])
+def test_an_exact_check_says_the_baselines_verdict_as_its_own(tmp_path, stored):
+    # Ghost Play at 6 players deals nobody to the evil side: the verdict does not judge it, for
+    # the baseline's tallies as for the check's (a file from before the dealt teams were stored
+    # takes them from the check's own run of the unchanged config).
+    out = tmp_path / "ghostplay.json"
+    config_file = Path(__file__).resolve().parent.parent / "configs" / "ghostplay" / "artifacts.toml"
+    made = invoke("baseline", config_file, "-n", 2_000, "--workers", 1, "-o", out)
+    assert made.exit_code == 0, made.output
+    if not stored:
+        _edit(out, lambda d: [d["configs"][0].pop(key) for key in ("dealt_teams", "slot_table")])
+    result = invoke("check", out, "--exact", "--workers", 1)
+    assert result.exit_code == 0, result.output
+    line = next(l for l in result.stdout.splitlines() if "balance verdict" in l)
+    then, now = line.split("balance verdict: baseline ")[1].split("; now ")
+    assert then == now and "evil" not in then, line
+
+
 # --- bad input: one line, exit 2 -----------------------------------------------------------------
 def _edit(out: Path, change):
     data = json.loads(out.read_text(encoding="utf-8"))

@@ -21,6 +21,10 @@ from simulator.headline import Measure, measures_of
 from simulator.results import Result, versions
 
 
+# The result data a balance verdict reads besides the tallies (verdict.run_findings).
+VERDICT_DATA = ("dealt_teams", "slot_table")
+
+
 class BaselineError(Exception):
     """An unreadable, corrupt or mismatched baselines file, or a check that cannot apply.
 
@@ -49,6 +53,8 @@ def _entry(name: str, cfg, result: Result, overrides, out_dir: Path) -> dict:
         "config": cfg.raw,
         "base_dir": _relative(source_dir, out_dir),
         "strategies": list(result.data["strategies"]),
+        # what the balance verdict reads besides the tallies: who was dealt, who played what
+        **{key: result.data[key] for key in VERDICT_DATA},
         # the SHA-256 of each user strategy file it played: `check` loads only those contents
         "strategy_files": dict(result.data["fingerprint"].get("strategy_files") or {}),
         "chunk_seconds": round(float(result.data["elapsed_seconds"]), 3),
@@ -136,6 +142,9 @@ _ENTRY_FIELDS = {
     "base_dir": ((str,), _REQUIRED), "strategies": ((list,), _REQUIRED),
     "measures": ((list,), _REQUIRED), "tallies": ((dict,), _REQUIRED),
     "path": ((str, type(None)), None),
+    # absent in files from before they were stored (a check then takes them from its own run
+    # when the config has not changed)
+    "dealt_teams": ((list,), datafile.OPTIONAL), "slot_table": ((list,), datafile.OPTIONAL),
     # the SHA-256 of each user strategy file the setup played
     "strategy_files": ((dict,), datafile.OPTIONAL)}
 

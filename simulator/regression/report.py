@@ -11,7 +11,7 @@ import numpy as np
 
 from simulator import stats
 from simulator.games import get_game
-from simulator.regression.baselines import Baseline
+from simulator.regression.baselines import VERDICT_DATA, Baseline
 from simulator.regression.comparison import (DRIFT, FAIL, MISSING, NEW, Comparison, SetupRun,
                                              TallyCheck, zip_measures)
 
@@ -75,13 +75,15 @@ class CheckReport:
 
         entry = next(e for e in self.baseline.entries if e["name"] == run.name)
         game = get_game(run.game)
+        stored = {"config": entry["config"], "strategies": entry["strategies"]}
+        now = self.results[self.runs.index(run)].data \
+            if len(self.results) == len(self.runs) else stored
+        # who was dealt and who played what: stored with the baseline, or (a file from before
+        # they were) the same as this run's when the config has not changed
+        then = dict(stored, **{key: entry.get(key, None if run.changes else now.get(key))
+                               for key in VERDICT_DATA})
         said = []
-        for tallies, data in (
-                (run.baseline_tallies, {"config": entry["config"],
-                                        "strategies": entry["strategies"]}),
-                (run.tallies, self.results[self.runs.index(run)].data
-                 if len(self.results) == len(self.runs) else
-                 {"config": entry["config"], "strategies": entry["strategies"]})):
+        for tallies, data in ((run.baseline_tallies, then), (run.tallies, now)):
             arrays = {k: np.asarray(v, dtype=np.int64) for k, v in tallies.items()}
             found, tolerance = verdicts.run_findings(game, arrays, data)
             said.append(verdicts.judge(found, tolerance, int(arrays["games"][0]), "finding"))
