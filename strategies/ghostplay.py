@@ -30,7 +30,6 @@ MEMORY = Layout((
     ("my_positive", 1, "its positive cards"),
     ("my_negative", 1, "its negative cards"),
     ("target", 1, "evil: 1 + the seat it helps ghosts pile up on (0: none yet)"),
-    ("spare", 3, "unused"),
     ("belief", MAX_PLAYERS, "evidence that each seat is of my sect (a score, like log-odds)"),
     ("probability", MAX_PLAYERS, "the same as probabilities, minus 0.5"),
     ("owed", MAX_PLAYERS, "cards I gave each host beyond what it gave me"),

@@ -112,7 +112,6 @@ MEMORY = Layout((
     ("charms", 1, "a charmed seat: how many it has seen charmed by day (-1: the piper is "
                   "dead) ..."),
     ("charms_day", 1, "... and the day it first saw that many"),
-    ("spare", 1, "unused"),
     ("evidence", MAX_PLAYERS, "per seat: evidence from votes and ballots, kept all game"),
     ("suspicion", MAX_PLAYERS, "per seat: suspicion from the public record (derived daily)"),
     ("attacked", MAX_PLAYERS, "per seat: 1 once the wolves attacked it (so: not a wolf)"),
