@@ -52,7 +52,7 @@ class Measure:
     A rate has counts ``(successes, trials)``; a mean has ``(sum, sum of squares, count)``.
     """
 
-    group: str  # team, draw, seat, role, strategy, end, length, score
+    group: str  # one of GROUPS
     name: str  # unique within a setup, e.g. "team human", "seat 3", "end: wolves equal humans"
     kind: str  # "rate" or "mean"
     counts: tuple[int, ...]
