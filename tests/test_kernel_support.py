@@ -67,3 +67,22 @@ def test_the_engines_shuffle_is_uniform_and_keeps_the_rest():
     expected = 60_000 / 6
     statistic = sum((seen - expected) ** 2 / expected for seen in orders.values())
     assert statistic < chi2.ppf(1 - 1e-6, 5), orders
+
+
+def test_shuffle_pairs_and_shuffle_at_follow_shuffles_stream():
+    # shuffle_pairs moves a partner array by the same permutation, and shuffle_at permutes the
+    # values at given places: from one seed, both give exactly the order `shuffle` gives (so a
+    # game may use whichever fits without changing its games), and leave everything else.
+    from simulator.games.engine import shuffle, shuffle_at, shuffle_pairs
+
+    for seed in range(20):
+        plain = np.arange(7, dtype=np.int64)
+        shuffle(plain, 6, np.random.default_rng(seed))
+        values, partners = np.arange(7, dtype=np.int64), 10 * np.arange(7, dtype=np.int64)
+        shuffle_pairs(values, partners, 6, np.random.default_rng(seed))
+        assert np.array_equal(values, plain) and np.array_equal(partners, 10 * plain)
+        places = np.array([1, 3, 4, 6, 0, 2], dtype=np.int64)  # any places, in any order
+        spread = np.arange(7, dtype=np.int64)
+        shuffle_at(spread, places, 6, np.random.default_rng(seed))
+        assert np.array_equal(spread[places], places[plain[:6]])
+        assert spread[5] == 5

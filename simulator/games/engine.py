@@ -62,6 +62,33 @@ def shuffle(values, count, rng):
         values[j] = tmp
 
 
+@inlined
+def shuffle_pairs(values, partners, count, rng):
+    """Shuffle values[:count] and partners[:count] by the same permutation (cards with their
+    owners), with the stream `shuffle` uses."""
+    for i in range(count - 1, 0, -1):
+        j = uniform_index(i + 1, rng)
+        tmp = values[i]
+        values[i] = values[j]
+        values[j] = tmp
+        tmp = partners[i]
+        partners[i] = partners[j]
+        partners[j] = tmp
+
+
+@inlined
+def shuffle_at(values, places, count, rng):
+    """Shuffle the entries of `values` at places[:count] among themselves (the roles of the
+    seats a player knows nothing of), with the stream `shuffle` uses."""
+    for i in range(count - 1, 0, -1):
+        j = uniform_index(i + 1, rng)
+        a = places[i]
+        b = places[j]
+        tmp = values[a]
+        values[a] = values[b]
+        values[b] = tmp
+
+
 # --- legal masks ----------------------------------------------------------------------------------
 # Games build a decision's mask with these four, which keep the number of legal actions in
 # `st.legal_count`, so that `ask` knows at once whether the decision is forced.

@@ -5,7 +5,7 @@ legal masks (clear_legal, then allow / forbid / set_legal). The engine writes th
 the seat and its role; the public pieces are already in the observation (state.alive).
 """
 
-from simulator.games.engine import allow, clear_legal, inlined, uniform_index
+from simulator.games.engine import allow, clear_legal, inlined, shuffle_at, uniform_index
 
 from .declaration import OBS, ROLE
 from .state import alive
@@ -45,10 +45,7 @@ def scramble_hidden(st, me, rng):
         if j != me and alive(st)[j] and not me_spy:
             unknown[count] = j
             count += 1
-    for i in range(count - 1, 0, -1):
-        k = uniform_index(i + 1, rng)
-        a, b = unknown[i], unknown[k]
-        st.role[a], st.role[b] = st.role[b], st.role[a]
+    shuffle_at(st.role, unknown, count, rng)
     for j in range(n):
         if j != me:
             st.ballots[j] = uniform_index(n, rng)

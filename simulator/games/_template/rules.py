@@ -4,7 +4,7 @@ positions (tests/test_template_rules.py); the kernel only composes them.
 HOOK: your rules. Randomness only through the engine's draws (uniform_index, random_double).
 """
 
-from simulator.games.engine import inlined, uniform_index
+from simulator.games.engine import inlined, shuffle, uniform_index
 
 from .declaration import END, OBS, ROLE, UNKNOWN
 from .state import alive
@@ -16,9 +16,7 @@ def deal(st, rng):
     n = st.players
     for i in range(n):
         st.role[i] = st.deck[i]
-    for i in range(n - 1, 0, -1):
-        j = uniform_index(i + 1, rng)
-        st.role[i], st.role[j] = st.role[j], st.role[i]
+    shuffle(st.role, n, rng)
     for i in range(n):
         alive(st)[i] = 1
         st.obs[OBS.shown + i] = UNKNOWN

@@ -16,7 +16,7 @@ causes a trial, and so on.
 
 from simulator.games.engine import (
     allow, ask, clear_legal, compiled, event, finish_game, first_player, kernel, play_games,
-    tracing, uniform_index,
+    shuffle_pairs, tracing, uniform_index,
 )
 
 from .declaration import (
@@ -627,10 +627,7 @@ def pass_tryals(st, rng):
                 st.scratch[count] = st.takes[i]
                 st.scratch2[count] = st.seats[i]
                 count += 1
-        for i in range(count - 1, 0, -1):
-            j = uniform_index(i + 1, rng)
-            st.scratch[i], st.scratch[j] = st.scratch[j], st.scratch[i]
-            st.scratch2[i], st.scratch2[j] = st.scratch2[j], st.scratch2[i]
+        shuffle_pairs(st.scratch, st.scratch2, count, rng)
         count = 0
         for i in range(n):
             if alive(st)[i]:

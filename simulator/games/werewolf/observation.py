@@ -7,7 +7,9 @@ it is the piper or charmed, the witch's potions, the bodyguard's last protection
 seat's secret. The engine writes the decision kind, the seat and its role when it asks.
 """
 
-from simulator.games.engine import allow, clear_legal, forbid, inlined, uniform_index
+from simulator.games.engine import (
+    allow, clear_legal, forbid, inlined, shuffle_at, uniform_index,
+)
 
 from .declaration import MAX_PLAYERS, N_ROLES, NO, OBS, ROLE, UNKNOWN, YES
 from .state import alive, claimed
@@ -138,10 +140,7 @@ def scramble_hidden(st, me, rng):
         if st.known[me, j] == UNKNOWN and st.obs[OBS.revealed + j] < 0:
             unknown[count] = j
             count += 1
-    for i in range(count - 1, 0, -1):
-        k = uniform_index(i + 1, rng)
-        a, b = unknown[i], unknown[k]
-        st.role[a], st.role[b] = st.role[b], st.role[a]
+    shuffle_at(st.role, unknown, count, rng)
     for i in range(n):
         if i != me:
             for j in range(n):
