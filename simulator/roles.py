@@ -230,7 +230,7 @@ def execute(p: Plan, workers: int | None = None,
     wins = np.zeros((len(results), chunks), dtype=np.int64)  # the team's wins per chunk
     played = np.zeros((len(results), chunks), dtype=np.int64)
     index_of = {id(result): i for i, result in enumerate(results)}
-    runner.announce_compiling(results[:1], progress.announce)
+    runner.announce_compiling(results[:1], progress)
     progress.start(0, p.games * len(results))
 
     def on_done(result, chunk, tallies, seconds):

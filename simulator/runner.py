@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from simulator import adaptive, chunks, local_backend
+from simulator import adaptive, chunks, compiling, local_backend
 from simulator import config as config_module
 from simulator.games import driver
 from simulator.games.base import is_private_line
@@ -65,6 +65,8 @@ class Progress:
     advance: Callable[[int], None] = lambda games: None
     close: Callable[[], None] = lambda: None
     announce: Callable[[str], None] = lambda line: None  # a line for the user, e.g. compiling
+    # what is happening now, shown until the next status ("" clears it): what compiles
+    status: Callable[[str], None] = lambda line: None
     warn: Callable[[str], None] = lambda line: None  # a warning: shown even when quiet
 
 
@@ -130,15 +132,19 @@ class RunFault(Exception):
         self.fault, self.result, self.game = fault, result, game
 
 
-def announce_compiling(results, announce: Callable[[str], None]) -> None:
-    """Say so before a game's kernel is compiled (its first run only: the cache keeps it)."""
+def announce_compiling(results, progress: Progress) -> None:
+    """Say so before a game's kernel is compiled (its first run only: the cache keeps it), and
+    follow the compile as it goes (simulator.compiling)."""
     checked = set()
     for result in results:
         cfg = chunks.config_of(result)
         if cfg.game.name not in checked:
             checked.add(cfg.game.name)
             if not kernel_is_ready(cfg):
-                announce(f"compiling the {cfg.game.name} kernel, first run only (about a minute)")
+                progress.announce(f"compiling the {cfg.game.name} kernel, first run only (about "
+                                  f"a minute)")
+                compiling.watch_kernel(cfg.game.name, cfg.game.kernel, progress.status,
+                                       progress.announce)
 
 
 def play_jobs(results: list[Result], jobs, workers: int | None,
@@ -202,7 +208,7 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     if rule and not result.complete and adaptive.stops(result):  # interrupted before its check
         save_checkpoint()
         return result
-    announce_compiling([result], progress.announce)
+    announce_compiling([result], progress)
     progress.start(result.games_played, total)
     last_save = time.monotonic()
     started = time.monotonic()

@@ -434,6 +434,7 @@ class SweepProgress:
     cell_done: Callable[[Cell], None] = lambda cell: None
     close: Callable[[], None] = lambda: None
     announce: Callable[[str], None] = lambda line: None  # a line for the user, e.g. compiling
+    status: Callable[[str], None] = lambda line: None  # what is happening now (runner.Progress)
     warn: Callable[[str], None] = lambda line: None  # a warning: shown even when quiet
 
 
@@ -522,7 +523,7 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
     workers = max(1, workers or os.cpu_count() or 1)
     todo = [cell for cell in sweep.cells if cell.status == "pending" and cell.result is not None]
     total = sum(runner.missing_games(cell.result) for cell in todo)
-    runner.announce_compiling([cell.result for cell in todo], progress.announce)
+    runner.announce_compiling([cell.result for cell in todo], progress)
     progress.start(total)
     started = time.monotonic()
     saved_at = [time.monotonic()]

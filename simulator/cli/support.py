@@ -107,9 +107,9 @@ def writable_file(path, what: str) -> None:
 
 
 def progress_bar(quiet: bool, progress_class):
-    """A `progress_class(start, advance, close, announce, warn)`: a tqdm bar on a terminal and
-    lines for the user (such as "compiling the ... kernel") on standard error, none of it when
-    quiet; warnings (a run that will take hours) are shown quiet or not. `start` receives the
+    """A `progress_class(start, advance, close, announce, status, warn)`: a tqdm bar on a
+    terminal (its description says what compiles now) and lines for the user (such as
+    "compiling the ... kernel") on standard error, none of it when quiet; warnings (a run that will take hours) are shown quiet or not. `start` receives the
     total games (and optionally the games already done first)."""
     def announce(line):
         click.echo(line, err=True)
@@ -126,8 +126,13 @@ def progress_bar(quiet: bool, progress_class):
         done, total = (0, counts[0]) if len(counts) == 1 else counts
         bar["t"] = tqdm(total=total, initial=done, unit="games", unit_scale=True, file=sys.stderr)
 
+    def status(text):  # what compiles now, in the bar's description ("" clears it)
+        if "t" in bar:
+            bar["t"].set_description_str(text)
+
     return progress_class(start=start, advance=lambda n: bar["t"].update(n),
-                          close=lambda: bar["t"].close(), announce=announce, warn=announce)
+                          close=lambda: bar["t"].close(), announce=announce, status=status,
+                          warn=announce)
 
 
 def scheduler_option(command):

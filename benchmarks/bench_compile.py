@@ -1,0 +1,98 @@
+"""Where a cold first run's time goes: each compiled function's compile, with an empty cache.
+
+    python benchmarks/bench_compile.py --game werewolf
+    python benchmarks/bench_compile.py --game vitamors --top 15
+
+Runs `fairplay run GAME -n 200 --workers 1` in a fresh process whose `NUMBA_CACHE_DIR` is an
+empty folder, with Numba's compile events recorded (numba.core.event, "numba:compile"). Prints the
+whole process's wall time, the time spent compiling, and the functions that took longest, each
+with its inclusive time (what it and everything it compiled took) and its own time (less the
+compiles nested in it). Strategies (compiled when their module is imported, or first called) and
+the game's kernel are listed apart.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+# Run inside the fresh process: record every compile, then play the run.
+CHILD = r"""
+import json, sys, time
+from numba.core import event
+
+spans, stack = [], []
+
+class Recorder(event.Listener):
+    def on_start(self, ev):
+        stack.append((ev.data["dispatcher"], time.perf_counter(), []))
+    def on_end(self, ev):
+        dispatcher, started, children = stack.pop()
+        took = time.perf_counter() - started
+        nested = sum(children)
+        if stack:
+            stack[-1][2].append(took)
+        name = f"{dispatcher.py_func.__module__}.{dispatcher.py_func.__qualname__}"
+        spans.append({"name": name, "inclusive": took, "own": took - nested,
+                      "top": not stack})
+
+event.register("numba:compile", Recorder())
+started = time.perf_counter()
+from simulator.cli import main as cli
+try:
+    cli.main(sys.argv[2:], standalone_mode=False)
+finally:
+    print(json.dumps({"wall": time.perf_counter() - started, "spans": spans}),
+          file=open(sys.argv[1], "w"))
+"""
+
+
+def measure(game: str, games: int) -> dict:
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+        env = dict(os.environ, NUMBA_CACHE_DIR=cache)
+        report = Path(out) / "compile.json"
+        started = time.perf_counter()
+        subprocess.run([sys.executable, "-c", CHILD, str(report), "run", game, "-n", str(games),
+                        "--workers", "1", "-q", "-o", str(Path(out) / "r.json")],
+                       env=env, check=True, cwd=ROOT, stdout=subprocess.DEVNULL)
+        data = json.loads(report.read_text())
+        data["process"] = time.perf_counter() - started
+        return data
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--game", required=True)
+    parser.add_argument("--games", type=int, default=200)
+    parser.add_argument("--top", type=int, default=10)
+    args = parser.parse_args()
+    data = measure(args.game, args.games)
+    spans = data["spans"]
+    compiling = sum(s["inclusive"] for s in spans if s["top"])
+    print(f"{args.game}: cold first run {data['process']:.1f} s (the process); "
+          f"compiling {compiling:.1f} s in {len(spans)} compiles "
+          f"({sum(s['top'] for s in spans)} started from Python)")
+    for title, chosen in (("strategies", [s for s in spans if s["name"].startswith("strategies.")
+                                          and s["top"]]),
+                          ("everything else started from Python",
+                           [s for s in spans if not s["name"].startswith("strategies.")
+                            and s["top"]])):
+        total = sum(s["inclusive"] for s in chosen)
+        print(f"  {title}: {total:.1f} s")
+        for s in sorted(chosen, key=lambda s: -s["inclusive"])[:args.top]:
+            print(f"    {s['inclusive']:7.2f} s  (own {s['own']:6.2f} s)  {s['name']}")
+    print("  longest own times:")
+    for s in sorted(spans, key=lambda s: -s["own"])[:args.top]:
+        print(f"    {s['own']:7.2f} s  {s['name']}")
+
+
+if __name__ == "__main__":
+    main()
