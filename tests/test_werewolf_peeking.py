@@ -35,7 +35,7 @@ from simulator.games.base import (
     FLAG_TALKS, STRATEGY_SIGNATURE, TRACE_WIDTH, StrategyInfo, StrategyParam,
 )
 from simulator.games.engine import ask
-from simulator.games.kernel_support import _address_as_pointer
+from simulator.games.kernel_support import _address_as_pointer, compile_strategy
 from simulator.games.werewolf import GAME
 from simulator.games.werewolf import kernel as kernel_module
 from simulator.games.werewolf import observation as observation_module
@@ -99,9 +99,21 @@ def test_strategy_signature_is_exactly_kind_obs_legal_params_rng():
     assert isinstance(args[5], types.NumPyRandomGeneratorType)
     assert not any(isinstance(arg, (types.BaseTuple, types.Record)) for arg in args)
     assert STRATEGY_SIGNATURE.return_type == types.int64
-    # Every built-in werewolf strategy is compiled with that one signature and no other.
+    # Every built-in werewolf strategy is compiled (when first used) with that one signature and
+    # no other: not before, and a call from Python compiles that one too.
     for info in builtin().values():
+        assert info.function.signatures in ([], [args]), info.name
+        compile_strategy(info.function)
         assert info.function.signatures == [args], info.name
+    fresh = strategy(_first_legal)
+    assert fresh.signatures == []
+    assert fresh(np.int64(0), np.zeros(3, np.int64), np.ones(2, np.bool_), np.zeros(1),
+                 np.zeros(1), np.random.default_rng(0)) == 0
+    assert fresh.signatures == [args]
+
+
+def _first_legal(kind, obs, legal, params, memory, rng):
+    return 0
 
 
 def _writes_obs(kind, obs, legal, params, memory, rng):
@@ -138,13 +150,14 @@ def test_strategies_get_read_only_buffers(scribbler):
     from numba.core.errors import TypingError
 
     with pytest.raises(TypingError, match="readonly"):
-        strategy(scribbler)
+        compile_strategy(strategy(scribbler))
 
 
 def test_strategies_may_write_their_memory():
     # The control: the one writable argument is the seat's memory (private to the seat and zeroed
     # every game, see test_memory_is_the_seats_own_and_fresh_every_game).
     compiled = strategy(_writes_memory)
+    compile_strategy(compiled)
     assert compiled.signatures == [STRATEGY_SIGNATURE.args]
     memory = np.zeros(2)
     compiled(0, np.full(3, 7, np.int64), np.ones(4, np.bool_), np.zeros(8), memory,

@@ -21,6 +21,7 @@ from llvmlite import binding as llvm_binding
 from llvmlite import ir
 from numba import config, njit, types
 from numba.core import cgutils
+from numba.core.errors import NumbaError
 from numba.extending import intrinsic
 from numba.np.arrayobj import make_array, populate_array
 
@@ -138,10 +139,27 @@ def borrowed_rng(typingctx, rng):
 
 
 # --- strategies by address ----------------------------------------------------------------------
+def compile_strategy(dispatcher):
+    """Compile a strategy with the platform's one signature, if it is not yet (a built-in one is
+    compiled when first used: a config plays only some of a game's strategies), and no other
+    signature after it. Without reference counting where it compiles so (strategies.common)."""
+    if tuple(STRATEGY_SIGNATURE.args) not in dispatcher.overloads:
+        try:
+            dispatcher.compile(STRATEGY_SIGNATURE)
+        except NumbaError:  # it allocates: the ordinary runtime (or it does not compile at all)
+            if dispatcher.targetoptions.get("_nrt") is not False:
+                raise
+            dispatcher.targetoptions["_nrt"] = True  # the compiler holds this same dict
+            dispatcher._compiler._failed_cache.clear()  # or the first failure is replayed
+            dispatcher.compile(STRATEGY_SIGNATURE)
+    dispatcher.disable_compile()
+    return dispatcher.overloads[tuple(STRATEGY_SIGNATURE.args)]
+
+
 def native_address(dispatcher) -> int:
     """The address of a strategy's compiled code (Numba's own calling convention), for the state.
     The dispatcher must stay alive while the address is used (its StrategyInfo holds it)."""
-    result = dispatcher.get_compile_result(STRATEGY_SIGNATURE)
+    result = compile_strategy(dispatcher)
     return result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
 
 
