@@ -132,9 +132,11 @@ class RunFault(Exception):
         self.fault, self.result, self.game = fault, result, game
 
 
-def announce_compiling(results, progress: Progress) -> None:
+def announce_compiling(results, progress: Progress, here: bool = True) -> None:
     """Say so before a game's kernel is compiled (its first run only: the cache keeps it), and
-    follow the compile as it goes (simulator.compiling)."""
+    compile it now with the config's strategies beside it, showing how it goes
+    (simulator.compiling). With `here` False (chunks played on a Dask cluster, which compiles
+    for itself) only say so."""
     checked = set()
     for result in results:
         cfg = chunks.config_of(result)
@@ -143,8 +145,8 @@ def announce_compiling(results, progress: Progress) -> None:
             if not kernel_is_ready(cfg):
                 progress.announce(f"compiling the {cfg.game.name} kernel, first run only (about "
                                   f"a minute)")
-                compiling.watch_kernel(cfg.game.name, cfg.game.kernel, progress.status,
-                                       progress.announce)
+                if here:
+                    compiling.compile_ahead(cfg, progress.status, progress.announce)
 
 
 def play_jobs(results: list[Result], jobs, workers: int | None,
@@ -208,7 +210,11 @@ def execute(result: Result, workers: int | None = None, checkpoint: Path | None 
     if rule and not result.complete and adaptive.stops(result):  # interrupted before its check
         save_checkpoint()
         return result
-    announce_compiling([result], progress)
+    try:
+        announce_compiling([result], progress, here=scheduler is None)
+    except KeyboardInterrupt:
+        save_checkpoint()
+        raise Interrupted(result, checkpoint) from None
     progress.start(result.games_played, total)
     last_save = time.monotonic()
     started = time.monotonic()

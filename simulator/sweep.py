@@ -523,7 +523,8 @@ def execute(sweep: Sweep, workers: int | None = None, progress: SweepProgress | 
     workers = max(1, workers or os.cpu_count() or 1)
     todo = [cell for cell in sweep.cells if cell.status == "pending" and cell.result is not None]
     total = sum(runner.missing_games(cell.result) for cell in todo)
-    runner.announce_compiling([cell.result for cell in todo], progress)
+    runner.announce_compiling([cell.result for cell in todo], progress,
+                              here=scheduler is None)
     progress.start(total)
     started = time.monotonic()
     saved_at = [time.monotonic()]

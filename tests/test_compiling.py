@@ -10,9 +10,12 @@ import sys
 from pathlib import Path
 
 import numpy as np
+import pytest
 from numba import njit
 
-from simulator import compiling
+from simulator import compiling, config
+from simulator.games import driver, get_game
+from simulator.games.kernel_support import compile_strategy
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -44,14 +47,70 @@ def test_the_watch_follows_one_kernels_compile_and_then_stops_listening():
     assert len(said) == 1 and shown[-1] == ""
 
 
-def test_a_cold_first_run_says_what_it_compiled(tmp_path):
+def _cached(cache: Path, function: str) -> bool:
+    """Does the compiled-code cache hold `function` (Numba's index file, named after it)?"""
+    return any(cache.rglob(f"*.{function}-*.nbi"))
+
+
+def test_a_cold_first_run_says_what_it_compiled_and_compiles_only_the_strategies_it_plays(
+        tmp_path):
     # An empty compiled-code cache: the run compiles the template's kernel and says so, from
     # its opening line to its closing one (standard error; the bar's description on a terminal).
-    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    # The config plays `suspicious` only: that strategy is compiled (by the helper, beside the
+    # kernel), `random` is not.
+    cache = tmp_path / "cache"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
     done = subprocess.run([sys.executable, "-m", "simulator.cli", "run", "template", "-n", "50",
-                           "--workers", "1", "-o", str(tmp_path / "r.json")],
+                           "--workers", "1", "--set", "strategies.all=suspicious",
+                           "-o", str(tmp_path / "r.json")],
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "compiling the template kernel, first run only" in done.stderr
     assert re.search(r"compiled the template kernel in \d+ s \(\d+ functions\)", done.stderr), \
         done.stderr
+    assert _cached(cache, "suspicious")
+    assert not _cached(cache, "random_play")
+
+
+def test_the_helper_compiles_the_named_strategies_into_the_cache(tmp_path):
+    cache = tmp_path / "cache"
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
+    done = subprocess.run([sys.executable, "-m", "simulator.compiling", "template", "suspicious"],
+                          env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert _cached(cache, "suspicious") and not _cached(cache, "random_play")
+
+
+def test_only_built_in_strategies_not_yet_compiled_go_to_the_helper():
+    spec = get_game("template")
+    lineup = driver.Lineup.uniform(spec, 5, "suspicious")
+    info = spec.strategies()["suspicious"]
+    if info.function.overloads:  # compiled by an earlier test in this process
+        assert compiling.uncompiled_builtins(spec, lineup) == []
+    else:
+        assert compiling.uncompiled_builtins(spec, lineup) == ["suspicious"]
+    compile_strategy(info.function)
+    assert compiling.uncompiled_builtins(spec, lineup) == []
+
+
+def test_an_interrupted_compile_ends_its_helper(monkeypatch):
+    # Ctrl-C while the kernel compiles: the helper compiling the strategies is ended too, no
+    # process is left behind.
+    started = []
+    real_popen = subprocess.Popen
+
+    def popen(*args, **kwargs):
+        started.append(real_popen([sys.executable, "-c", "import time; time.sleep(600)"],
+                                  stdin=subprocess.DEVNULL))
+        return started[-1]
+
+    def interrupted(spec, players):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(compiling.subprocess, "Popen", popen)
+    monkeypatch.setattr(compiling.driver, "compile_kernel", interrupted)
+    monkeypatch.setattr(compiling, "uncompiled_builtins", lambda spec, lineup: ["suspicious"])
+    cfg = config.load("template")
+    with pytest.raises(KeyboardInterrupt):
+        compiling.compile_ahead(cfg, lambda line: None, lambda line: None)
+    assert len(started) == 1 and started[0].poll() is not None

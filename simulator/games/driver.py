@@ -320,13 +320,24 @@ def play(spec: GameSpec, params, lineup: Lineup, games: int, rng, trace_rows: in
                                                                             dtype=np.int64))
 
 
+def kernel_signature(spec: GameSpec, players: int) -> tuple:
+    """The argument types of the game's kernel, `play(st, games, rng)`."""
+    st = blank_state(spec, players)
+    return (typeof(st), typeof(np.int64(0)), typeof(np.random.default_rng(0)))
+
+
+def compile_kernel(spec: GameSpec, players: int) -> None:
+    """Compile the game's kernel now (or load it from the cache), before any game is played."""
+    if not numba_config.DISABLE_JIT:
+        spec.kernel.compile(kernel_signature(spec, players))
+
+
 def kernel_is_ready(spec: GameSpec, params, lineup: Lineup) -> bool:
     """Is the game's kernel compiled in this process, or in the on-disk cache? (False: the first
     call compiles it, which takes a while; the CLI says so before it starts.)"""
     if numba_config.DISABLE_JIT:
         return True
-    st = blank_state(spec, params.players)
-    signature = (typeof(st), typeof(np.int64(0)), typeof(np.random.default_rng(0)))
+    signature = kernel_signature(spec, params.players)
     dispatcher = spec.kernel
     if any(tuple(sig) == signature for sig in dispatcher.overloads):
         return True

@@ -41,7 +41,7 @@ def run_setups(cfgs, games: int, seed: int, chunk_size: int = runner.DEFAULT_CHU
     progress = progress or runner.Progress()
     results = [runner.start(cfg, games, seed, chunk_size, command) for cfg in cfgs]
     jobs = ((result, chunk) for result in results for chunk in runner.missing_chunks(result))
-    runner.announce_compiling(results, progress)
+    runner.announce_compiling(results, progress, here=scheduler is None)
     progress.start(0, games * len(results))
 
     def merge(result, chunk, tallies, seconds):
