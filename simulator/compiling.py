@@ -2,11 +2,12 @@
 kernel takes tens of seconds to compile once (docs/performance.md, "A cold first run"), and a
 user should see it move.
 
-`compile_ahead` compiles what a run will play before its first chunk: the config's built-in
-strategies in a helper process (`python -m simulator.compiling GAME STRATEGY...`, which writes
-them to the shared compiled-code cache) while this process compiles the kernel; the strategies
-then load from the cache. Neither needs the other compiled: the kernel calls a strategy by its
-address.
+`compile_ahead` compiles what a run will play before its first chunk, on two cores: a helper
+process (`python -m simulator.compiling GAME STRATEGY...`) compiles the config's built-in
+strategies, then the kernel's phases from the last, into the shared compiled-code cache, while
+this process compiles the kernel from the top; what the helper has finished loads from the cache
+when this process comes to it. Strategies and kernel need nothing of each other compiled: the
+kernel calls a strategy by its address.
 
 `watch_kernel` follows Numba's compile events in this process (numba.core.event, the
 "numba:compile" kind): each function Numba starts and finishes while the kernel compiles. A
@@ -18,11 +19,13 @@ alone says it compiles.
 
 from __future__ import annotations
 
+import inspect
 import subprocess
 import sys
 import time
 from typing import Callable
 
+from numba import types
 from numba.core import event
 
 from simulator.games import driver, get_game
@@ -79,31 +82,70 @@ def uncompiled_builtins(spec, lineup) -> list[str]:
 
 def compile_ahead(cfg, status: Callable[[str], None], announce: Callable[[str], None]) -> None:
     """Compile the kernel and strategies of a config's first run (see the module's docstring),
-    following the kernel's compile with `watch_kernel`. The helper is ended if this process is
-    interrupted; a helper that fails only means the strategies compile here instead."""
+    following the kernel's compile with `watch_kernel`. The helper is ended once the kernel is
+    compiled and it has said its strategies are (the phases it may still be compiling are then
+    loaded or compiled here), or if this process is interrupted; a helper that fails only means
+    the strategies compile here instead."""
     names = uncompiled_builtins(cfg.game, cfg.lineup)
     helper = subprocess.Popen([sys.executable, "-m", "simulator.compiling", cfg.game.name, *names],
-                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.DEVNULL) if names else None
+                              stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True)
     try:
         watch_kernel(cfg.game.name, cfg.game.kernel, status, announce)
         driver.compile_kernel(cfg.game, cfg.params.players)
-        if helper is not None:
+        if names:
             status(f"compiling the {cfg.game.name} strategies: {', '.join(names)}")
-            helper.wait()
+            for line in helper.stdout:  # until it says so, or ends
+                if line.strip() == STRATEGIES_DONE:
+                    break
             status("")
     finally:
-        if helper is not None and helper.poll() is None:
+        if helper.poll() is None:
             helper.kill()
-            helper.wait()
+        helper.wait()
+        helper.stdout.close()
+
+
+# What the helper prints once the strategies are in the cache (it goes on with the kernel's phases).
+STRATEGIES_DONE = "strategies compiled"
+
+
+def phases_last_first(spec) -> list:
+    """The kernel's phases the helper compiles while this process compiles the kernel: the
+    compiled functions of the game's kernel module but `play` and `play_game` (which call all
+    the others), last defined first (this process meets them in about the order they are
+    defined), each with its likely argument types: the state for `st`, the generator for `rng`,
+    int64 for the rest. A phase whose real types differ (a bool, a literal constant) is compiled
+    for nothing: this process then compiles it itself."""
+    from numba.core.dispatcher import Dispatcher
+
+    module = sys.modules[spec.kernel.py_func.__module__]
+    state, _, generator = driver.kernel_signature(spec, spec.min_players)
+    phases = []
+    for name, value in vars(module).items():
+        if (isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
+                and value is not spec.kernel and name != "play_game"
+                and not value.targetoptions.get("inline")):
+            arguments = inspect.signature(value.py_func).parameters
+            phases.append((value, tuple(state if a == "st" else generator if a == "rng"
+                                        else types.int64 for a in arguments)))
+    return phases[::-1]
 
 
 def main(argv: list[str]) -> int:
-    """The helper: compile the named built-in strategies of a game into the cache."""
+    """The helper: compile the named built-in strategies of a game into the cache, say so, then
+    compile the kernel's phases (until it is ended)."""
     game, names = argv[0], argv[1:]
-    strategies = get_game(game).strategies()
+    spec = get_game(game)
+    strategies = spec.strategies()
     for name in names:
         compile_strategy(strategies[name].function)
+    print(STRATEGIES_DONE, flush=True)
+    for phase, signature in phases_last_first(spec):
+        try:
+            phase.compile(signature)
+        except Exception:  # a guessed signature that does not type: this process compiles it
+            pass
     return 0
 
 

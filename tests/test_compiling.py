@@ -3,6 +3,7 @@ functions are done, and one closing line with the time it took."""
 
 from __future__ import annotations
 
+import inspect
 import os
 import re
 import subprocess
@@ -11,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from numba import njit
+from numba import njit, types
 
 from simulator import compiling, config
 from simulator.games import driver, get_game
@@ -78,7 +79,27 @@ def test_the_helper_compiles_the_named_strategies_into_the_cache(tmp_path):
     done = subprocess.run([sys.executable, "-m", "simulator.compiling", "template", "suspicious"],
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[0] == compiling.STRATEGIES_DONE
     assert _cached(cache, "suspicious") and not _cached(cache, "random_play")
+    # then the kernel's phases: the template's one phase besides play_game (which calls it)
+    assert _cached(cache, "voting_round") and not _cached(cache, "play_game")
+
+
+def test_the_helper_takes_the_phases_from_the_last_with_their_likely_types():
+    import simulator.games.werewolf.kernel as kernel
+
+    spec = get_game("werewolf")
+    phases = compiling.phases_last_first(spec)
+    names = [phase.py_func.__name__ for phase, _ in phases]
+    assert "play" not in names and "play_game" not in names and "night" in names
+    defined = [name for name in vars(kernel) if name in names]
+    assert names == defined[::-1]  # the last defined first
+    state, _, generator = driver.kernel_signature(spec, 9)
+    for phase, signature in phases:
+        parameters = list(inspect.signature(phase.py_func).parameters)
+        assert len(signature) == len(parameters)
+        for parameter, type_ in zip(parameters, signature):
+            assert type_ == {"st": state, "rng": generator}.get(parameter, types.int64)
 
 
 def test_only_built_in_strategies_not_yet_compiled_go_to_the_helper():
@@ -101,7 +122,7 @@ def test_an_interrupted_compile_ends_its_helper(monkeypatch):
 
     def popen(*args, **kwargs):
         started.append(real_popen([sys.executable, "-c", "import time; time.sleep(600)"],
-                                  stdin=subprocess.DEVNULL))
+                                  stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, text=True))
         return started[-1]
 
     def interrupted(spec, players):
