@@ -126,10 +126,10 @@ def sacrifices(obs, seat):
     turn = obs[OBS.turn]
     if first < 0 or turn <= 0:
         return 0, 0
-    turns = 0
-    for t in range(1, turn + 1):
-        if (first + t - 1) % n == seat:
-            turns += 1
+    # turns 1..turn are played by seats first, first + 1, ... (mod n): the seat plays turn
+    # t = r + 1 + k n for k = 0, 1, ..., where r is its distance from the first player
+    r = (seat - first) % n
+    turns = 0 if r + 1 > turn else (turn - r - 1) // n + 1
     kind = obs[OBS.kind]
     if seat == obs[OBS.sacrificer] and (kind == DECISION.offer or kind == DECISION.remove_scroll):
         turns -= 1
