@@ -29,7 +29,7 @@ from numba import types
 from numba.core import event
 
 from simulator.games import driver, get_game
-from simulator.games.kernel_support import compile_strategy
+from simulator.games.kernel_support import compile_strategy, strategy_is_cached
 
 
 class KernelWatch(event.Listener):
@@ -78,6 +78,14 @@ def uncompiled_builtins(spec, lineup) -> list[str]:
     playing = {id(slot.info.function) for slot in lineup.slots}
     return sorted(name for name, info in spec.strategies().items()
                   if id(info.function) in playing and not getattr(info.function, "overloads", 1))
+
+
+def uncached_builtins(spec, lineup) -> list[str]:
+    """`uncompiled_builtins` less those the compiled-code cache holds: what a run with a
+    compiled kernel still has to compile (a strategy its first time in another config)."""
+    strategies = spec.strategies()
+    return [name for name in uncompiled_builtins(spec, lineup)
+            if not strategy_is_cached(strategies[name].function)]
 
 
 def compile_ahead(cfg, status: Callable[[str], None], announce: Callable[[str], None]) -> None:

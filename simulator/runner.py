@@ -147,6 +147,11 @@ def announce_compiling(results, progress: Progress, here: bool = True) -> None:
                                   f"a minute)")
                 if here:
                     compiling.compile_ahead(cfg, progress.status, progress.announce)
+            elif here:
+                names = compiling.uncached_builtins(cfg.game, cfg.lineup)
+                if names:  # compiled when the first chunk binds them: say so before
+                    progress.announce(f"compiling the {cfg.game.name} strategies "
+                                      f"{', '.join(names)}, first use only")
 
 
 def play_jobs(results: list[Result], jobs, workers: int | None,

@@ -135,3 +135,22 @@ def test_an_interrupted_compile_ends_its_helper(monkeypatch):
     with pytest.raises(KeyboardInterrupt):
         compiling.compile_ahead(cfg, lambda line: None, lambda line: None)
     assert len(started) == 1 and started[0].poll() is not None
+
+
+def test_a_strategy_compiled_for_the_first_time_is_announced_once(tmp_path):
+    # The kernel is in the cache (a first run with `random`), a strategy is not: the run says it
+    # compiles that strategy; the next run finds it cached and says nothing of it.
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+
+    def run(strategy):
+        done = subprocess.run([sys.executable, "-m", "simulator.cli", "run", "template", "-n",
+                               "20", "--workers", "1", "--set", f"strategies.all={strategy}",
+                               "--force", "-o", str(tmp_path / "r.json")],
+                              env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
+        assert done.returncode == 0, done.stderr[-2000:]
+        return done.stderr
+
+    run("random")
+    line = "compiling the template strategies suspicious, first use only"
+    assert line in run("suspicious")
+    assert "compiling" not in run("suspicious")

@@ -156,6 +156,15 @@ def compile_strategy(dispatcher):
     return dispatcher.overloads[tuple(STRATEGY_SIGNATURE.args)]
 
 
+def strategy_is_cached(dispatcher) -> bool:
+    """Does the compiled-code cache hold the strategy (keyed on the signature as compiled)?"""
+    try:
+        return dispatcher._cache.load_overload(STRATEGY_SIGNATURE,
+                                               dispatcher.targetctx) is not None
+    except Exception:  # an unreadable cache only means "it will compile"
+        return False
+
+
 def native_address(dispatcher) -> int:
     """The address of a strategy's compiled code (Numba's own calling convention), for the state.
     The dispatcher must stay alive while the address is used (its StrategyInfo holds it)."""
