@@ -20,8 +20,10 @@ alone says it compiles.
 from __future__ import annotations
 
 import inspect
+import os
 import subprocess
 import sys
+import threading
 import time
 from typing import Callable
 
@@ -140,9 +142,23 @@ def phases_last_first(spec) -> list:
     return phases[::-1]
 
 
+def end_with_parent(every: float = 0.2) -> None:
+    """End this process as soon as its parent has gone (killed without a chance to end it):
+    a helper is useful to its run only, and no process is left behind."""
+    parent = os.getppid()
+
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(every)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def main(argv: list[str]) -> int:
     """The helper: compile the named built-in strategies of a game into the cache, say so, then
-    compile the kernel's phases (until it is ended)."""
+    compile the kernel's phases (until it is ended, or its parent is gone)."""
+    end_with_parent()
     game, names = argv[0], argv[1:]
     spec = get_game(game)
     strategies = spec.strategies()

@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -154,3 +155,44 @@ def test_a_strategy_compiled_for_the_first_time_is_announced_once(tmp_path):
     line = "compiling the template strategies suspicious, first use only"
     assert line in run("suspicious")
     assert "compiling" not in run("suspicious")
+
+
+def test_a_helper_whose_run_is_killed_ends_too(tmp_path):
+    # A run killed outright (SIGKILL: no chance to end its helper) leaves no compiling process
+    # behind: the helper sees its parent gone and exits. The werewolf helper has a minute of
+    # phases to compile from an empty cache, so it is still at work when its parent is killed.
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "cache"))
+    parent = subprocess.Popen(
+        [sys.executable, "-c",
+         "import subprocess, sys, time\n"
+         "helper = subprocess.Popen([sys.executable, '-m', 'simulator.compiling', 'werewolf'],"
+         " stdout=subprocess.PIPE, text=True)\n"
+         "print(helper.pid, flush=True)\n"
+         "helper.stdout.readline()\n"  # its strategies are done: it compiles phases now
+         "print('phases', flush=True)\n"
+         "time.sleep(600)\n"],
+        env=env, cwd=ROOT, stdout=subprocess.PIPE, text=True)
+    helper = None
+    try:
+        helper = int(parent.stdout.readline())
+        assert parent.stdout.readline().strip() == "phases"
+        assert _running(helper)
+        parent.kill()
+        parent.wait()
+        deadline = time.monotonic() + 30
+        while _running(helper) and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert not _running(helper)
+    finally:
+        parent.kill()
+        if helper is not None and _running(helper):
+            os.kill(helper, 9)
+
+
+def _running(pid: int) -> bool:
+    """Is the process alive (not a zombie: an orphan is reaped by init)?"""
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
