@@ -29,6 +29,7 @@ from typing import Callable
 
 from numba import types
 from numba.core import event
+from numba.core.dispatcher import Dispatcher
 
 from simulator.games import driver, get_game
 from simulator.games.kernel_support import compile_strategy, strategy_is_cached
@@ -127,8 +128,6 @@ def phases_last_first(spec) -> list:
     defined), each with its likely argument types: the state for `st`, the generator for `rng`,
     int64 for the rest. A phase whose real types differ (a bool, a literal constant) is compiled
     for nothing: this process then compiles it itself."""
-    from numba.core.dispatcher import Dispatcher
-
     module = sys.modules[spec.kernel.py_func.__module__]
     state, _, generator = driver.kernel_signature(spec, spec.min_players)
     phases = []

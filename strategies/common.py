@@ -8,11 +8,10 @@ strategy is handed.
 """
 
 from numba import njit
-from numba.core.dispatcher import Dispatcher
 
 from simulator.games.base import FLAG_BLIND, STRATEGY_SIGNATURE, StrategyInfo
 from simulator.games.engine import compiled, inlined  # noqa: F401  (for strategy modules)
-from simulator.games.kernel_support import compile_strategy
+from simulator.games.kernel_support import compile_when_first_used
 from simulator.games.kernel_support import nth_set_bit, popcount, random_double, uniform_index
 
 __all__ = ["strategy", "compiled", "inlined", "random_double", "uniform_index", "uniform_legal",
@@ -27,19 +26,7 @@ def strategy(function):
     sees for the whole call, so a strategy that does not allocate needs no reference counting. One
     that does allocate (a user's, say) cannot be compiled that way and keeps the ordinary runtime.
     """
-    dispatcher = njit(cache=True, _nrt=False)(function)
-    if not isinstance(dispatcher, Dispatcher):  # NUMBA_DISABLE_JIT: the Python function
-        return dispatcher
-
-    def compile_on_first_call(*args, **kwargs):  # a call from Python: the one signature
-        compile_strategy(dispatcher)
-        return dispatcher  # which Numba's dispatcher then calls with the same arguments
-
-    # Compiled when first used (kernel_support.native_address, or a call), not when its module is
-    # imported: a config plays only some of a game's strategies, and a cold first run need not
-    # compile the others.
-    dispatcher._compile_for_args = compile_on_first_call
-    return dispatcher
+    return compile_when_first_used(njit(cache=True, _nrt=False)(function))
 
 
 def user_strategy(function):

@@ -156,6 +156,22 @@ def compile_strategy(dispatcher):
     return dispatcher.overloads[tuple(STRATEGY_SIGNATURE.args)]
 
 
+def compile_when_first_used(dispatcher):
+    """Leave a strategy uncompiled until it is first used (`native_address`, or a call from
+    Python, which compiles the one signature): a config plays only some of a game's strategies,
+    and a cold first run need not compile the others. (With NUMBA_DISABLE_JIT it is the Python
+    function, returned as it is.)"""
+    if config.DISABLE_JIT:
+        return dispatcher
+
+    def compile_on_first_call(*args, **kwargs):
+        compile_strategy(dispatcher)
+        return dispatcher  # which Numba's dispatcher then calls with the same arguments
+
+    dispatcher._compile_for_args = compile_on_first_call
+    return dispatcher
+
+
 def strategy_is_cached(dispatcher) -> bool:
     """Does the compiled-code cache hold the strategy (keyed on the signature as compiled)?"""
     try:
