@@ -32,22 +32,11 @@ import numpy as np
 from numba import njit
 
 from simulator.games.kernel_support import uniform_index
+from strategies.common import uniform_legal
 
 ROOT = Path(__file__).resolve().parent.parent
 PLAYERS, WOLVES = 9, 2
 VILLAGER, WEREWOLF, SEER = 0, 1, 2
-
-
-@njit(cache=True)
-def _random_member(flags, count, rng):
-    """A uniform pick among the seats whose flag is set (`count` of them)."""
-    pick = uniform_index(count, rng)
-    for seat in range(flags.size):
-        if flags[seat]:
-            if pick == 0:
-                return seat
-            pick -= 1
-    return -1
 
 
 @njit(cache=True)
@@ -78,11 +67,11 @@ def play_reference(games, rng):
                         pick[seat] = alive[seat] and not checked[seat] and seat != seer
                         count += pick[seat]
                     if count > 0:
-                        checked[_random_member(pick, count, rng)] = True
+                        checked[uniform_legal(pick, rng)] = True
             # the wolves kill a random living human
             for seat in range(PLAYERS):
                 pick[seat] = alive[seat] and role[seat] != WEREWOLF
-            alive[_random_member(pick, humans, rng)] = False
+            alive[uniform_legal(pick, rng)] = False
             humans -= 1
             if wolves >= humans:
                 wolf_wins += 1
@@ -96,7 +85,7 @@ def play_reference(games, rng):
             if hanged < 0:
                 for seat in range(PLAYERS):
                     pick[seat] = alive[seat]
-                hanged = _random_member(pick, wolves + humans, rng)
+                hanged = uniform_legal(pick, rng)
             alive[hanged] = False
             if role[hanged] == WEREWOLF:
                 wolves -= 1
