@@ -59,9 +59,12 @@ class KernelWatch(event.Listener):
             return
         self.depth -= 1
         self.done += 1
-        if self.depth == 0:  # the kernel itself is done
+        if self.depth == 0:  # the kernel itself is done, or its compile stopped (Ctrl-C)
             event.unregister("numba:compile", self)
             self.status("")
+            # (Event.is_failed reads the other way round in Numba 0.5x: its exception instead)
+            if getattr(ev, "_exc_details", None) is not None:
+                return
             self.announce(f"compiled the {self.game} kernel in "
                           f"{time.perf_counter() - self.started:.0f} s ({self.done} functions)")
 

@@ -49,6 +49,20 @@ def test_the_watch_follows_one_kernels_compile_and_then_stops_listening():
     assert len(said) == 1 and shown[-1] == ""
 
 
+def test_a_compile_that_stops_is_not_said_to_be_compiled():
+    # Ctrl-C (or a typing error) while the kernel compiles: the description is cleared and no
+    # closing line claims the kernel compiled.
+    @njit
+    def broken(x):
+        return x.no_such_attribute
+
+    said, shown = [], []
+    compiling.watch_kernel("broken", broken, shown.append, said.append)
+    with pytest.raises(Exception):
+        broken(np.int64(1))
+    assert said == [] and shown[-1] == ""
+
+
 def _cached(cache: Path, function: str) -> bool:
     """Does the compiled-code cache hold `function` (Numba's index file, named after it)?"""
     return any(cache.rglob(f"*.{function}-*.nbi"))
