@@ -13,6 +13,7 @@ worker processes) or `dask_backend` (a cluster); what a worker plays for one chu
 from __future__ import annotations
 
 import os
+import shlex
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -308,6 +309,23 @@ def run(cfg: config_module.Config, games: int, seed: int = 0, workers: int | Non
     on a Dask cluster (simulator/dask_backend.py)."""
     return execute(start(cfg, games, seed, chunk_size, command, stopping), workers, checkpoint,
                    progress, isolate, scheduler)
+
+
+def reproduce_command(config, players, n_games, seed, overrides, chunk_size,
+                       stopping=None) -> str:
+    """The canonical command that replays a run (defaults spelled out, so nothing is implied)."""
+    parts = ["fairplay", "run", config]
+    if players is not None:
+        parts += ["--players", str(players)]
+    if stopping is None:
+        parts += ["-n", str(n_games)]
+    else:
+        parts += (["--precision", f"{stopping.precision:g}"] if stopping.kind == "precision"
+                  else ["--until-decided"]) + ["--max-games", str(stopping.max_games)]
+    parts += ["--seed", str(seed), "--chunk-size", str(chunk_size)]
+    for override in overrides:
+        parts += ["--set", override]
+    return " ".join(shlex.quote(part) for part in parts)
 
 
 def load_for_resume(path: Path, games: int | None = None) -> Result:

@@ -7,7 +7,9 @@ shares (one-line errors, progress bars, output files, --scheduler) are in `suppo
 
 import click
 
-from simulator.cli import best_response, coverage, games, regression, reports, roles, run, tune
+from simulator.cli import (
+    best_response, coverage, games, regression, reports, roles, run, serve, tune,
+)
 from simulator.cli.support import OneLineErrors
 
 
@@ -19,5 +21,5 @@ def main():
 
 for command in (games.games, run.run, run.trace, reports.report, reports.sweep, reports.export,
                 regression.baseline, regression.check, tune.tune, roles.roles,
-                best_response.best_response, coverage.coverage):
+                best_response.best_response, coverage.coverage, serve.serve):
     main.add_command(command)

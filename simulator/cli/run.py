@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import shlex
 import signal
 import sys
 from pathlib import Path
@@ -10,6 +9,7 @@ from pathlib import Path
 import click
 
 from simulator import chunks, runner
+from simulator.runner import reproduce_command
 from simulator.cli.support import (
     RunFailed, check_run_options, check_scheduler, distinct_outputs, is_fairplay_report,
     lock_output, may_replace, progress_bar, save_failed_line, scheduler_option, trace_command,
@@ -30,23 +30,6 @@ def _load_config(spec, overrides, players):
         return config.load(spec, overrides, players)
     except ConfigError as exc:
         _fail(exc)
-
-
-def _reproduce_command(config, players, n_games, seed, overrides, chunk_size,
-                       stopping=None) -> str:
-    """The canonical command that replays a run (defaults spelled out, so nothing is implied)."""
-    parts = ["fairplay", "run", config]
-    if players is not None:
-        parts += ["--players", str(players)]
-    if stopping is None:
-        parts += ["-n", str(n_games)]
-    else:
-        parts += (["--precision", f"{stopping.precision:g}"] if stopping.kind == "precision"
-                  else ["--until-decided"]) + ["--max-games", str(stopping.max_games)]
-    parts += ["--seed", str(seed), "--chunk-size", str(chunk_size)]
-    for override in overrides:
-        parts += ["--set", override]
-    return " ".join(shlex.quote(part) for part in parts)
 
 
 def _config_name(config: str, cfg) -> str:
@@ -191,8 +174,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                               (roles_path, "the role values' file")],
                              [Path(config)] if Path(config).exists() else [])
             _report_may_replace(report_path, force)
-            command = _reproduce_command(config, players, n_games, seed, overrides, chunk_size,
-                                         stopping)
+            command = reproduce_command(config, players, n_games, seed, overrides, chunk_size,
+                                        stopping)
             if stopping is not None:
                 n_games = stopping.max_games
             planned = runner.start(cfg, n_games, seed, chunk_size, command, stopping)

@@ -1,0 +1,392 @@
+"""The workbench's web app (Starlette): the page, its JSON calls and its stream of run updates.
+
+Everything a page asks for is confined to the folder the server was started in (`root`): setups
+are saved there, runs write their setup and result under `results/serve/`, and a user strategy
+file a setup names must lie inside it. A setup is only validated here (its strategy files are not
+imported); a run loads what its setup names, as `fairplay run` would.
+
+Served on loopback, requests must name a loopback host (a web page elsewhere cannot reach the
+server by a name of its own); served on another address, every request must carry the token the
+server printed (as `?token=`, then a cookie).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import re
+import secrets
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import anyio
+import jinja2
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Route
+
+from simulator import chunks, compare, fileio, headline, runner
+from simulator.config import ConfigError
+from simulator.serve import setups
+from simulator.serve.runs import Runs
+from simulator.summary import summarize
+
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
+TOKEN_COOKIE = "fairplay_token"
+MAX_GAMES = 10**9
+RUNS_FOLDER = Path("results") / "serve"
+
+
+class Refused(Exception):
+    """A request the server will not do: one line, with its HTTP status."""
+
+    def __init__(self, line: str, status: int = 400, key: str = ""):
+        super().__init__(line)
+        self.line, self.status, self.key = line, status, key
+
+
+@dataclass
+class Workbench:
+    root: Path
+    runs: Runs
+    token: str | None = None
+    references: dict = field(default_factory=dict)  # session -> the pinned run's number
+    _views: dict = field(default_factory=dict)  # run number -> (games, its view), computed once
+
+    # --- paths -------------------------------------------------------------------------------
+    def inside(self, name: str, suffix: str) -> Path:
+        """`name`, relative to the root, refused when it leaves the root or has another suffix."""
+        if not isinstance(name, str) or not name.strip():
+            raise Refused("give a file name", key="name")
+        path = Path(name.strip())
+        if path.is_absolute() or path.suffix != suffix:
+            raise Refused(f"{name}: give a {suffix} file name relative to the folder fairplay "
+                          f"serve was started in", key="name")
+        full = (self.root / path).resolve()
+        if not full.is_relative_to(self.root.resolve()):
+            raise Refused(f"{name}: outside the folder fairplay serve was started in", 403,
+                          key="name")
+        return full
+
+    def next_run_paths(self) -> tuple[int, Path, Path]:
+        """A run's number and its setup and result files: never a file that already exists."""
+        folder = self.root / RUNS_FOLDER
+        number = max(self.runs.runs, default=0) + 1
+        while (folder / f"run-{number}.toml").exists() or (folder / f"run-{number}.json").exists():
+            number += 1
+        return number, RUNS_FOLDER / f"run-{number}.toml", RUNS_FOLDER / f"run-{number}.json"
+
+    # --- what the page shows -----------------------------------------------------------------
+    def run_view(self, run) -> dict:
+        view = {"id": run.id, "label": run.label, "state": run.state, "line": run.line,
+                "games": run.games, "seed": run.seed, "setup": str(run.setup),
+                "output": str(run.output), "played": 0, "tables": [], "verdict": None}
+        if run.result is None:
+            return view
+        played = run.result.games_played
+        cached = self._views.get(run.id)
+        if cached and cached[0] == (played, run.state):
+            return dict(view, **cached[1])
+        summary = summarize(run.result)
+        tables = []
+        for group, title in headline.RATE_TABLES.items():
+            rows = summary.rows_of(group)
+            if rows:
+                tables.append({"group": group, "title": title, "rows": [
+                    {"name": r.name, "rate": r.rate.value, "low": r.rate.low,
+                     "high": r.rate.high, "wins": r.rate.successes, "games": r.rate.trials}
+                    for r in rows]})
+        judged = summary.judgement
+        extra = {"played": played, "tables": tables,
+                 "verdict": {"status": judged.status if judged else "",
+                             "headline": judged.headline if judged else "",
+                             "sentence": summary.verdict,
+                             "more": judged.games_more if judged else None}}
+        self._views[run.id] = ((played, run.state), extra)
+        return dict(view, **extra)
+
+    def difference_view(self, reference, run) -> list[str]:
+        """What moved from the pinned run to this one: each headline difference whose interval
+        excludes zero after Holm, else the largest one, as a sentence with its interval."""
+        if reference is None or reference.result is None or run.result is None or \
+                reference.id == run.id:
+            return []
+        if reference.result.game.name != run.result.game.name:
+            return [f"another game than the reference ({reference.result.game.name})"]
+        if not reference.result.games_played or not run.result.games_played:
+            return []
+        try:
+            comparison = compare.compare(reference.result, run.result)
+        except compare.CompareError as exc:
+            return [str(exc)]
+        group = "team" if run.result.game.team_game else "role"
+        chosen = [d for d in comparison.differences if d.group == group]
+        if group == "team" and len(run.result.game.teams) == 2:
+            chosen = chosen[:1]  # the other team's difference is its mirror image
+        shown = [d for d in chosen if d.significant(1 - comparison.confidence)] or \
+            sorted(chosen, key=lambda d: -abs(d.diff))[:1]
+        subject = compare.change_phrase(comparison).replace("Going from A to B",
+                                                            f"From run {reference.id} to "
+                                                            f"run {run.id}")
+        return [compare.difference_sentence(comparison, d, subject) for d in shown]
+
+    def state_of(self, session: str) -> dict:
+        runs = self.runs.of_session(session)
+        reference = self.runs.runs.get(self.references.get(session, -1))
+        views = []
+        for run in runs:
+            view = self.run_view(run)
+            view["differences"] = self.difference_view(reference, run)
+            view["reference"] = reference is not None and reference.id == run.id
+            views.append(view)
+        return {"runs": views[::-1], "reference": reference.id if reference else None}
+
+
+# --- requests ------------------------------------------------------------------------------------
+def _templates() -> jinja2.Environment:
+    return jinja2.Environment(loader=jinja2.PackageLoader("simulator.serve", "templates"),
+                              autoescape=True)
+
+
+async def _json(request: Request) -> dict:
+    if request.headers.get("content-type", "").split(";")[0].strip() != "application/json":
+        raise Refused("send JSON (Content-Type: application/json)", 415)
+    try:
+        body = json.loads(await request.body())
+    except ValueError:
+        raise Refused("not valid JSON") from None
+    if not isinstance(body, dict):
+        raise Refused("send a JSON object")
+    return body
+
+
+def _session(value) -> str:
+    if not isinstance(value, str) or not re.fullmatch(r"[A-Za-z0-9_-]{8,64}", value):
+        raise Refused("a page session is 8 to 64 letters, digits, - or _")
+    return value
+
+
+def _integer(body: dict, key: str, low: int, high: int, default: int) -> int:
+    value = body.get(key, default)
+    if isinstance(value, str) and value.strip().isdigit():
+        value = int(value.strip())
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise Refused(f"{key} must be an integer from {low:,} to {high:,}", key=key)
+    return value
+
+
+def _setup_of(bench: Workbench, body: dict) -> tuple[setups.Setup, str]:
+    game, base, sent = body.get("game"), body.get("base"), body.get("fields", {})
+    if not isinstance(game, str) or not isinstance(base, str) or not isinstance(sent, dict):
+        raise Refused("a setup names its game, its built-in config and its fields")
+    source = str(body.get("name") or "setup.toml")
+    setup = setups.read_page(game, base, sent, source)
+    setups.check(setup, source, bench.root)
+    return setup, source
+
+
+def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
+               loopback: bool = True) -> Starlette:
+    """The workbench on `root`. With `token`, every request must carry it; on loopback (no
+    token), every request must name a loopback host."""
+    root = Path(root).resolve()
+    bench = Workbench(root, runs or Runs(root), token)
+    pages = _templates()
+
+    def refused(exc: Refused) -> JSONResponse:
+        return JSONResponse({"error": exc.line, "key": exc.key}, status_code=exc.status)
+
+    def handles(function):
+        async def endpoint(request: Request):
+            try:
+                return await function(request)
+            except Refused as exc:
+                return refused(exc)
+            except ConfigError as exc:
+                return JSONResponse({"error": str(exc), "key": exc.key}, status_code=400)
+        return endpoint
+
+    async def index(request: Request):
+        page = pages.get_template("workbench.html.j2").render(
+            catalogue=setups.catalogue(), root=str(root), cores=bench.runs.workers)
+        return HTMLResponse(page)
+
+    @handles
+    async def setup(request: Request):
+        game, base = request.query_params.get("game", ""), request.query_params.get("base", "")
+        fields = await anyio.to_thread.run_sync(setups.field_dicts, game, base)
+        return JSONResponse({"fields": fields,
+                             "strategies": setups.strategy_catalogue(game)})
+
+    @handles
+    async def check(request: Request):
+        body = await _json(request)
+        try:
+            setup, _ = await anyio.to_thread.run_sync(_setup_of, bench, body)
+        except ConfigError as exc:  # the answer to "is this setup valid?": no, and why
+            return JSONResponse({"ok": False, "error": str(exc), "key": exc.key})
+        return JSONResponse({"ok": True, "toml": setup.toml(), "label": setup.label()})
+
+    @handles
+    async def save(request: Request):
+        body = await _json(request)
+        path = bench.inside(body.get("name", ""), ".toml")
+        setup, _ = await anyio.to_thread.run_sync(_setup_of, bench, body)
+        if path.exists() and not body.get("force"):
+            raise Refused(f"{path.relative_to(root)} exists; tick replace to overwrite it",
+                          409, key="name")
+        fileio.write_atomically(path, setup.toml())
+        return JSONResponse({"saved": str(path.relative_to(root)), "toml": setup.toml()})
+
+    @handles
+    async def start_run(request: Request):
+        body = await _json(request)
+        session = _session(body.get("session"))
+        games = _integer(body, "games", 1, MAX_GAMES, 100_000)
+        seed = _integer(body, "seed", 0, 2**63 - 1, 0)
+        setup, _ = await anyio.to_thread.run_sync(_setup_of, bench, body)
+        number, setup_path, output = bench.next_run_paths()
+        (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
+        fileio.write_atomically(root / setup_path, setup.toml())
+        run = bench.runs.start(session, setup.label(), setup_path, output, games, seed,
+                               setup.changed_keys())
+        return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
+
+    def _run(request: Request, session: str | None = None):
+        try:
+            number = int(request.path_params["number"])
+        except ValueError:
+            raise Refused("no such run", 404) from None
+        run = bench.runs.runs.get(number)
+        if run is None or (session is not None and run.session != session):
+            raise Refused("no such run", 404)
+        return run
+
+    @handles
+    async def stop_run(request: Request):
+        body = await _json(request)
+        run = _run(request, _session(body.get("session")))
+        bench.runs.stop(run.id)
+        return JSONResponse({"id": run.id, "state": run.state})
+
+    @handles
+    async def pin(request: Request):
+        body = await _json(request)
+        session = _session(body.get("session"))
+        run = _run(request, session)
+        if bench.references.get(session) == run.id:
+            bench.references.pop(session)
+        else:
+            bench.references[session] = run.id
+        bench.runs.touch()
+        return JSONResponse({"reference": bench.references.get(session)})
+
+    @handles
+    async def report(request: Request):
+        run = _run(request)
+        if run.result is None or not run.result.games_played:
+            raise Refused("this run has played no game yet", 409)
+        from reports import render  # matplotlib: only when a report is asked for
+
+        text = await anyio.to_thread.run_sync(
+            lambda: render.render_run_report(run.result, origin=str(run.output)))
+        return HTMLResponse(text)
+
+    @handles
+    async def trace(request: Request):
+        run = _run(request)
+        if run.result is None:
+            raise Refused("this run has not started yet", 409)
+        game = _integer(dict(request.query_params), "game", 0, run.games - 1, 0)
+
+        def lines():
+            cfg = chunks.config_of(run.result)
+            return runner.trace_game(cfg, run.seed, game, run.result.data["chunk_size"])
+
+        found = await anyio.to_thread.run_sync(lines)
+        page = pages.get_template("trace.html.j2").render(
+            run=run, game=game, lines=found, games=run.games)
+        return HTMLResponse(page)
+
+    async def events(request: Request):
+        try:
+            session = _session(request.query_params.get("session"))
+        except Refused as exc:
+            return refused(exc)
+        bench.runs.page_opened(session)
+
+        async def stream():
+            version = -1
+            try:
+                while not bench.runs.closed:
+                    new = await anyio.to_thread.run_sync(bench.runs.wait_for_change, version, 1.0)
+                    if await request.is_disconnected():
+                        break
+                    if new == version:
+                        yield ": still here\n\n"
+                        continue
+                    version = new
+                    state = await anyio.to_thread.run_sync(bench.state_of, session)
+                    yield f"data: {json.dumps(state)}\n\n"
+            finally:
+                bench.runs.page_closed(session)
+
+        return StreamingResponse(stream(), media_type="text/event-stream",
+                                 headers={"Cache-Control": "no-cache"})
+
+    routes = [
+        Route("/", index),
+        Route("/api/setup", setup),
+        Route("/api/check", check, methods=["POST"]),
+        Route("/api/save", save, methods=["POST"]),
+        Route("/api/runs", start_run, methods=["POST"]),
+        Route("/api/runs/{number}/stop", stop_run, methods=["POST"]),
+        Route("/api/runs/{number}/pin", pin, methods=["POST"]),
+        Route("/api/events", events),
+        Route("/runs/{number}/report", report),
+        Route("/runs/{number}/trace", trace),
+    ]
+    middleware = [] if token else [Middleware(TrustedHostMiddleware,
+                                              allowed_hosts=list(LOOPBACK_NAMES))]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app):
+        yield
+        await anyio.to_thread.run_sync(bench.runs.close)  # every run stopped and saved
+
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.bench = bench
+    return TokenGate(app, token) if token else app
+
+
+class TokenGate:
+    """Every request must carry the server's token: `?token=` (which then sets a cookie, so the
+    page's own requests carry it) or that cookie."""
+
+    def __init__(self, app, token: str):
+        self.app, self.token = app, token
+        self.state = getattr(app, "state", None)
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] not in ("http", "websocket"):
+            return await self.app(scope, receive, send)
+        request = Request(scope)
+        given = request.query_params.get("token")
+        cookie = request.cookies.get(TOKEN_COOKIE, "")
+        if given is not None and secrets.compare_digest(given, self.token):
+            async def with_cookie(message):
+                if message["type"] == "http.response.start":
+                    message.setdefault("headers", [])
+                    message["headers"] = list(message["headers"]) + [
+                        (b"set-cookie", f"{TOKEN_COOKIE}={self.token}; HttpOnly; "
+                                        f"SameSite=Strict; Path=/".encode())]
+                await send(message)
+            return await self.app(scope, receive, with_cookie)
+        if cookie and secrets.compare_digest(cookie, self.token):
+            return await self.app(scope, receive, send)
+        response = Response("this fairplay serve needs the token it printed at start "
+                            "(?token=...)\n", status_code=401, media_type="text/plain")
+        await response(scope, receive, send)

@@ -1,0 +1,98 @@
+"""One run of the workbench, in a process of its own: exactly `fairplay run SETUP.toml -n N
+--seed S -o RESULT.json` (the same config loading, seed, chunks and checkpoints, so the same
+tallies), reporting to the server on its standard output, one JSON object per line:
+
+    {"kind": "status", "line": "compiling the werewolf kernel ..."}   what it is doing now
+    {"kind": "result", "data": {...}}   the result so far (at most about once a second)
+    {"kind": "end", "how": "done" | "stopped" | "failed", "line": "..."}
+
+SIGINT stops it the way Ctrl-C stops `fairplay run`: the finished chunks are saved and the
+result file can be resumed. It ends on its own when the server that started it is gone.
+
+    python -m simulator.serve.play SETUP.toml RESULT.json --games N --seed S --parent PID
+        [--workers W] [--resume]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+
+REPORT_EVERY_SECONDS = 1.0
+
+
+def _say(kind: str, **fields) -> None:
+    sys.stdout.write(json.dumps({"kind": kind, **fields}, separators=(",", ":")) + "\n")
+    sys.stdout.flush()
+
+
+def _data(result) -> dict:
+    return json.loads(result.to_json())
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m simulator.serve.play")
+    parser.add_argument("setup")
+    parser.add_argument("output")
+    parser.add_argument("--games", type=int, required=True)
+    parser.add_argument("--seed", type=int, required=True)
+    parser.add_argument("--parent", type=int, required=True)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--resume", action="store_true")
+    args = parser.parse_args(argv)
+
+    from simulator.local_backend import die_with_parent
+
+    die_with_parent(args.parent)  # a server killed outright takes its runs with it
+
+    from pathlib import Path
+
+    from simulator import chunks, config, runner
+    from simulator.results import ResultError
+
+    output = Path(args.output)
+    last = [0.0]
+    result_holder: list = []
+
+    def report(_games=0, force=False):
+        if result_holder and (force or time.monotonic() - last[0] >= REPORT_EVERY_SECONDS):
+            last[0] = time.monotonic()
+            _say("result", data=_data(result_holder[0]))
+
+    progress = runner.Progress(advance=report, announce=lambda line: _say("status", line=line),
+                               status=lambda line: _say("status", line=line),
+                               warn=lambda line: _say("status", line=line))
+    try:
+        if args.resume:
+            result = runner.load_for_resume(output)
+        else:
+            cfg = config.load(args.setup)
+            command = runner.reproduce_command(args.setup, None, args.games, args.seed, (),
+                                               runner.DEFAULT_CHUNK_SIZE) + f" -o {output}"
+            result = runner.start(cfg, args.games, args.seed, command=command)
+        result_holder.append(result)
+        report(force=True)
+        runner.execute(result, args.workers, output, progress, isolate=True)
+    except runner.Interrupted as stopped:
+        result_holder[:] = [stopped.result]
+        report(force=True)
+        _say("end", how="stopped", line=f"stopped: {stopped.result.games_played:,} games saved "
+                                        f"to {output}")
+        return 130
+    except (config.ConfigError, ResultError, runner.SaveFailed, runner.RunFault,
+            chunks.WorkerLost) as exc:
+        report(force=True)
+        _say("end", how="failed", line=str(exc))
+        return 2 if isinstance(exc, (config.ConfigError, ResultError)) else 1
+    except KeyboardInterrupt:  # before the run had started: nothing to save
+        _say("end", how="stopped", line="stopped before any game was played")
+        return 130
+    report(force=True)
+    _say("end", how="done", line=f"{result.games_played:,} games saved to {output}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

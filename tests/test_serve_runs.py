@@ -1,0 +1,117 @@
+"""`fairplay serve`'s runs, against a real server: a run is an ordinary `fairplay run` (the same
+tallies, saved, resumable), runs at once can each be stopped, a closed page stops its runs, and
+stopping the server (Ctrl-C, or killing it outright) leaves no process behind."""
+
+from __future__ import annotations
+
+import json
+import signal
+import time
+
+import numpy as np
+import pytest
+
+from serving import SESSION, Server, processes_in, run_of
+from simulator import config, runner
+from simulator.results import Result
+
+LONG = 10**9  # a run that only a stop ends
+
+
+@pytest.fixture
+def server(tmp_path):
+    server = Server(tmp_path)
+    yield server
+    server.stop()
+
+
+def test_a_run_is_an_ordinary_result_with_the_cli_s_tallies(server, tmp_path):
+    answer = server.start_run(60_000, seed=5, fields={"roles.werewolf": "3"})
+    state = server.state_when(lambda s: run_of(s, answer["id"])["state"] in ("done", "failed"))
+    run = run_of(state, answer["id"])
+    assert run["state"] == "done", run["line"]
+    assert run["played"] == 60_000
+    team = next(t for t in run["tables"] if t["group"] == "team")
+    for row in team["rows"]:
+        assert row["low"] <= row["rate"] <= row["high"]
+    assert run["verdict"]["sentence"]
+
+    saved = Result.load(tmp_path / answer["output"])
+    assert (tmp_path / answer["setup"]).read_text(encoding="utf-8").count("\n") == 3  # extends + 1
+    cfg = config.load(str(tmp_path / answer["setup"]))
+    assert cfg.raw["roles"]["werewolf"] == 3
+    again = runner.run(cfg, 60_000, seed=5, workers=1)
+    for name, values in again.tallies.items():
+        assert np.array_equal(values, saved.tallies[name]), name
+    assert saved.data["command"].startswith(f"fairplay run {answer['setup']} -n 60000 --seed 5")
+
+
+def test_runs_at_once_each_stop_and_a_stopped_run_resumes(server, tmp_path):
+    first = server.start_run(LONG)
+    second = server.start_run(LONG, seed=1)
+    server.state_when(lambda s: all(run_of(s, n)["played"] > 0
+                                    for n in (first["id"], second["id"])))
+    status, _ = server.post(f"/api/runs/{first['id']}/stop", {"session": SESSION})
+    assert status == 200
+    state = server.state_when(lambda s: run_of(s, first["id"])["state"] == "stopped")
+    assert run_of(state, second["id"])["state"] == "running"  # the other goes on
+    stopped = runner.load_for_resume(tmp_path / first["output"])
+    assert 0 < stopped.games_played < LONG
+    server.post(f"/api/runs/{second['id']}/stop", {"session": SESSION})
+    server.state_when(lambda s: run_of(s, second["id"])["state"] == "stopped")
+
+
+def test_a_run_of_another_page_cannot_be_stopped_from_this_one(server):
+    mine = server.start_run(LONG, session="anotherpage1")
+    status, answer = server.post(f"/api/runs/{mine['id']}/stop", {"session": SESSION})
+    assert status == 404
+    server.post(f"/api/runs/{mine['id']}/stop", {"session": "anotherpage1"})
+
+
+def test_closing_the_page_stops_its_runs(server, tmp_path):
+    answer = server.start_run(LONG, session="closingpage1")
+    # the page's stream, opened and then closed (the page is gone)
+    server.state_when(lambda s: run_of(s, answer["id"])["played"] > 0, session="closingpage1")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        data = json.loads((tmp_path / answer["output"]).read_text()) \
+            if (tmp_path / answer["output"]).exists() else {}
+        if data and not processes_running_play(tmp_path):
+            break
+        time.sleep(0.5)
+    assert not processes_running_play(tmp_path)
+    assert 0 < Result.load(tmp_path / answer["output"]).games_played < LONG
+
+
+def processes_running_play(folder) -> list[int]:
+    found = []
+    for pid in processes_in(folder):
+        try:
+            with open(f"/proc/{pid}/cmdline", "rb") as handle:
+                if b"simulator.serve.play" in handle.read():
+                    found.append(pid)
+        except OSError:
+            continue
+    return found
+
+
+@pytest.mark.parametrize("how", ["ctrl-c", "kill"])
+def test_stopping_the_server_leaves_no_process_behind(tmp_path, how):
+    server = Server(tmp_path)
+    try:
+        answer = server.start_run(LONG)
+        server.state_when(lambda s: run_of(s, answer["id"])["played"] > 0)
+        if how == "ctrl-c":
+            assert server.stop() == 130  # as every command ends on Ctrl-C
+            assert "Traceback" not in server.process.stderr.read()
+            # the run was stopped, not killed: what it played is saved and can be resumed
+            assert runner.load_for_resume(tmp_path / answer["output"]).games_played > 0
+        else:
+            server.process.send_signal(signal.SIGKILL)
+            server.process.wait()
+        deadline = time.monotonic() + 30
+        while processes_in(tmp_path) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert processes_in(tmp_path) == []
+    finally:
+        server.stop()
