@@ -153,6 +153,13 @@ def test_a_post_must_be_json_and_a_session_well_formed(client):
     assert client.post("/api/runs/99/stop", json={"session": "abcdefgh"}).status_code == 404
 
 
+@pytest.mark.parametrize("vary", [[], ["players"], ["a=1", "b=2", "c=3"], ["players=1..999"]])
+def test_a_sweep_that_cannot_be_drawn_is_refused_at_its_field(client, vary):
+    answer = client.post("/api/sweeps", json={**BASE, "session": "abcdefgh", "games": 10,
+                                              "vary": vary})
+    assert answer.status_code == 400 and answer.json()["key"] == "vary", answer.text
+
+
 def test_the_page_offers_every_listed_game_and_its_configs(client):
     page = client.get("/").text
     for entry in setups.catalogue():

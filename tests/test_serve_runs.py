@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import signal
+import subprocess
+import sys
 import time
 
 import numpy as np
@@ -13,6 +15,7 @@ import pytest
 
 from serving import SESSION, Server, processes_in, run_of
 from simulator import config, runner
+from simulator import sweep as sweeps
 from simulator.results import Result
 
 LONG = 10**9  # a run that only a stop ends
@@ -44,6 +47,31 @@ def test_a_run_is_an_ordinary_result_with_the_cli_s_tallies(server, tmp_path):
     for name, values in again.tallies.items():
         assert np.array_equal(values, saved.tallies[name]), name
     assert saved.data["command"].startswith(f"fairplay run {answer['setup']} -n 60000 --seed 5")
+
+
+def test_a_sweep_is_an_ordinary_sweep_with_the_cli_s_tallies(server, tmp_path):
+    status, answer = server.post("/api/sweeps", {
+        "session": SESSION, "game": "werewolf", "base": "werewolf/base.toml", "fields": {},
+        "games": 20_000, "seed": 4, "vary": ["roles.werewolf=1..2", "roles.bogus=1"]})
+    assert status == 200, answer
+    state = server.state_when(lambda s: run_of(s, answer["id"])["state"] in ("done", "failed"))
+    grid = run_of(state, answer["id"])["grid"]
+    assert [c["status"] for c in grid["cells"]] == ["invalid", "invalid"]  # as the CLI keeps them
+    status, answer = server.post("/api/sweeps", {
+        "session": SESSION, "game": "werewolf", "base": "werewolf/base.toml", "fields": {},
+        "games": 20_000, "seed": 4, "vary": ["roles.werewolf=1..2"]})
+    state = server.state_when(lambda s: run_of(s, answer["id"])["state"] in ("done", "failed"))
+    sweep = run_of(state, answer["id"])
+    assert sweep["state"] == "done", sweep["line"]
+    for cell in sweep["grid"]["cells"]:
+        assert cell["balance"]["low"] <= cell["balance"]["rate"] <= cell["balance"]["high"]
+    subprocess.run([sys.executable, "-m", "simulator.cli", "sweep", answer["setup"], "--vary",
+                    "roles.werewolf=1..2", "-n", "20000", "--seed", "4", "-o", "cli.json", "-q"],
+                   cwd=tmp_path, check=True, capture_output=True)
+    ours, theirs = (sweeps.Sweep.load(tmp_path / name) for name in (answer["output"], "cli.json"))
+    for a, b in zip(ours.cells, theirs.cells):
+        for name, values in a.result.tallies.items():
+            assert np.array_equal(values, b.result.tallies[name]), name
 
 
 def test_runs_at_once_each_stop_and_a_stopped_run_resumes(server, tmp_path):

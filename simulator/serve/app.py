@@ -29,6 +29,7 @@ from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingR
 from starlette.routing import Route
 
 from simulator import chunks, compare, fileio, headline, runner
+from simulator import sweep as sweeps
 from simulator.config import ConfigError
 from simulator.serve import setups
 from simulator.serve.runs import Runs
@@ -37,6 +38,7 @@ from simulator.summary import summarize
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 TOKEN_COOKIE = "fairplay_token"
 MAX_GAMES = 10**9
+MAX_SWEEP_CELLS = 400  # a grid the page can draw and a person can read
 RUNS_FOLDER = Path("results") / "serve"
 
 
@@ -71,19 +73,25 @@ class Workbench:
                           key="name")
         return full
 
-    def next_run_paths(self) -> tuple[int, Path, Path]:
-        """A run's number and its setup and result files: never a file that already exists."""
+    def next_run_paths(self, kind: str = "run") -> tuple[int, Path, Path]:
+        """A run's (or sweep's) number and its setup and output files: never a file that
+        already exists."""
         folder = self.root / RUNS_FOLDER
         number = max(self.runs.runs, default=0) + 1
-        while (folder / f"run-{number}.toml").exists() or (folder / f"run-{number}.json").exists():
+        while (folder / f"{kind}-{number}.toml").exists() or \
+                (folder / f"{kind}-{number}.json").exists():
             number += 1
-        return number, RUNS_FOLDER / f"run-{number}.toml", RUNS_FOLDER / f"run-{number}.json"
+        return (number, RUNS_FOLDER / f"{kind}-{number}.toml",
+                RUNS_FOLDER / f"{kind}-{number}.json")
 
     # --- what the page shows -----------------------------------------------------------------
     def run_view(self, run) -> dict:
-        view = {"id": run.id, "label": run.label, "state": run.state, "line": run.line,
-                "games": run.games, "seed": run.seed, "setup": str(run.setup),
-                "output": str(run.output), "played": 0, "tables": [], "verdict": None}
+        view = {"id": run.id, "kind": run.kind, "label": run.label, "state": run.state,
+                "line": run.line, "games": run.games, "seed": run.seed, "setup": str(run.setup),
+                "output": str(run.output), "played": 0, "tables": [], "verdict": None,
+                "grid": None}
+        if run.vary:
+            return dict(view, **self.sweep_view(run))
         if run.result is None:
             return view
         played = run.result.games_played
@@ -108,11 +116,38 @@ class Workbench:
         self._views[run.id] = ((played, run.state), extra)
         return dict(view, **extra)
 
+    def sweep_view(self, run) -> dict:
+        """A sweep's grid: each cell's balance measure (the first team's share of decided games,
+        or seat 0's) with its interval and verdict, for the page's line chart or heat map."""
+        if run.sweep is None:
+            return {"vary": run.vary}
+        key = (sum(c.status != "pending" for c in run.sweep.cells), run.state)
+        cached = self._views.get(run.id)
+        if cached and cached[0] == key:
+            return cached[1]
+        from reports.numbers import sweep_numbers
+
+        numbers = sweep_numbers(run.sweep)
+        cells = [{"labels": c["labels"], "status": c["status"], "error": c["error"],
+                  "label": c["label"],
+                  "balance": {k: c["measures"]["balance"][k] for k in
+                              ("rate", "low", "high", "target", "verdict")}
+                  if c["measures"] else None} for c in numbers["cells"]]
+        finished = sum(c["status"] != "pending" for c in cells)
+        extra = {"vary": run.vary, "played": finished, "cells_total": len(cells),
+                 "grid": {"axes": [{"key": a.key, "labels": [a.level_label(v) for v in a.values]}
+                                   for a in run.sweep.axes],
+                          "varied": numbers["varied"], "cells": cells,
+                          "who": numbers["balance_who"], "summary": numbers["summary"]
+                          if finished else ""}}
+        self._views[run.id] = (key, extra)
+        return extra
+
     def difference_view(self, reference, run) -> list[str]:
         """What moved from the pinned run to this one: each headline difference whose interval
         excludes zero after Holm, else the largest one, as a sentence with its interval."""
         if reference is None or reference.result is None or run.result is None or \
-                reference.id == run.id:
+                reference.id == run.id:  # a sweep is no reference, nor compared with one
             return []
         if reference.result.game.name != run.result.game.name:
             return [f"another game than the reference ({reference.result.game.name})"]
@@ -255,6 +290,35 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
                                setup.changed_keys())
         return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
 
+    @handles
+    async def start_sweep(request: Request):
+        body = await _json(request)
+        session = _session(body.get("session"))
+        games = _integer(body, "games", 1, MAX_GAMES, 100_000)
+        seed = _integer(body, "seed", 0, 2**63 - 1, 0)
+        vary = [text.strip() for text in body.get("vary", []) if isinstance(text, str)
+                and text.strip()]
+        if not vary or len(vary) > 2:
+            raise Refused("a sweep varies one or two keys (KEY=a..b or KEY=x,y,z)", key="vary")
+        try:
+            axes = [sweeps.parse_vary(text) for text in vary]
+            sweeps.check_axes(axes)
+        except sweeps.SweepError as exc:
+            raise Refused(str(exc), key="vary") from None
+        cells = 1
+        for axis in axes:
+            cells *= len(axis.values)
+        if cells > MAX_SWEEP_CELLS:
+            raise Refused(f"{cells} cells; the page sweeps at most {MAX_SWEEP_CELLS} (fairplay "
+                          f"sweep has no such limit)", key="vary")
+        setup, _ = await anyio.to_thread.run_sync(_setup_of, bench, body)
+        number, setup_path, output = bench.next_run_paths("sweep")
+        (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
+        fileio.write_atomically(root / setup_path, setup.toml())
+        run = bench.runs.start(session, f"{setup.label()} × {' × '.join(vary)}", setup_path,
+                               output, games, seed, setup.changed_keys(), vary=vary)
+        return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
+
     def _run(request: Request, session: str | None = None):
         try:
             number = int(request.path_params["number"])
@@ -287,10 +351,15 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     @handles
     async def report(request: Request):
         run = _run(request)
-        if run.result is None or not run.result.games_played:
-            raise Refused("this run has played no game yet", 409)
         from reports import render  # matplotlib: only when a report is asked for
 
+        if run.vary:
+            if run.sweep is None or not run.sweep.valid_cells:
+                raise Refused("this sweep has finished no cell yet", 409)
+            text = await anyio.to_thread.run_sync(render.render_sweep_report, run.sweep)
+            return HTMLResponse(text)
+        if run.result is None or not run.result.games_played:
+            raise Refused("this run has played no game yet", 409)
         text = await anyio.to_thread.run_sync(
             lambda: render.render_run_report(run.result, origin=str(run.output)))
         return HTMLResponse(text)
@@ -299,7 +368,8 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     async def trace(request: Request):
         run = _run(request)
         if run.result is None:
-            raise Refused("this run has not started yet", 409)
+            raise Refused("a run's games can be stepped through (a sweep's cells are runs: "
+                          "fairplay trace plays any of them)", 409)
         game = _integer(dict(request.query_params), "game", 0, run.games - 1, 0)
 
         def lines():
@@ -343,6 +413,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         Route("/api/check", check, methods=["POST"]),
         Route("/api/save", save, methods=["POST"]),
         Route("/api/runs", start_run, methods=["POST"]),
+        Route("/api/sweeps", start_sweep, methods=["POST"]),
         Route("/api/runs/{number}/stop", stop_run, methods=["POST"]),
         Route("/api/runs/{number}/pin", pin, methods=["POST"]),
         Route("/api/events", events),

@@ -1,16 +1,18 @@
-"""One run of the workbench, in a process of its own: exactly `fairplay run SETUP.toml -n N
---seed S -o RESULT.json` (the same config loading, seed, chunks and checkpoints, so the same
-tallies), reporting to the server on its standard output, one JSON object per line:
+"""One run or sweep of the workbench, in a process of its own: exactly `fairplay run SETUP.toml
+-n N --seed S -o RESULT.json`, or `fairplay sweep SETUP.toml --vary ... -n N --seed S -o
+SWEEP.json` (the same config loading, seeds, chunks and checkpoints, so the same tallies),
+reporting to the server on its standard output, one JSON object per line:
 
     {"kind": "status", "line": "compiling the werewolf kernel ..."}   what it is doing now
-    {"kind": "result", "data": {...}}   the result so far (at most about once a second)
+    {"kind": "result", "data": {...}}   the result (or sweep) so far, about once a second at most
     {"kind": "end", "how": "done" | "stopped" | "failed", "line": "..."}
 
-SIGINT stops it the way Ctrl-C stops `fairplay run`: the finished chunks are saved and the
-result file can be resumed. It ends on its own when the server that started it is gone.
+SIGINT stops it the way Ctrl-C stops `fairplay run` and `fairplay sweep`: the finished chunks
+are saved and the file can be resumed. It ends on its own when the server that started it is
+gone.
 
-    python -m simulator.serve.play SETUP.toml RESULT.json --games N --seed S --parent PID
-        [--workers W] [--resume]
+    python -m simulator.serve.play SETUP.toml OUTPUT.json --games N --seed S --parent PID
+        [--workers W] [--resume] [--vary KEY=LEVELS ...]
 """
 
 from __future__ import annotations
@@ -41,6 +43,7 @@ def main(argv=None) -> int:
     parser.add_argument("--parent", type=int, required=True)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("--resume", action="store_true")
+    parser.add_argument("--vary", action="append", default=[])
     args = parser.parse_args(argv)
 
     from simulator.local_backend import die_with_parent
@@ -53,6 +56,8 @@ def main(argv=None) -> int:
     from simulator.results import ResultError
 
     output = Path(args.output)
+    if args.vary:
+        return play_sweep(args, output)
     last = [0.0]
     result_holder: list = []
 
@@ -91,6 +96,57 @@ def main(argv=None) -> int:
         return 130
     report(force=True)
     _say("end", how="done", line=f"{result.games_played:,} games saved to {output}")
+    return 0
+
+
+def play_sweep(args, output) -> int:
+    import shlex
+
+    from simulator import chunks, config, runner
+    from simulator import sweep as sweeps
+
+    last = [0.0]
+    holder: list = []
+
+    def report(_=None, force=False):
+        if holder and (force or time.monotonic() - last[0] >= REPORT_EVERY_SECONDS):
+            last[0] = time.monotonic()
+            _say("result", data=json.loads(holder[0].to_json()))
+
+    progress = sweeps.SweepProgress(cell_done=report,
+                                    announce=lambda line: _say("status", line=line),
+                                    status=lambda line: _say("status", line=line),
+                                    warn=lambda line: _say("status", line=line))
+    try:
+        axes = [sweeps.parse_vary(text) for text in args.vary]
+        command = " ".join(shlex.quote(part) for part in [
+            "fairplay", "sweep", args.setup, *[f"--vary={text}" for text in args.vary],
+            "-n", str(args.games), "--seed", str(args.seed), "-o", str(output)])
+        sweep, _ = sweeps.plan(args.setup, axes, args.games, args.seed, command=command)
+        holder.append(sweep)
+        report(force=True)
+        sweeps.execute(sweep, args.workers, progress, output)
+        sweeps.save(sweep, output)
+    except sweeps.SweepInterrupted as stopped:
+        holder[:] = [stopped.sweep]
+        report(force=True)
+        done = sum(cell.status != "pending" for cell in stopped.sweep.cells)
+        _say("end", how="stopped", line=f"stopped: {done} of {len(stopped.sweep.cells)} cells "
+                                        f"finished, saved to {output}")
+        return 130
+    except sweeps.SweepFailed as failed:
+        holder[:] = [failed.sweep]
+        report(force=True)
+        _say("end", how="failed", line=str(failed))
+        return 1
+    except (config.ConfigError, sweeps.SweepError, runner.SaveFailed, chunks.WorkerLost) as exc:
+        _say("end", how="failed", line=str(exc))
+        return 2 if isinstance(exc, (config.ConfigError, sweeps.SweepError)) else 1
+    except KeyboardInterrupt:
+        _say("end", how="stopped", line="stopped before any game was played")
+        return 130
+    report(force=True)
+    _say("end", how="done", line=f"{len(sweep.cells)} cells saved to {output}")
     return 0
 
 

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from simulator.results import Result, ResultError
+from simulator.sweep import Sweep, SweepError
 
 STOP_WAIT_SECONDS = 15.0  # how long a stopped run may take to save before it is killed
 PAGE_GONE_SECONDS = 5.0  # a page that does not come back within this is closed: its runs stop
@@ -36,11 +37,17 @@ class Run:
     games: int
     seed: int
     changes: list = field(default_factory=list)  # (key, base value, value) of the setup
+    vary: list = field(default_factory=list)  # a sweep's `--vary KEY=LEVELS`; empty: a run
     state: str = "starting"  # starting, running, stopping, done, stopped, failed
     line: str = ""  # what it is doing now, or how it ended
-    result: Result | None = None
+    result: Result | None = None  # a run's result so far
+    sweep: Sweep | None = None  # a sweep so far
     process: subprocess.Popen | None = None
     started: float = field(default_factory=time.monotonic)
+
+    @property
+    def kind(self) -> str:
+        return "sweep" if self.vary else "run"
 
     @property
     def finished(self) -> bool:
@@ -63,16 +70,18 @@ class Runs:
 
     # --- starting and watching -----------------------------------------------------------------
     def start(self, session: str, label: str, setup: Path, output: Path, games: int, seed: int,
-              changes=(), resume: bool = False) -> Run:
+              changes=(), resume: bool = False, vary=()) -> Run:
         with self.lock:
             if self.closed:
                 raise RuntimeError("the server is closing")
             number = max(self.runs, default=0) + 1
-            run = Run(number, session, label, setup, output, games, seed, list(changes))
+            run = Run(number, session, label, setup, output, games, seed, list(changes),
+                      list(vary))
             self.runs[number] = run
         command = [sys.executable, "-m", "simulator.serve.play", str(setup), str(output),
                    "--games", str(games), "--seed", str(seed), "--parent", str(os.getpid()),
-                   "--workers", str(self.workers)] + (["--resume"] if resume else [])
+                   "--workers", str(self.workers)] + (["--resume"] if resume else []) + \
+            [f"--vary={text}" for text in vary]
         # A session of its own: Ctrl-C in the server's terminal reaches the server, which stops
         # each run itself (and waits for it to save).
         run.process = subprocess.Popen(command, cwd=self.root, stdout=subprocess.PIPE,
@@ -93,8 +102,11 @@ class Runs:
                     run.line = str(message.get("line", ""))
                 elif kind == "result":
                     try:
-                        run.result = Result.from_data(message["data"], str(run.output))
-                    except (ResultError, KeyError, TypeError):
+                        if run.vary:
+                            run.sweep = Sweep.from_data(message["data"], str(run.output))
+                        else:
+                            run.result = Result.from_data(message["data"], str(run.output))
+                    except (ResultError, SweepError, KeyError, TypeError, ValueError):
                         continue
                     if run.state == "starting":
                         run.state, run.line = "running", ""

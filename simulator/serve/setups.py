@@ -10,9 +10,7 @@ page, the saved file and `fairplay run` agree on every value and every message.
 
 from __future__ import annotations
 
-import json
 import math
-import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -20,6 +18,7 @@ from simulator import config as config_module
 from simulator import schema
 from simulator.config import ConfigError
 from simulator.games import game_names, get_game
+from simulator.sweep import toml_key, toml_value
 
 # The platform's own keys besides `players` and `strategies` (config.COMMON_KEYS).
 COMMON_FIELDS = (
@@ -41,32 +40,6 @@ class Field:
     provisional: bool = False
     options: list = field(default_factory=list)  # a choice's values, or strategy names
     params: dict = field(default_factory=dict)  # a strategy field: its parameters' values
-
-
-def toml_value(value) -> str:
-    """A value as inline TOML text (what `--set key=...` reads back to the same value)."""
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if math.isinf(value) or math.isnan(value):
-            return ("-" if value < 0 else "") + ("inf" if math.isinf(value) else "nan")
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)  # a TOML basic string
-    if isinstance(value, (list, tuple)):
-        return "[" + ", ".join(toml_value(v) for v in value) + "]"
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        return "{ " + ", ".join(f"{toml_key(str(k))} = {toml_value(v)}"
-                                for k, v in value.items()) + " }"
-    raise TypeError(f"no TOML for {value!r}")
-
-
-def toml_key(part: str) -> str:
-    return part if re.fullmatch(r"[A-Za-z0-9_-]+", part) else json.dumps(part)
 
 
 def _get(raw: dict, path: str):
