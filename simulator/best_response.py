@@ -175,7 +175,10 @@ class Candidate:
             self.result = runner.start(self.cfg, games, self.seed, self.chunk_size)
         else:
             self.result.data["games_requested"], self.result.data["complete"] = games, False
-        runner.execute(self.result, workers, scheduler=scheduler)
+        try:
+            runner.execute(self.result, workers, scheduler=scheduler)
+        except runner.Interrupted:  # Ctrl-C: the search stops as its caller expects
+            raise KeyboardInterrupt from None
         wins, seat_games = objective_of(self.result.tallies, self.cfg, self.space)
         return wins / seat_games if seat_games else math.nan
 

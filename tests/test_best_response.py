@@ -125,6 +125,30 @@ def test_an_interrupted_search_is_saved_and_resumed(tmp_path, monkeypatch):
     assert done["searched"][:len(saved["searched"])] == saved["searched"]
 
 
+def test_ctrl_c_inside_a_candidate_s_games_stops_the_search_in_one_line(tmp_path, monkeypatch):
+    """Ctrl-C while a candidate's chunks play reaches the runner first, which saves and raises
+    its Interrupted: the search still stops as after any Ctrl-C (exit 130, no traceback)."""
+    from simulator import runner
+
+    path = planted_file(tmp_path)
+    out = tmp_path / "br.json"
+    real, calls = runner.play_jobs, {"n": 0}
+
+    def play_jobs(*args, **kwargs):
+        calls["n"] += 1
+        if calls["n"] == 4:
+            raise KeyboardInterrupt
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(runner, "play_jobs", play_jobs)
+    stopped = run_cli("best-response", "werewolf", "--team", "wolf", "--set",
+                      f"strategies.wolf={path}:planted", "--trials", 5, "-n", 1_000,
+                      "--workers", 1, "-q", "-o", out)
+    assert stopped.exit_code == 130, stopped.output
+    assert "best-response --resume" in stopped.stderr and "Traceback" not in stopped.output
+    assert not json.loads(out.read_text())["complete"]
+
+
 @pytest.mark.parametrize("args, fragments", [
     (["--team", "nobody"], ["unknown team 'nobody'"]),
     (["--team", "wolf"], ["declares no parameter with a finite range"]),  # random wolves
