@@ -160,6 +160,15 @@ def test_a_sweep_that_cannot_be_drawn_is_refused_at_its_field(client, vary):
     assert answer.status_code == 400 and answer.json()["key"] == "vary", answer.text
 
 
+@pytest.mark.parametrize("who, fragment", [("team:nobody", "tune a team or a role"),
+                                            ("team:wolf", "nothing to tune")])  # random wolves
+def test_a_search_with_nothing_to_tune_is_refused_before_it_starts(client, who, fragment):
+    answer = client.post("/api/best-response", json={**BASE, "session": "abcdefgh",
+                                                     "games": 100, "who": who})
+    assert answer.status_code == 400 and answer.json()["key"] == "who"
+    assert fragment in answer.json()["error"]
+
+
 def test_the_page_offers_every_listed_game_and_its_configs(client):
     page = client.get("/").text
     for entry in setups.catalogue():

@@ -74,6 +74,23 @@ def test_a_sweep_is_an_ordinary_sweep_with_the_cli_s_tallies(server, tmp_path):
             assert np.array_equal(values, b.result.tallies[name]), name
 
 
+def test_a_best_response_search_is_the_cli_s_own(server, tmp_path):
+    status, answer = server.post("/api/best-response", {
+        "session": SESSION, "game": "werewolf", "base": "werewolf/seer-led.toml", "fields": {},
+        "games": 4_000, "seed": 2, "trials": 3, "who": "team:human"})
+    assert status == 200, answer
+    state = server.state_when(lambda s: run_of(s, answer["id"])["state"] in ("done", "failed"))
+    search = run_of(state, answer["id"])
+    assert search["state"] == "done", search["line"]
+    assert len(search["search"]["candidates"]) == 3 and search["search"]["confirm"]
+    subprocess.run([sys.executable, "-m", "simulator.cli", "best-response", answer["setup"],
+                    "--team", "human", "--trials", "3", "-n", "4000", "--seed", "2", "-o",
+                    "cli.json", "-q"], cwd=tmp_path, check=True, capture_output=True)
+    ours, theirs = (json.loads((tmp_path / name).read_text())
+                    for name in (answer["output"], "cli.json"))
+    assert ours["searched"] == theirs["searched"] and ours["confirm"] == theirs["confirm"]
+
+
 def test_runs_at_once_each_stop_and_a_stopped_run_resumes(server, tmp_path):
     first = server.start_run(LONG)
     second = server.start_run(LONG, seed=1)

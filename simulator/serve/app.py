@@ -30,7 +30,9 @@ from starlette.routing import Route
 
 from simulator import chunks, compare, fileio, headline, runner
 from simulator import sweep as sweeps
+from simulator import config as config_module
 from simulator.config import ConfigError
+from simulator.games import get_game
 from simulator.serve import setups
 from simulator.serve.runs import Runs
 from simulator.summary import summarize
@@ -76,13 +78,15 @@ class Workbench:
     def next_run_paths(self, kind: str = "run") -> tuple[int, Path, Path]:
         """A run's (or sweep's) number and its setup and output files: never a file that
         already exists."""
-        folder = self.root / RUNS_FOLDER
         number = max(self.runs.runs, default=0) + 1
-        while (folder / f"{kind}-{number}.toml").exists() or \
-                (folder / f"{kind}-{number}.json").exists():
+        while True:
+            # (a best-response search writes its tuned config beside its file, as NAME.toml)
+            setup = RUNS_FOLDER / f"{kind}-{number}{'-setup' if kind == 'best-response' else ''}.toml"
+            output = RUNS_FOLDER / f"{kind}-{number}.json"
+            if not any((self.root / p).exists() for p in (setup, output,
+                                                          output.with_suffix(".toml"))):
+                return number, setup, output
             number += 1
-        return (number, RUNS_FOLDER / f"{kind}-{number}.toml",
-                RUNS_FOLDER / f"{kind}-{number}.json")
 
     # --- what the page shows -----------------------------------------------------------------
     def run_view(self, run) -> dict:
@@ -92,6 +96,8 @@ class Workbench:
                 "grid": None}
         if run.vary:
             return dict(view, **self.sweep_view(run))
+        if run.tune:
+            return dict(view, **self.search_view(run))
         if run.result is None:
             return view
         played = run.result.games_played
@@ -142,6 +148,22 @@ class Workbench:
                           if finished else ""}}
         self._views[run.id] = (key, extra)
         return extra
+
+    @staticmethod
+    def search_view(run) -> dict:
+        """A best-response search: every candidate's win rate on the search's games, the best so
+        far, and once it is done the gain measured again on fresh games with its interval."""
+        search = run.search or {}
+        records = search.get("searched", [])
+        complete = [r for r in records if r["state"] == "complete"]
+        best = max(complete, key=lambda r: r["value"], default=None)
+        confirm = search.get("confirm")
+        return {"played": len(records), "trials": run.tune.get("trials"),
+                "search": {"who": run.tune.get("team") or run.tune.get("role"),
+                           "candidates": [{"value": r["value"], "state": r["state"],
+                                           "params": r["params"]} for r in records],
+                           "best": best, "confirm": confirm, "set": search.get("set", []),
+                           "strategy": search.get("strategy", "")}}
 
     def difference_view(self, reference, run) -> list[str]:
         """What moved from the pinned run to this one: each headline difference whose interval
@@ -253,8 +275,9 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     async def setup(request: Request):
         game, base = request.query_params.get("game", ""), request.query_params.get("base", "")
         fields = await anyio.to_thread.run_sync(setups.field_dicts, game, base)
-        return JSONResponse({"fields": fields,
-                             "strategies": setups.strategy_catalogue(game)})
+        spec = get_game(game)
+        return JSONResponse({"fields": fields, "strategies": setups.strategy_catalogue(game),
+                             "teams": list(spec.teams), "roles": spec.role_names()})
 
     @handles
     async def check(request: Request):
@@ -319,6 +342,39 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
                                output, games, seed, setup.changed_keys(), vary=vary)
         return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
 
+    @handles
+    async def start_search(request: Request):
+        body = await _json(request)
+        session = _session(body.get("session"))
+        games = _integer(body, "games", 1, MAX_GAMES, 20_000)
+        seed = _integer(body, "seed", 0, 2**63 - 1, 0)
+        trials = _integer(body, "trials", 1, 1000, 20)
+        who = body.get("who", "")
+        setup, source = await anyio.to_thread.run_sync(_setup_of, bench, body)
+        game = get_game(setup.game)
+        kind, _, name = who.partition(":") if isinstance(who, str) else ("", "", "")
+        if not ((kind == "team" and name in game.teams) or
+                (kind == "role" and name in game.role_names())):
+            raise Refused(f"tune a team or a role of {game.name}", key="who")
+        tune = {kind: name, "trials": trials}
+
+        def check_space():  # nothing to tune is said now, not after the process starts
+            from simulator import best_response
+
+            cfg = config_module.resolve(setup.raw(), source, root, config_module.DATA_ONLY)
+            try:
+                best_response.search_space(cfg, **{kind: name})
+            except best_response.BestResponseError as exc:
+                raise Refused(str(exc), key="who") from None
+
+        await anyio.to_thread.run_sync(check_space)
+        number, setup_path, output = bench.next_run_paths("best-response")
+        (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
+        fileio.write_atomically(root / setup_path, setup.toml())
+        run = bench.runs.start(session, f"{setup.label()}: best response of {name}",
+                               setup_path, output, games, seed, setup.changed_keys(), tune=tune)
+        return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
+
     def _run(request: Request, session: str | None = None):
         try:
             number = int(request.path_params["number"])
@@ -351,6 +407,9 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     @handles
     async def report(request: Request):
         run = _run(request)
+        if run.tune:
+            raise Refused(f"a best-response search has no report: its file is {run.output} "
+                          f"(fairplay best-response prints it)", 409)
         from reports import render  # matplotlib: only when a report is asked for
 
         if run.vary:
@@ -414,6 +473,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         Route("/api/save", save, methods=["POST"]),
         Route("/api/runs", start_run, methods=["POST"]),
         Route("/api/sweeps", start_sweep, methods=["POST"]),
+        Route("/api/best-response", start_search, methods=["POST"]),
         Route("/api/runs/{number}/stop", stop_run, methods=["POST"]),
         Route("/api/runs/{number}/pin", pin, methods=["POST"]),
         Route("/api/events", events),

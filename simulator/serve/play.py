@@ -13,6 +13,10 @@ gone.
 
     python -m simulator.serve.play SETUP.toml OUTPUT.json --games N --seed S --parent PID
         [--workers W] [--resume] [--vary KEY=LEVELS ...]
+
+A best-response search is the `fairplay best-response` command itself, run here only so that it
+too ends with the server (`--cli -- best-response ...`); the server follows it through the file
+the command saves after every candidate and the lines it prints.
 """
 
 from __future__ import annotations
@@ -35,6 +39,14 @@ def _data(result) -> dict:
 
 
 def main(argv=None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--cli"]:  # --cli PARENT COMMAND...: a fairplay command, ending with PARENT
+        from simulator.local_backend import die_with_parent
+
+        die_with_parent(int(argv[1]))
+        from simulator.cli import main as fairplay
+
+        return fairplay(argv[2:], prog_name="fairplay", standalone_mode=True)
     parser = argparse.ArgumentParser(prog="python -m simulator.serve.play")
     parser.add_argument("setup")
     parser.add_argument("output")

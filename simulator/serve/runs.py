@@ -10,6 +10,7 @@ and waits for it, and a run whose server dies outright ends itself (it watches i
 
 from __future__ import annotations
 
+import collections
 import json
 import os
 import signal
@@ -38,16 +39,18 @@ class Run:
     seed: int
     changes: list = field(default_factory=list)  # (key, base value, value) of the setup
     vary: list = field(default_factory=list)  # a sweep's `--vary KEY=LEVELS`; empty: a run
+    tune: dict = field(default_factory=dict)  # a best-response search: team or role, trials
     state: str = "starting"  # starting, running, stopping, done, stopped, failed
     line: str = ""  # what it is doing now, or how it ended
     result: Result | None = None  # a run's result so far
     sweep: Sweep | None = None  # a sweep so far
+    search: dict | None = None  # a best-response search so far (its file)
     process: subprocess.Popen | None = None
     started: float = field(default_factory=time.monotonic)
 
     @property
     def kind(self) -> str:
-        return "sweep" if self.vary else "run"
+        return "best-response" if self.tune else "sweep" if self.vary else "run"
 
     @property
     def finished(self) -> bool:
@@ -70,27 +73,79 @@ class Runs:
 
     # --- starting and watching -----------------------------------------------------------------
     def start(self, session: str, label: str, setup: Path, output: Path, games: int, seed: int,
-              changes=(), resume: bool = False, vary=()) -> Run:
+              changes=(), resume: bool = False, vary=(), tune=None) -> Run:
         with self.lock:
             if self.closed:
                 raise RuntimeError("the server is closing")
             number = max(self.runs, default=0) + 1
             run = Run(number, session, label, setup, output, games, seed, list(changes),
-                      list(vary))
+                      list(vary), dict(tune or {}))
             self.runs[number] = run
-        command = [sys.executable, "-m", "simulator.serve.play", str(setup), str(output),
-                   "--games", str(games), "--seed", str(seed), "--parent", str(os.getpid()),
-                   "--workers", str(self.workers)] + (["--resume"] if resume else []) + \
-            [f"--vary={text}" for text in vary]
+        if tune:  # `fairplay best-response` itself, ending with this server
+            who = ["--team", tune["team"]] if tune.get("team") else ["--role", tune["role"]]
+            command = [sys.executable, "-m", "simulator.serve.play", "--cli", str(os.getpid()),
+                       "best-response", str(setup), *who, "--trials", str(tune["trials"]),
+                       "-n", str(games), "--seed", str(seed), "-o", str(output),
+                       "--workers", str(self.workers)]
+        else:
+            command = [sys.executable, "-m", "simulator.serve.play", str(setup), str(output),
+                       "--games", str(games), "--seed", str(seed), "--parent",
+                       str(os.getpid()), "--workers", str(self.workers)] + \
+                (["--resume"] if resume else []) + [f"--vary={text}" for text in vary]
         # A session of its own: Ctrl-C in the server's terminal reaches the server, which stops
         # each run itself (and waits for it to save).
-        run.process = subprocess.Popen(command, cwd=self.root, stdout=subprocess.PIPE,
+        run.process = subprocess.Popen(command, cwd=self.root,
+                                       stdout=subprocess.DEVNULL if tune else subprocess.PIPE,
                                        stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                        start_new_session=True)
-        threading.Thread(target=self._watch, args=(run,), daemon=True).start()
+        if tune:
+            threading.Thread(target=self._watch_search, args=(run,), daemon=True).start()
+        else:
+            errors: collections.deque = collections.deque(maxlen=20)  # its last words, if any
+            threading.Thread(target=errors.extend, args=(run.process.stderr,),
+                             daemon=True).start()
+            threading.Thread(target=self._watch, args=(run, errors), daemon=True).start()
         return run
 
-    def _watch(self, run: Run) -> None:
+    def _watch_search(self, run: Run) -> None:
+        """A best-response search: its lines are its status, its file its progress."""
+        from simulator import best_response
+
+        def read_file():
+            try:
+                search = best_response.load(self.root / run.output)
+            except (best_response.BestResponseError, OSError, ValueError):
+                return
+            with self.lock:
+                if search != run.search:
+                    run.search = search
+                    if run.state == "starting":
+                        run.state = "running"
+                    self._bump()
+
+        def poll():
+            while run.process.poll() is None:
+                if (self.root / run.output).exists():
+                    read_file()
+                time.sleep(1.0)
+
+        threading.Thread(target=poll, daemon=True).start()
+        last = ""
+        for line in run.process.stderr:
+            line = line.strip()
+            if line:
+                last = line
+                with self.lock:
+                    run.line = line
+                    self._bump()
+        code = run.process.wait()
+        read_file()
+        with self.lock:
+            run.state = "done" if code == 0 else "stopped" if code == 130 else "failed"
+            run.line = {"done": f"saved to {run.output}"}.get(run.state, last)
+            self._bump()
+
+    def _watch(self, run: Run, errors) -> None:
         for line in run.process.stdout:
             try:
                 message = json.loads(line)
@@ -116,11 +171,12 @@ class Runs:
                     run.line = str(message.get("line", ""))
                 self._bump()
         code = run.process.wait()
-        errors = run.process.stderr.read().strip().splitlines()
+        time.sleep(0.1)  # its last lines on stderr
+        last = [line.strip() for line in errors if line.strip()]
         with self.lock:
             if not run.finished:  # it died without a word (killed, a crash)
                 run.state = "failed"
-                run.line = errors[-1] if errors else f"the run's process ended (exit code {code})"
+                run.line = last[-1] if last else f"the run's process ended (exit code {code})"
             self._bump()
 
     def _bump(self) -> None:
