@@ -9,6 +9,8 @@ import signal
 import subprocess
 import sys
 import time
+import urllib.error
+import urllib.request
 
 import numpy as np
 import pytest
@@ -104,6 +106,15 @@ def test_runs_at_once_each_stop_and_a_stopped_run_resumes(server, tmp_path):
     assert 0 < stopped.games_played < LONG
     server.post(f"/api/runs/{second['id']}/stop", {"session": SESSION})
     server.state_when(lambda s: run_of(s, second["id"])["state"] == "stopped")
+    # continued from the page, it goes on from what it saved
+    status, _ = server.post(f"/api/runs/{first['id']}/resume", {"session": SESSION})
+    assert status == 200
+    server.state_when(lambda s: run_of(s, first["id"])["state"] == "running" and
+                      run_of(s, first["id"])["played"] > stopped.games_played)
+    server.post(f"/api/runs/{first['id']}/stop", {"session": SESSION})
+    server.state_when(lambda s: run_of(s, first["id"])["state"] == "stopped")
+    assert runner.load_for_resume(tmp_path / first["output"]).games_played > \
+        stopped.games_played
 
 
 def test_a_run_of_another_page_cannot_be_stopped_from_this_one(server):
@@ -158,5 +169,19 @@ def test_stopping_the_server_leaves_no_process_behind(tmp_path, how):
         while processes_in(tmp_path) and time.monotonic() < deadline:
             time.sleep(0.2)
         assert processes_in(tmp_path) == []
+    finally:
+        server.stop()
+
+
+def test_served_beyond_loopback_it_prints_a_token_and_asks_for_it(tmp_path):
+    server = Server(tmp_path, "--host", "0.0.0.0")
+    try:
+        assert server.token_query.startswith("?token=")
+        local = server.address.replace("0.0.0.0", "127.0.0.1")
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(local, timeout=30)
+        assert refused.value.code == 401
+        with urllib.request.urlopen(local + server.token_query, timeout=30) as page:
+            assert page.status == 200 and "fairplay serve" in page.read().decode()
     finally:
         server.stop()

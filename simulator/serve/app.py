@@ -393,6 +393,15 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         return JSONResponse({"id": run.id, "state": run.state})
 
     @handles
+    async def resume_run(request: Request):
+        body = await _json(request)
+        run = _run(request, _session(body.get("session")))
+        if run.state != "stopped":
+            raise Refused(f"only a stopped run continues (this one is {run.state})", 409)
+        bench.runs.resume(run)
+        return JSONResponse({"id": run.id, "state": run.state})
+
+    @handles
     async def pin(request: Request):
         body = await _json(request)
         session = _session(body.get("session"))
@@ -475,6 +484,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         Route("/api/sweeps", start_sweep, methods=["POST"]),
         Route("/api/best-response", start_search, methods=["POST"]),
         Route("/api/runs/{number}/stop", stop_run, methods=["POST"]),
+        Route("/api/runs/{number}/resume", resume_run, methods=["POST"]),
         Route("/api/runs/{number}/pin", pin, methods=["POST"]),
         Route("/api/events", events),
         Route("/runs/{number}/report", report),

@@ -130,11 +130,15 @@ def play_sweep(args, output) -> int:
                                     status=lambda line: _say("status", line=line),
                                     warn=lambda line: _say("status", line=line))
     try:
-        axes = [sweeps.parse_vary(text) for text in args.vary]
-        command = " ".join(shlex.quote(part) for part in [
-            "fairplay", "sweep", args.setup, *[f"--vary={text}" for text in args.vary],
-            "-n", str(args.games), "--seed", str(args.seed), "-o", str(output)])
-        sweep, _ = sweeps.plan(args.setup, axes, args.games, args.seed, command=command)
+        if args.resume:
+            sweep = sweeps.Sweep.load(output)
+            sweep.check_resumable(output)
+        else:
+            axes = [sweeps.parse_vary(text) for text in args.vary]
+            command = " ".join(shlex.quote(part) for part in [
+                "fairplay", "sweep", args.setup, *[f"--vary={text}" for text in args.vary],
+                "-n", str(args.games), "--seed", str(args.seed), "-o", str(output)])
+            sweep, _ = sweeps.plan(args.setup, axes, args.games, args.seed, command=command)
         holder.append(sweep)
         report(force=True)
         sweeps.execute(sweep, args.workers, progress, output)

@@ -73,7 +73,7 @@ class Runs:
 
     # --- starting and watching -----------------------------------------------------------------
     def start(self, session: str, label: str, setup: Path, output: Path, games: int, seed: int,
-              changes=(), resume: bool = False, vary=(), tune=None) -> Run:
+              changes=(), vary=(), tune=None) -> Run:
         with self.lock:
             if self.closed:
                 raise RuntimeError("the server is closing")
@@ -81,31 +81,45 @@ class Runs:
             run = Run(number, session, label, setup, output, games, seed, list(changes),
                       list(vary), dict(tune or {}))
             self.runs[number] = run
-        if tune:  # `fairplay best-response` itself, ending with this server
-            who = ["--team", tune["team"]] if tune.get("team") else ["--role", tune["role"]]
+        self._launch(run)
+        return run
+
+    def resume(self, run: Run) -> None:
+        """Continue a stopped run (or sweep) from its file, as `fairplay run --resume` does."""
+        with self.lock:
+            if self.closed or not run.finished:
+                return
+            run.state, run.line = "starting", ""
+            self._bump()
+        self._launch(run, resume=True)
+
+    def _launch(self, run: Run, resume: bool = False) -> None:
+        if run.tune:  # `fairplay best-response` itself, ending with this server
+            tune = run.tune
+            how = ["--resume", str(run.output)] if resume else \
+                [str(run.setup), "--team" if tune.get("team") else "--role",
+                 tune.get("team") or tune["role"], "--trials", str(tune["trials"]),
+                 "-n", str(run.games), "--seed", str(run.seed), "-o", str(run.output)]
             command = [sys.executable, "-m", "simulator.serve.play", "--cli", str(os.getpid()),
-                       "best-response", str(setup), *who, "--trials", str(tune["trials"]),
-                       "-n", str(games), "--seed", str(seed), "-o", str(output),
-                       "--workers", str(self.workers)]
+                       "best-response", *how, "--workers", str(self.workers)]
         else:
-            command = [sys.executable, "-m", "simulator.serve.play", str(setup), str(output),
-                       "--games", str(games), "--seed", str(seed), "--parent",
-                       str(os.getpid()), "--workers", str(self.workers)] + \
-                (["--resume"] if resume else []) + [f"--vary={text}" for text in vary]
+            command = [sys.executable, "-m", "simulator.serve.play", str(run.setup),
+                       str(run.output), "--games", str(run.games), "--seed", str(run.seed),
+                       "--parent", str(os.getpid()), "--workers", str(self.workers)] + \
+                (["--resume"] if resume else []) + [f"--vary={text}" for text in run.vary]
         # A session of its own: Ctrl-C in the server's terminal reaches the server, which stops
         # each run itself (and waits for it to save).
         run.process = subprocess.Popen(command, cwd=self.root,
-                                       stdout=subprocess.DEVNULL if tune else subprocess.PIPE,
+                                       stdout=subprocess.DEVNULL if run.tune else subprocess.PIPE,
                                        stderr=subprocess.PIPE, text=True, encoding="utf-8",
                                        start_new_session=True)
-        if tune:
+        if run.tune:
             threading.Thread(target=self._watch_search, args=(run,), daemon=True).start()
         else:
             errors: collections.deque = collections.deque(maxlen=20)  # its last words, if any
             threading.Thread(target=errors.extend, args=(run.process.stderr,),
                              daemon=True).start()
             threading.Thread(target=self._watch, args=(run, errors), daemon=True).start()
-        return run
 
     def _watch_search(self, run: Run) -> None:
         """A best-response search: its lines are its status, its file its progress."""
