@@ -146,6 +146,12 @@ def test_elsewhere_every_request_needs_the_token(tmp_path):
     assert not is_loopback("0.0.0.0") and not is_loopback("192.168.1.2")
 
 
+def test_an_unknown_game_or_config_is_refused_in_one_line(client):
+    assert client.get("/api/setup", params={"game": "chess", "base": "x"}).status_code == 404
+    answer = client.get("/api/setup", params={"game": "werewolf", "base": "../../etc/passwd"})
+    assert answer.status_code == 400 and "not a built-in config" in answer.json()["error"]
+
+
 def test_a_post_must_be_json_and_a_session_well_formed(client):
     assert client.post("/api/check", content="game=werewolf").status_code == 415
     answer = client.post("/api/runs", json={**BASE, "session": "../../x", "games": 10})

@@ -156,4 +156,15 @@ def test_a_game_of_a_run_step_by_step(page):
                          capture_output=True, text=True, check=True)
     assert [line for line in cli.stdout.splitlines() if line.strip()][:len(lines)] == \
         [line for line in lines if line.strip()]
+    # with what each seat learns privately: `fairplay trace --private`
+    browser.send("Page.navigate", url=f"{server.address}runs/{answer['id']}/trace?game=7"
+                                      f"&private=1")
+    until(browser, "document.querySelectorAll('#lines li').length", 600)
+    private = browser.evaluate("Array.from(document.querySelectorAll('#lines li'))"
+                               ".map(l => l.textContent)")
+    cli = subprocess.run([sys.executable, "-m", "simulator.cli", "trace", answer["setup"],
+                          "--seed", "2", "--game", "7", "--private"], cwd=folder,
+                         capture_output=True, text=True, check=True)
+    assert [line for line in cli.stdout.splitlines() if line.strip()][:len(private)] == \
+        [line for line in private if line.strip()]
     assert browser.errors() == []

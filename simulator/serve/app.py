@@ -32,7 +32,8 @@ from simulator import chunks, compare, fileio, headline, runner
 from simulator import sweep as sweeps
 from simulator import config as config_module
 from simulator.config import ConfigError
-from simulator.games import get_game
+from simulator.games.base import is_private_line
+from simulator.games import game_names, get_game
 from simulator.serve import setups
 from simulator.serve.runs import Runs
 from simulator.summary import summarize
@@ -274,6 +275,8 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     @handles
     async def setup(request: Request):
         game, base = request.query_params.get("game", ""), request.query_params.get("base", "")
+        if game not in game_names():
+            raise Refused(f"unknown game {game!r}", 404, key="game")
         fields = await anyio.to_thread.run_sync(setups.field_dicts, game, base)
         spec = get_game(game)
         return JSONResponse({"fields": fields, "strategies": setups.strategy_catalogue(game),
@@ -439,14 +442,17 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
             raise Refused("a run's games can be stepped through (a sweep's cells are runs: "
                           "fairplay trace plays any of them)", 409)
         game = _integer(dict(request.query_params), "game", 0, run.games - 1, 0)
+        private = request.query_params.get("private") == "1"
 
         def lines():
             cfg = chunks.config_of(run.result)
-            return runner.trace_game(cfg, run.seed, game, run.result.data["chunk_size"])
+            return runner.trace_game(cfg, run.seed, game, run.result.data["chunk_size"],
+                                     private=private)
 
         found = await anyio.to_thread.run_sync(lines)
         page = pages.get_template("trace.html.j2").render(
-            run=run, game=game, lines=found, games=run.games)
+            run=run, game=game, lines=found, games=run.games, private=private,
+            marked=[is_private_line(line) for line in found])
         return HTMLResponse(page)
 
     async def events(request: Request):
