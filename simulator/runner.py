@@ -36,18 +36,28 @@ def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
     every event, and decode it: the same game the run played, from the same kernel. What a seat
     privately learns (lines marked `base.PRIVATE_MARK`) is kept only with `private`. A game in
     which a strategy fails raises the StrategyFault with the lines up to the fault as `lines`."""
+    return trace_game_with_tables(cfg, seed, game, chunk_size, max_rows, private)[0]
+
+
+def trace_game_with_tables(cfg: config_module.Config, seed: int, game: int = 0,
+                           chunk_size: int = DEFAULT_CHUNK_SIZE, max_rows: int = 20_000,
+                           private: bool = False) -> tuple[list[str], list[list[dict]]]:
+    """`trace_game`'s lines, and for each line the table after it: each seat's role, whether it
+    is out and why, what lies before it and what it learned (the game's trace marks)."""
     chunk, index = divmod(game, chunk_size)
 
-    def story(rows) -> list[str]:
-        lines = cfg.game.decode_trace(rows, cfg.params)
-        return lines if private else [line for line in lines if not is_private_line(line)]
+    def story(rows):
+        lines, tables = cfg.game.decode_trace.with_tables(rows, cfg.params)
+        kept = [private or not is_private_line(line) for line in lines]
+        return ([line for line, keep in zip(lines, kept) if keep],
+                [table for table, keep in zip(tables, kept) if keep])
 
     try:
         _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, index + 1,
                               chunks.chunk_rng(seed, chunk), trace_rows=max_rows,
                               trace_game=index)
     except driver.StrategyFault as fault:
-        fault.lines = story(fault.trace)
+        fault.lines = story(fault.trace)[0]
         raise
     return story(rows)
 

@@ -147,6 +147,21 @@ def test_a_game_of_a_run_step_by_step(page):
                      "document.getElementById('forward').click(); "
                      "document.getElementById('back').click()")
     assert browser.evaluate("document.getElementById('where').textContent").startswith("step 2 ")
+    assert browser.evaluate("document.querySelectorAll('#table .seat').length") == 9
+    # at the last step the table has every seat's role and the dead marked out
+    browser.evaluate("{ const s = document.getElementById('step'); s.value = s.max; "
+                     "s.dispatchEvent(new Event('input')); }")
+    every = browser.evaluate("Array.from(document.querySelectorAll('#lines li'))"
+                             ".map(l => l.textContent)")
+    dead = sum(1 for line in every if line.startswith("  † seat"))
+    assert browser.evaluate("document.querySelectorAll('#table .seat.out').length") == dead > 0
+    assert all(browser.evaluate("Array.from(document.querySelectorAll('#table .seat h3'))"
+                                ".map(h => h.textContent.includes(' · '))"))
+    browser.evaluate("{ const s = document.getElementById('step'); s.value = 0; "
+                     "s.dispatchEvent(new Event('input')); "
+                     "document.getElementById('forward').click(); "
+                     "document.getElementById('forward').click(); "
+                     "document.getElementById('back').click(); }")
     now = browser.evaluate("document.querySelector('#lines li.now').textContent")
     lines = browser.evaluate("Array.from(document.querySelectorAll('#lines li'))"
                              ".map(l => l.textContent)")

@@ -3,7 +3,9 @@
 import numpy as np
 import pytest
 
-from simulator.games.base import PRIVATE_MARK, Digits, Packed, TraceEvent, codes, trace_places
+from simulator.games.base import (
+    PRIVATE_MARK, Digits, Mark, Packed, TraceEvent, codes, trace_places,
+)
 from simulator.games.story import Story, trace_decoder, unpack
 
 LAYOUT = Packed(down=16, up=None)
@@ -119,3 +121,47 @@ def test_a_sentence_names_only_declared_fields_and_renderers():
 def test_packed_parts_need_radixes():
     with pytest.raises(ValueError):
         Packed(low=None, high=None)
+
+
+# --- the table the step-by-step view draws ------------------------------------------------------
+TABLE_EVENTS = (
+    TraceEvent("deal", "  seat {seat} is dealt {role}", actor="seat", value="role",
+               table=(Mark("role", "seat", "role {role}"),)),
+    TraceEvent("dies", "  seat {seat} dies", actor="seat",
+               table=(Mark("out", "seat", "dead"), Mark("taken", "seat", "a badge"))),
+    TraceEvent("badge", "  seat {seat} takes the badge", actor="seat",
+               table=(Mark("front", "seat", "a badge"),)),
+    TraceEvent("peek", "  seat {seat} peeks at seat {other}", actor="seat", target="other",
+               table=(Mark("learns", "seat", "seat {other} peeked at"),)),
+    TraceEvent("revived", "  seat {seat} is revived", actor="seat",
+               table=(Mark("back", "seat"),)),
+)
+TT = codes(TABLE_EVENTS, "Table")
+
+
+class Players:
+    players = 3
+
+
+def test_the_table_follows_the_marks_line_by_line():
+    rows = np.concatenate([row(TT.deal, 0, value=4), row(TT.deal, 1, value=5),
+                           row(TT.badge, 1), row(TT.peek, 0, 1), row(TT.dies, 1),
+                           row(TT.revived, 1), row(TT.deal, 7, value=1)])  # seat 7: not seated
+    decoder = trace_decoder(TABLE_EVENTS, Story)
+    lines, tables = decoder.with_tables(rows, Players())
+    assert lines == decoder(rows, Players()) and len(tables) == len(lines) == 7
+    assert [s["role"] for s in tables[1]] == ["role 4", "role 5", ""]
+    assert tables[2][1]["front"] == ["a badge"] and tables[1][1]["front"] == []
+    assert tables[3][0]["learned"] == ["seat 1 peeked at"]
+    assert tables[4][1]["out"] == "dead" and tables[4][1]["front"] == []  # the badge is taken
+    assert tables[5][1]["out"] == "" and tables[6] == tables[5]
+
+
+def test_a_mark_names_a_kind_and_the_event_s_own_fields():
+    with pytest.raises(ValueError, match="one of"):
+        Mark("vanishes", "seat")
+    with pytest.raises(ValueError, match="seat field"):
+        trace_decoder((TraceEvent("dies", "x", actor="seat", table=(Mark("out", "who"),)),), Story)
+    with pytest.raises(ValueError, match="cause"):
+        trace_decoder((TraceEvent("dies", "x", actor="seat",
+                                  table=(Mark("out", "seat", "{cause}"),)),), Story)

@@ -130,6 +130,25 @@ class Digits:
 
 
 @dataclass(frozen=True)
+class Mark:
+    """How one trace event changes the table the step-by-step view draws (`fairplay serve`):
+    the seat named by the row's field `seat` gets a `role` (the text), is `out` of the game
+    (why), is `back` in it, has an item put `front` of it or taken away (`taken`, the same
+    text), or privately `learns` the text. The text is a format string of the row's fields, as
+    an event's `says` (`{checked:who}`)."""
+
+    kind: str
+    seat: str
+    text: str = ""
+
+    KINDS = ("role", "out", "back", "front", "taken", "learns")
+
+    def __post_init__(self):
+        if self.kind not in self.KINDS:
+            raise ValueError(f"a trace mark is one of {', '.join(self.KINDS)}, not {self.kind!r}")
+
+
+@dataclass(frozen=True)
 class TraceEvent:
     """One kind of trace row, (step, code, actor, target, value, extra): its code is its position
     in the game's TRACE_EVENTS. Each used column is named (a name, `Packed` parts or `Digits`);
@@ -149,6 +168,7 @@ class TraceEvent:
     extra: str | Packed | Digits = ""
     private: bool = False
     gathered: bool = False
+    table: tuple = ()  # Mark: how the event changes the table (who is in, what lies before whom)
 
     def columns(self):
         """(column index in the row, its declaration) for each named column."""

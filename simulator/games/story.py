@@ -84,9 +84,8 @@ class _Renderer(string.Formatter):
         return super().format_field(value, format_spec)
 
 
-def trace_decoder(events, story_class: type[Story] = Story) -> Callable[[np.ndarray, object],
-                                                                       list[str]]:
-    """A game's `decode_trace(rows, params)`: its header, then every row's lines in play order."""
+def trace_decoder(events, story_class: type[Story] = Story) -> "TraceDecoder":
+    """A game's `decode_trace(rows, params)`, its declarations checked first."""
     for event in events:
         told = hasattr(story_class, f"tell_{event.name}")
         if told == bool(event.says):
@@ -104,24 +103,76 @@ def trace_decoder(events, story_class: type[Story] = Story) -> Callable[[np.ndar
             if spec and spec.isidentifier() and not hasattr(story_class, spec):
                 raise ValueError(f"trace event {event.name!r}: its story has no renderer {spec}")
 
-    def decode_trace(rows, params) -> list[str]:
-        story = story_class(params)
+    for event in events:
+        for mark in event.table:
+            names = field_names(event)
+            if mark.seat not in names:
+                raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark names seat "
+                                 f"field {mark.seat!r}, not one of {names}")
+            for _, field, spec, _ in string.Formatter().parse(mark.text):
+                if field is not None and field not in names:
+                    raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark says "
+                                     f"{{{field}}}, not one of its fields {names}")
+    return TraceDecoder(events, story_class)
+
+
+class TraceDecoder:
+    """A game's `decode_trace(rows, params)`: its header, then every row's lines in play order.
+    `with_tables` also gives, for each line, the table after it (each seat's role, whether it is
+    out, what lies before it, what it learned), kept by the events' `table` marks."""
+
+    def __init__(self, events, story_class):
+        self.events, self.story_class = events, story_class
+
+    def __call__(self, rows, params) -> list[str]:
+        return self.with_tables(rows, params)[0]
+
+    def with_tables(self, rows, params) -> tuple[list[str], list[list[dict]]]:
+        story = self.story_class(params)
         render = _Renderer(story)
-        lines = list(story.header())
+        seats = [{"seat": seat, "role": "", "out": "", "front": [], "learned": []}
+                 for seat in range(int(getattr(params, "players", 0) or 0))]
+        lines, tables = [], []
+
+        def add(new_lines):
+            lines.extend(new_lines)
+            snapshot = [dict(s, front=list(s["front"]), learned=list(s["learned"]))
+                        for s in seats]
+            tables.extend(snapshot for _ in new_lines)
+
+        add(list(story.header()))
         for row in np.asarray(rows).tolist():
-            event = events[row[1]]
+            event = self.events[row[1]]
             if not event.gathered:
-                lines += story.flush()
+                add(story.flush())
             fields = unpack(event, row)
             if event.says:
                 said = render.vformat(event.says, (), fields)
             else:
                 said = getattr(story, f"tell_{event.name}")(fields)
             said = [said] if isinstance(said, str) else said
-            lines += [private_line(line) for line in said] if event.private else said
+            said = [private_line(line) for line in said] if event.private else list(said)
             if event.secret:
-                lines.append(private_line(render.vformat(event.secret, (), fields)))
-        lines += story.flush()
-        return lines
+                said.append(private_line(render.vformat(event.secret, (), fields)))
+            for mark in event.table:  # after the row is told (its story has kept what it keeps)
+                seat = fields[mark.seat]
+                if 0 <= seat < len(seats):
+                    _apply(seats[seat], mark.kind, render.vformat(mark.text, (), fields))
+            add(said)
+        add(story.flush())
+        return lines, tables
 
-    return decode_trace
+
+def _apply(seat: dict, kind: str, text: str) -> None:
+    if kind == "role":
+        seat["role"] = text
+    elif kind == "out":
+        seat["out"] = text or "out"
+    elif kind == "back":
+        seat["out"] = ""
+    elif kind == "front":
+        seat["front"].append(text)
+    elif kind == "taken" and text in seat["front"]:
+        seat["front"].remove(text)
+    elif kind == "learns":
+        seat["learned"].append(text)

@@ -446,13 +446,21 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
 
         def lines():
             cfg = chunks.config_of(run.result)
-            return runner.trace_game(cfg, run.seed, game, run.result.data["chunk_size"],
-                                     private=private)
+            return runner.trace_game_with_tables(cfg, run.seed, game,
+                                                 run.result.data["chunk_size"], private=private)
 
-        found = await anyio.to_thread.run_sync(lines)
+        found, tables = await anyio.to_thread.run_sync(lines)
+        # the table changes only at some rows: each distinct one is sent once
+        distinct: dict[str, int] = {}
+        for table in tables:
+            distinct.setdefault(json.dumps(table), len(distinct))
         page = pages.get_template("trace.html.j2").render(
             run=run, game=game, lines=found, games=run.games, private=private,
-            marked=[is_private_line(line) for line in found])
+            marked=[is_private_line(line) for line in found],
+            tables=[json.loads(text) for text in distinct],
+            table_of_line=[distinct[json.dumps(table)] for table in tables],
+            drawn=any(seat["role"] or seat["out"] or seat["front"] or seat["learned"]
+                      for table in tables for seat in table))
         return HTMLResponse(page)
 
     async def events(request: Request):

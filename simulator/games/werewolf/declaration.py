@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Role, TraceEvent, codes, private, public,
+    DecisionKind, Item, ObservationLayout, Mark, Role, TraceEvent, codes, private, public,
 )
 
 NAME = "werewolf"
@@ -268,17 +268,20 @@ EV = codes(EVENTS, "Event")
 
 # --- trace events (rows of the trace buffer: step, code, actor, target, value, extra) -----------
 # A line's seats read "seat 3 (seer)" ({seat:who}: the role dealt); trace.py tells the rest.
-E = TraceEvent
+E, M = TraceEvent, Mark
 TRACE_EVENTS = (
-    E("deal", actor="seat", value="role"),
+    E("deal", actor="seat", value="role", table=(M("role", "seat", "{role:role_name}"),)),
     E("night", "Night {night}", value="night"),
-    E("seer_check", actor="seer", target="checked", value="team"),
+    E("seer_check", actor="seer", target="checked", value="team",
+      table=(M("learns", "seer", "{checked:who} is {team:of_team}"),)),
     E("wolf_kill", "  the werewolves ({wolf:who} for the pack) attack {victim:who}",
       actor="wolf", target="victim"),
-    E("death", "  † {seat:who} {cause:dies}", actor="seat", value="role", extra="cause"),
+    E("death", "  † {seat:who} {cause:dies}", actor="seat", value="role", extra="cause",
+      table=(M("out", "seat", "{cause:died}"),)),
     E("day", "Day {day}", value="day"),
     E("claim", "  {claimant:who} claims to be the seer: {checked:who} is {wolf:a_werewolf}",
-      actor="claimant", target="checked", value="wolf", extra="role_claimed"),
+      actor="claimant", target="checked", value="wolf", extra="role_claimed",
+      table=(M("front", "claimant", "claims the seer: {checked:who} is {wolf:a_werewolf}"),)),
     E("suspect_vote", "  suspect vote: {voter:who} -> {suspect:who}",
       actor="voter", target="suspect"),
     E("suspects", "  suspects: footprint {footprint:who} ({footprint_votes} votes), fur "
@@ -290,27 +293,38 @@ TRACE_EVENTS = (
       actor="hanged", value="votes", extra="against"),
     E("winner", value="team", extra="end"),
     E("medium", "  the medium, {medium:who}, learns the hanged {hanged:who} was "
-                "{wolf:a_werewolf}", actor="medium", target="hanged", value="wolf"),
+                "{wolf:a_werewolf}", actor="medium", target="hanged", value="wolf",
+      table=(M("learns", "medium", "the hanged {hanged:who} was {wolf:a_werewolf}"),)),
     E("medium_claim", "  {claimant:who} claims to be the medium: the hanged {hanged:who} was "
                       "{wolf:a_werewolf}",
-      actor="claimant", target="hanged", value="wolf", extra="role_claimed"),
+      actor="claimant", target="hanged", value="wolf", extra="role_claimed",
+      table=(M("front", "claimant", "claims the medium: {hanged:who} was {wolf:a_werewolf}"),)),
     E("protect", actor="bodyguard", target="protected", value="done"),
     E("peek", "  the witness, {witness:who}, peeks at the werewolves{caught:noticed}",
-      actor="witness", value="caught"),
-    E("witch_save", "  the witch, {witch:who}, revives {saved:who}", actor="witch", target="saved"),
+      actor="witness", value="caught",
+      table=(M("learns", "witness", "peeked at the werewolves{caught:noticed}"),)),
+    E("witch_save", "  the witch, {witch:who}, revives {saved:who}", actor="witch", target="saved",
+      table=(M("back", "saved"), M("front", "witch", "used the potion of life"))),
     E("witch_poison", "  the witch, {witch:who}, poisons {poisoned:who}",
-      actor="witch", target="poisoned"),
+      actor="witch", target="poisoned", table=(M("front", "witch", "used the poison"),)),
     E("owl", "  the owl man, {owl:who}, names {named:who} for tomorrow's footprint",
-      actor="owl", target="named"),
-    E("mark", "  the death god, {god:who}, marks {marked:who}", actor="god", target="marked"),
-    E("paranoid", actor="paranoid", target="named", value="signal", extra="role"),
-    E("charm", "  the piper, {piper:who}, charms {charmed:who}", actor="piper", target="charmed"),
+      actor="owl", target="named", table=(M("learns", "owl", "named {named:who}"),)),
+    E("mark", "  the death god, {god:who}, marks {marked:who}", actor="god", target="marked",
+      table=(M("front", "marked", "marked by the death god"),)),
+    E("paranoid", actor="paranoid", target="named", value="signal", extra="role",
+      table=(M("role", "paranoid", "{role:role_name}, was paranoid"),
+             M("learns", "paranoid", "{named:who}: {signal:signal}"))),
+    E("charm", "  the piper, {piper:who}, charms {charmed:who}", actor="piper", target="charmed",
+      table=(M("front", "charmed", "charmed"),)),
     E("link", "  cupid, {cupid:who}, links {lover:who} and {other:who} as lovers",
-      actor="lover", target="other", value="cupid"),
+      actor="lover", target="other", value="cupid",
+      table=(M("learns", "lover", "in love with {other:who}"),
+             M("learns", "other", "in love with {lover:who}"))),
     E("shoot", "  the hunter, {hunter:who}, announces himself and shoots {shot:who}",
-      actor="hunter", target="shot"),
+      actor="hunter", target="shot", table=(M("front", "hunter", "the hunter (announced)"),)),
     E("mayor_vote", "  mayor vote: {voter:who} -> {choice:who}", actor="voter", target="choice"),
-    E("mayor", actor="mayor", target="predecessor", value="succeeds", extra="votes"),
+    E("mayor", actor="mayor", target="predecessor", value="succeeds", extra="votes",
+      table=(M("taken", "predecessor", "the mayor"), M("front", "mayor", "the mayor"))),
     E("nobody_killed", target="attacked"),
 )
 TR = codes(TRACE_EVENTS, "Trace")

@@ -42,6 +42,23 @@ class WerewolfStory(Story):
         return DEATHS.get(cause, "dies")
 
     @staticmethod
+    def died(cause):
+        """Why a seat is out, for the table: "killed by the werewolves", "of grief (a lover)"."""
+        return DEATHS.get(cause, "dies").removeprefix("dies").lstrip(", ") or "dead"
+
+    @staticmethod
+    def role_name(role):
+        return ROLES[role].name
+
+    @staticmethod
+    def of_team(team):
+        return "a werewolf" if TEAMS[team] == "wolf" else "not a werewolf"
+
+    @staticmethod
+    def signal(code):
+        return f"\"{_signal(code)}\""
+
+    @staticmethod
     def a_werewolf(wolf):
         return "a werewolf" if wolf else "not a werewolf"
 
