@@ -57,7 +57,6 @@ class Refused(Exception):
 class Workbench:
     root: Path
     runs: Runs
-    token: str | None = None
     references: dict = field(default_factory=dict)  # session -> the pinned run's number
     _views: dict = field(default_factory=dict)  # run number -> (games, its view), computed once
 
@@ -82,7 +81,8 @@ class Workbench:
         number = max(self.runs.runs, default=0) + 1
         while True:
             # (a best-response search writes its tuned config beside its file, as NAME.toml)
-            setup = RUNS_FOLDER / f"{kind}-{number}{'-setup' if kind == 'best-response' else ''}.toml"
+            tail = "-setup" if kind == "best-response" else ""
+            setup = RUNS_FOLDER / f"{kind}-{number}{tail}.toml"
             output = RUNS_FOLDER / f"{kind}-{number}.json"
             if not any((self.root / p).exists() for p in (setup, output,
                                                           output.with_suffix(".toml"))):
@@ -251,7 +251,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     """The workbench on `root`. With `token`, every request must carry it; on loopback (no
     token), every request must name a loopback host."""
     root = Path(root).resolve()
-    bench = Workbench(root, runs or Runs(root), token)
+    bench = Workbench(root, runs or Runs(root))
     pages = _templates()
 
     def refused(exc: Refused) -> JSONResponse:
