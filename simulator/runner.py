@@ -43,11 +43,17 @@ def trace_game_with_tables(cfg: config_module.Config, seed: int, game: int = 0,
                            chunk_size: int = DEFAULT_CHUNK_SIZE, max_rows: int = 20_000,
                            private: bool = False) -> tuple[list[str], list[list[dict]]]:
     """`trace_game`'s lines, and for each line the table after it: each seat's role, whether it
-    is out and why, what lies before it and what it learned (the game's trace marks)."""
+    is out and why, what lies before it and what it learned (the game's trace marks; a decoder
+    that keeps no table gives an empty one)."""
     chunk, index = divmod(game, chunk_size)
+    decode = cfg.game.decode_trace
 
     def story(rows):
-        lines, tables = cfg.game.decode_trace.with_tables(rows, cfg.params)
+        if hasattr(decode, "with_tables"):
+            lines, tables = decode.with_tables(rows, cfg.params)
+        else:
+            lines = decode(rows, cfg.params)
+            tables = [[] for _ in lines]
         kept = [private or not is_private_line(line) for line in lines]
         return ([line for line, keep in zip(lines, kept) if keep],
                 [table for table, keep in zip(tables, kept) if keep])
