@@ -15,7 +15,7 @@ import shlex
 
 import numpy as np
 
-from simulator import runner, schema, stats
+from simulator import config, runner, schema, stats
 from simulator.rates import ratio_moments
 from simulator.results import Result
 from simulator.summary import summarize
@@ -233,15 +233,6 @@ def run_base(result: Result) -> tuple[str, list[str]]:
     return spec, ([f"players={players}"] if players is not None else [])
 
 
-def _lookup(raw: dict, path: str):
-    node = raw
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
 def _kinds(kind) -> list:
     return list(kind.types) if isinstance(kind, schema.AnyOf) else [kind]
 
@@ -292,7 +283,7 @@ def balance_knobs(result: Result) -> list[dict]:
     for key in getattr(game, "config_keys", ()):
         if not getattr(key, "balance_knob", False):
             continue
-        given = _lookup(raw, key.path)
+        given = config.value_at(raw, key.path.split("."))
         current = given if given is not None else key.default_for(players)
         if current is None:
             text = key.describe_default()

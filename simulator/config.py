@@ -200,14 +200,28 @@ def _key_path(key: str) -> list[str]:
 def apply_overrides(raw: dict, overrides, file: str) -> dict:
     raw = copy.deepcopy(raw)
     for text in overrides:
-        path, value = parse_override(text, file)
-        node = raw
-        for part in path[:-1]:
-            node = node.setdefault(part, {})
-            if not isinstance(node, dict):
-                raise ConfigError(file, ".".join(path), f"{part} is not a table")
-        node[path[-1]] = value
+        set_value(raw, *parse_override(text, file), file)
     return raw
+
+
+def value_at(raw: dict, path: list[str]):
+    """The value at a key path (["roles", "werewolf"]) of a raw config; None where it has none."""
+    node = raw
+    for part in path:
+        if not isinstance(node, dict) or part not in node:
+            return None
+        node = node[part]
+    return node
+
+
+def set_value(raw: dict, path: list[str], value, file: str = "") -> None:
+    """Set the value at a key path of a raw config, making the tables it needs."""
+    node = raw
+    for part in path[:-1]:
+        node = node.setdefault(part, {})
+        if not isinstance(node, dict):
+            raise ConfigError(file, ".".join(path), f"{part} is not a table")
+    node[path[-1]] = value
 
 
 # --- strategies --------------------------------------------------------------------------------

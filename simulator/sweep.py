@@ -218,15 +218,6 @@ def check_axes(axes: list[Axis]) -> None:
         raise SweepError(f"the grid has {size:,} cells; at most {MAX_CELLS:,}")
 
 
-def _get(raw: dict, path: list[str]):
-    node = raw
-    for part in path:
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
 def cell_overrides(base_raw: dict, axes: list[Axis], levels: tuple, file: str) -> list[str]:
     """The ``key=value`` overrides of one cell (list appends resolved against the config)."""
     raw = copy.deepcopy(base_raw)
@@ -235,7 +226,7 @@ def cell_overrides(base_raw: dict, axes: list[Axis], levels: tuple, file: str) -
         if axis.op == "set":
             text = f"{axis.key}={toml_value(value)}"
         else:
-            current = _get(raw, axis.key.split("."))
+            current = config_module.value_at(raw, axis.key.split("."))
             if current is None:
                 current = []
             if not isinstance(current, list):

@@ -11,7 +11,6 @@ sentence is marked with `base.private_line`.
 from __future__ import annotations
 
 import string
-from typing import Callable
 
 import numpy as np
 
@@ -125,9 +124,12 @@ class TraceDecoder:
         self.events, self.story_class = events, story_class
 
     def __call__(self, rows, params) -> list[str]:
-        return self.with_tables(rows, params)[0]
+        return self._decode(rows, params, keep_tables=False)[0]
 
     def with_tables(self, rows, params) -> tuple[list[str], list[list[dict]]]:
+        return self._decode(rows, params, keep_tables=True)
+
+    def _decode(self, rows, params, keep_tables: bool):
         story = self.story_class(params)
         render = _Renderer(story)
         seats = [{"seat": seat, "role": "", "out": "", "front": [], "learned": []}
@@ -136,9 +138,10 @@ class TraceDecoder:
 
         def add(new_lines):
             lines.extend(new_lines)
-            snapshot = [dict(s, front=list(s["front"]), learned=list(s["learned"]))
-                        for s in seats]
-            tables.extend(snapshot for _ in new_lines)
+            if keep_tables and new_lines:
+                snapshot = [dict(s, front=list(s["front"]), learned=list(s["learned"]))
+                            for s in seats]
+                tables.extend(snapshot for _ in new_lines)
 
         add(list(story.header()))
         for row in np.asarray(rows).tolist():

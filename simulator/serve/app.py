@@ -75,9 +75,9 @@ class Workbench:
                           key="name")
         return full
 
-    def next_run_paths(self, kind: str = "run") -> tuple[int, Path, Path]:
-        """A run's (or sweep's) number and its setup and output files: never a file that
-        already exists."""
+    def next_run_paths(self, kind: str = "run") -> tuple[Path, Path]:
+        """A run's (or sweep's, or search's) setup and output files: never a file that already
+        exists."""
         number = max(self.runs.runs, default=0) + 1
         while True:
             # (a best-response search writes its tuned config beside its file, as NAME.toml)
@@ -86,7 +86,7 @@ class Workbench:
             output = RUNS_FOLDER / f"{kind}-{number}.json"
             if not any((self.root / p).exists() for p in (setup, output,
                                                           output.with_suffix(".toml"))):
-                return number, setup, output
+                return setup, output
             number += 1
 
     # --- what the page shows -----------------------------------------------------------------
@@ -302,26 +302,34 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         fileio.write_atomically(path, setup.toml())
         return JSONResponse({"saved": str(path.relative_to(root)), "toml": setup.toml()})
 
+    def asked(body: dict, default_games: int) -> tuple[str, int, int]:
+        """What every start names: the page's session, the games and the seed."""
+        return (_session(body.get("session")),
+                _integer(body, "games", 1, MAX_GAMES, default_games),
+                _integer(body, "seed", 0, 2**63 - 1, 0))
+
+    def launch(wanted: tuple, setup: setups.Setup, kind: str, label: str,
+               **options) -> JSONResponse:
+        """Write the setup under results/serve/ and start its run, sweep or search there."""
+        session, games, seed = wanted
+        setup_path, output = bench.next_run_paths(kind)
+        (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
+        fileio.write_atomically(root / setup_path, setup.toml())
+        run = bench.runs.start(session, label, setup_path, output, games, seed,
+                               setup.changed_keys(), **options)
+        return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
+
     @handles
     async def start_run(request: Request):
         body = await _json(request)
-        session = _session(body.get("session"))
-        games = _integer(body, "games", 1, MAX_GAMES, 100_000)
-        seed = _integer(body, "seed", 0, 2**63 - 1, 0)
+        wanted = asked(body, 100_000)
         setup, _ = await anyio.to_thread.run_sync(_setup_of, bench, body)
-        number, setup_path, output = bench.next_run_paths()
-        (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
-        fileio.write_atomically(root / setup_path, setup.toml())
-        run = bench.runs.start(session, setup.label(), setup_path, output, games, seed,
-                               setup.changed_keys())
-        return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
+        return launch(wanted, setup, "run", setup.label())
 
     @handles
     async def start_sweep(request: Request):
         body = await _json(request)
-        session = _session(body.get("session"))
-        games = _integer(body, "games", 1, MAX_GAMES, 100_000)
-        seed = _integer(body, "seed", 0, 2**63 - 1, 0)
+        wanted = asked(body, 100_000)
         vary = [text.strip() for text in body.get("vary", []) if isinstance(text, str)
                 and text.strip()]
         if not vary or len(vary) > 2:
@@ -338,19 +346,13 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
             raise Refused(f"{cells} cells; the page sweeps at most {MAX_SWEEP_CELLS} (fairplay "
                           f"sweep has no such limit)", key="vary")
         setup, _ = await anyio.to_thread.run_sync(_setup_of, bench, body)
-        number, setup_path, output = bench.next_run_paths("sweep")
-        (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
-        fileio.write_atomically(root / setup_path, setup.toml())
-        run = bench.runs.start(session, f"{setup.label()} × {' × '.join(vary)}", setup_path,
-                               output, games, seed, setup.changed_keys(), vary=vary)
-        return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
+        return launch(wanted, setup, "sweep", f"{setup.label()} × {' × '.join(vary)}",
+                      vary=vary)
 
     @handles
     async def start_search(request: Request):
         body = await _json(request)
-        session = _session(body.get("session"))
-        games = _integer(body, "games", 1, MAX_GAMES, 20_000)
-        seed = _integer(body, "seed", 0, 2**63 - 1, 0)
+        wanted = asked(body, 20_000)
         trials = _integer(body, "trials", 1, 1000, 20)
         who = body.get("who", "")
         setup, source = await anyio.to_thread.run_sync(_setup_of, bench, body)
@@ -371,12 +373,8 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
                 raise Refused(str(exc), key="who") from None
 
         await anyio.to_thread.run_sync(check_space)
-        number, setup_path, output = bench.next_run_paths("best-response")
-        (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
-        fileio.write_atomically(root / setup_path, setup.toml())
-        run = bench.runs.start(session, f"{setup.label()}: best response of {name}",
-                               setup_path, output, games, seed, setup.changed_keys(), tune=tune)
-        return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})
+        return launch(wanted, setup, "best-response",
+                      f"{setup.label()}: best response of {name}", tune=tune)
 
     def _run(request: Request, session: str | None = None):
         try:

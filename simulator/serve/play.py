@@ -34,8 +34,25 @@ def _say(kind: str, **fields) -> None:
     sys.stdout.flush()
 
 
-def _data(result) -> dict:
-    return json.loads(result.to_json())
+class _Reporter:
+    """Says the result (or sweep) so far, at most about once a second unless forced, and what
+    the run is doing now; `progress(kind)` builds the runner's or the sweep's callbacks."""
+
+    def __init__(self):
+        self.current = None  # a Result or a Sweep: anything with to_json()
+        self.last = 0.0
+
+    def report(self, *_, force: bool = False) -> None:
+        if self.current is not None and \
+                (force or time.monotonic() - self.last >= REPORT_EVERY_SECONDS):
+            self.last = time.monotonic()
+            _say("result", data=json.loads(self.current.to_json()))
+
+    def progress(self, kind, **callbacks):
+        def status(line):
+            _say("status", line=line)
+
+        return kind(announce=status, status=status, warn=status, **callbacks)
 
 
 def main(argv=None) -> int:
@@ -70,17 +87,9 @@ def main(argv=None) -> int:
     output = Path(args.output)
     if args.vary:
         return play_sweep(args, output)
-    last = [0.0]
-    result_holder: list = []
-
-    def report(_games=0, force=False):
-        if result_holder and (force or time.monotonic() - last[0] >= REPORT_EVERY_SECONDS):
-            last[0] = time.monotonic()
-            _say("result", data=_data(result_holder[0]))
-
-    progress = runner.Progress(advance=report, announce=lambda line: _say("status", line=line),
-                               status=lambda line: _say("status", line=line),
-                               warn=lambda line: _say("status", line=line))
+    reporter = _Reporter()
+    report = reporter.report
+    progress = reporter.progress(runner.Progress, advance=report)
     try:
         if args.resume:
             result = runner.load_for_resume(output)
@@ -89,11 +98,11 @@ def main(argv=None) -> int:
             command = runner.reproduce_command(args.setup, None, args.games, args.seed, (),
                                                runner.DEFAULT_CHUNK_SIZE) + f" -o {output}"
             result = runner.start(cfg, args.games, args.seed, command=command)
-        result_holder.append(result)
+        reporter.current = result
         report(force=True)
         runner.execute(result, args.workers, output, progress, isolate=True)
     except runner.Interrupted as stopped:
-        result_holder[:] = [stopped.result]
+        reporter.current = stopped.result
         report(force=True)
         _say("end", how="stopped", line=f"stopped: {stopped.result.games_played:,} games saved "
                                         f"to {output}")
@@ -117,18 +126,9 @@ def play_sweep(args, output) -> int:
     from simulator import chunks, config, runner
     from simulator import sweep as sweeps
 
-    last = [0.0]
-    holder: list = []
-
-    def report(_=None, force=False):
-        if holder and (force or time.monotonic() - last[0] >= REPORT_EVERY_SECONDS):
-            last[0] = time.monotonic()
-            _say("result", data=json.loads(holder[0].to_json()))
-
-    progress = sweeps.SweepProgress(cell_done=report,
-                                    announce=lambda line: _say("status", line=line),
-                                    status=lambda line: _say("status", line=line),
-                                    warn=lambda line: _say("status", line=line))
+    reporter = _Reporter()
+    report = reporter.report
+    progress = reporter.progress(sweeps.SweepProgress, cell_done=report)
     try:
         if args.resume:
             sweep = sweeps.Sweep.load(output)
@@ -139,19 +139,19 @@ def play_sweep(args, output) -> int:
                 "fairplay", "sweep", args.setup, *[f"--vary={text}" for text in args.vary],
                 "-n", str(args.games), "--seed", str(args.seed), "-o", str(output)])
             sweep, _ = sweeps.plan(args.setup, axes, args.games, args.seed, command=command)
-        holder.append(sweep)
+        reporter.current = sweep
         report(force=True)
         sweeps.execute(sweep, args.workers, progress, output)
         sweeps.save(sweep, output)
     except sweeps.SweepInterrupted as stopped:
-        holder[:] = [stopped.sweep]
+        reporter.current = stopped.sweep
         report(force=True)
         done = sum(cell.status != "pending" for cell in stopped.sweep.cells)
         _say("end", how="stopped", line=f"stopped: {done} of {len(stopped.sweep.cells)} cells "
                                         f"finished, saved to {output}")
         return 130
     except sweeps.SweepFailed as failed:
-        holder[:] = [failed.sweep]
+        reporter.current = failed.sweep
         report(force=True)
         _say("end", how="failed", line=str(failed))
         return 1

@@ -42,22 +42,6 @@ class Field:
     params: dict = field(default_factory=dict)  # a strategy field: its parameters' values
 
 
-def _get(raw: dict, path: str):
-    node = raw
-    for part in path.split("."):
-        if not isinstance(node, dict) or part not in node:
-            return None
-        node = node[part]
-    return node
-
-
-def _set(raw: dict, path: list[str], value) -> None:
-    node = raw
-    for part in path[:-1]:
-        node = node.setdefault(part, {})
-    node[path[-1]] = value
-
-
 def builtin_path(game: str, name: str) -> Path:
     """A game's built-in config, by its name as `fairplay games GAME` lists it."""
     for listed, _ in config_module.builtin_configs(game):
@@ -91,7 +75,7 @@ def fields(game_name: str, base: str) -> list[Field]:
         out.append(Field(key, "" if value is None else toml_value(value), "text", "setup",
                          kind.describe(), meaning))
     for key in game.config_keys:
-        value = _get(raw, key.path)
+        value = config_module.value_at(raw, key.path.split("."))
         if value is None:
             value = key.default_for(players)
         if isinstance(value, tuple):
@@ -154,7 +138,7 @@ class Setup:
         file's tables into the built-in's, key by key)."""
         over: dict = {}
         for path, value in self.changes:
-            _set(over, list(path), value)
+            config_module.set_value(over, list(path), value)
         return config_module.deep_merge(base_raw(self.game, self.base), over)
 
     def toml(self) -> str:
@@ -168,7 +152,7 @@ class Setup:
     def changed_keys(self) -> list[tuple[str, object, object]]:
         """(key, built-in value, new value) for each change."""
         base = base_raw(self.game, self.base)
-        return [(".".join(path), _get(base, ".".join(path)), value)
+        return [(".".join(path), config_module.value_at(base, list(path)), value)
                 for path, value in self.changes]
 
     def label(self) -> str:
