@@ -14,8 +14,8 @@ config key (params.py).
 from __future__ import annotations
 
 from simulator.games.base import (
-    DecisionKind, Digits, Item, ObservationLayout, Role, SetupNeed, TraceEvent, TurnOrder, codes,
-    private, public, trace_places,
+    DecisionKind, Digits, Item, Mark, ObservationLayout, Role, SetupNeed, TraceEvent, TurnOrder,
+    codes, private, public, trace_places,
 )
 
 NAME = "vitamors"
@@ -306,16 +306,22 @@ EV = codes(EVENTS, "Event")
 
 # --- trace events (rows: turn, code, actor, target, value, extra) ----------------------------------
 # {tile:label} is an item's label; trace.py tells the sentences that need logic. An altar's
-# cards are packed as rank + 1 (0 ends the row), the first card in the lowest place.
-E = TraceEvent
+# cards are packed as rank + 1 (0 ends the row), the first card in the lowest place. The marks
+# (`table`) keep what lies by each seat (its faction card, feather, the Reaper, its faction
+# reports, its revealed faction) and what a spell or the night showed it.
+E, M = TraceEvent, Mark
 TRACE_EVENTS = (
     E("setup", actor="players", target="jesters", value="mode", extra="limit"),
-    E("deal", actor="seat", value="role", extra="rank"),
-    E("start", actor="seat", value="fixed"),  # fixed: rules.starting_player says seat 0
+    E("deal", actor="seat", value="role", extra="rank",
+      table=(M("role", "seat", "{role:role}"), M("front", "seat", "死神之羽 Death's Feather"))),
+    E("start", actor="seat", value="fixed",  # fixed: rules.starting_player says seat 0
+      table=(M("front", "seat", "the Reaper"),)),
     E("night", actor="speaker", value="jesters"),
     E("keep", "  the jesters keep {kept:label} and discard {discarded:label} face down",
-      actor="speaker", value="kept", extra="discarded", private=True),
-    E("scheme", actor="speaker", target="position", value="scheme", extra="tile"),
+      actor="speaker", value="kept", extra="discarded", private=True,
+      table=(M("learns", "speaker", "the jesters keep {kept:label}, discard {discarded:label}"),)),
+    E("scheme", actor="speaker", target="position", value="scheme", extra="tile",
+      table=(M("learns", "speaker", "{scheme:label} {position:placed}"),)),
     E("turn", "Turn {turn}: seat {seat} is the sacrificer", actor="seat", value="turn"),
     E("remove", actor="seat", target="position", value="item", extra="tile"),
     E("play", "  seat {seat} offers a card face down to the sacrifice area",
@@ -324,17 +330,20 @@ TRACE_EVENTS = (
     E("announce", actor="seat", value="said", extra="rank"),
     E("propose", "  seat {seat} discards its feather: the scroll at position {position} (under "
                  "{tile:label}), cast by seat {caster}",
-      actor="seat", target="caster", value="position", extra="tile"),
+      actor="seat", target="caster", value="position", extra="tile",
+      table=(M("taken", "seat", "死神之羽 Death's Feather"),)),
     E("flip", "  seat {caster} flips it: the {item:item}, {effect:effect}",
       actor="caster", value="item", extra="effect"),
     E("gaze", "  seat {caster} looks at seat {sacrificer}'s card in secret",
       secret="  seat {caster} sees {rank:rank}", actor="caster", target="sacrificer",
-      value="rank"),
+      value="rank", table=(M("learns", "caster", "turn {step}: seat {sacrificer}'s card is "
+                                                 "{rank:rank}"),)),
     E("peek", "  seat {caster} looks at seat {seat}'s faction card in secret",
       secret="  seat {caster} sees seat {seat} is {role:faction}", actor="caster", target="seat",
-      value="role"),
+      value="role", table=(M("learns", "caster", "seat {seat} is {role:faction}"),)),
     E("report_rank", actor="caster", target="sacrificer", value="said", extra="rank"),
-    E("report_faction", actor="caster", target="seat", value="said", extra="role"),
+    E("report_faction", actor="caster", target="seat", value="said", extra="role",
+      table=(M("front", "caster", "says seat {seat} is {said:faction}"),)),
     E("brink", actor="caster", target="altar", value="pair", extra="swapped"),
     E("veil", actor="caster", target="altar", value="rank"),
     E("exchange", actor="caster", target="sacrificer", value="rank", extra="old"),
@@ -348,11 +357,13 @@ TRACE_EVENTS = (
       value=Digits("life", 16, count="life_cards"), extra=Digits("death", 16, count="death_cards")),
     E("ritual_vote", actor="seat", value="yes"),
     E("ritual", actor="yes", target="needed", value="started"),
-    E("reveal", "  seat {seat} voted yes and reveals: {role:role}", actor="seat", value="role"),
+    E("reveal", "  seat {seat} voted yes and reveals: {role:role}", actor="seat", value="role",
+      table=(M("front", "seat", "faction revealed: {role:role}"),)),
     E("pattern", actor="team", value="life", extra="death"),  # which pattern each altar shows
     E("winner", "The {team:team} win: {end:end}.", value="team", extra="end"),
     E("decline", "  seat {seat} keeps its feather (no spell)", actor="seat"),
-    E("passes", "  the Reaper passes to seat {seat}", actor="previous", target="seat"),
+    E("passes", "  the Reaper passes to seat {seat}", actor="previous", target="seat",
+      table=(M("taken", "previous", "the Reaper"), M("front", "seat", "the Reaper"))),
 )
 TR = codes(TRACE_EVENTS, "Trace")
 PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with

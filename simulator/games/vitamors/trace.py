@@ -151,6 +151,11 @@ class VitamorsStory(Story):
         return ITEM_LABELS[i]
 
     @staticmethod
+    def placed(position: int) -> str:
+        """Where the jesters put a scheme at night."""
+        return f"at position {position}" if position >= 0 else "kept aside"
+
+    @staticmethod
     def effect(e: int) -> str:
         return EFFECTS[e].name
 
