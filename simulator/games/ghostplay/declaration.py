@@ -12,8 +12,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, ObservationLayout, Packed, Role, SetupNeed, TraceEvent, TurnOrder, codes,
-    private, public, trace_places,
+    DecisionKind, Item, Mark, ObservationLayout, Packed, Role, SetupNeed, TraceEvent, TurnOrder,
+    codes, private, public, trace_places,
 )
 
 NAME = "ghostplay"
@@ -246,23 +246,28 @@ EV = codes(EVENTS, "Event")
 
 # --- trace events (rows: step = turn, code, actor, target, value, extra) -------------------------
 # {card:ghost} names a ghost card, {type:type} a Taoist card type, {role:identity} an identity;
-# trace.py tells the sentences that need logic.
-E = TraceEvent
+# trace.py tells the sentences that need logic. The table marks: each seat's identity (a rise
+# changes it, for all to see), the ghosts possessing it, its artifact, its points and lives (the
+# dispelled or summoned ghost named), and the identities its looks showed it.
+E, M = TraceEvent, Mark
 TRACE_EVENTS = (
     E("identity", "setup: seat {seat} is dealt {role:identity}",
-      actor="seat", value="role", private=True),
+      actor="seat", value="role", private=True, table=(M("role", "seat", "{role:identity}"),)),
     E("king_card", value="card", extra="seal"),
     E("first", "setup: seat {seat} is the first player", actor="seat"),
     E("turn", actor="seat", value="turn", extra="king"),
     E("draw", actor="seat", value="drawn", extra="gained"),  # gained: the artifact's spirit power
     E("buy", actor="seat", value="bought", extra="spirit"),
-    E("artifact", actor="seat", value="type", extra="replaced"),
+    E("artifact", actor="seat", value="type", extra="replaced",
+      table=(M("taken", "seat", "{replaced:type}"),  # (none replaced: -1, nothing taken)
+             M("front", "seat", "{type:type}"))),
     E("spell", actor="seat", value="type", extra="window"),
     E("reveal", "  haunting: seat {seat} reveals {card:ghost} ({left} left in the ghost deck)",
       actor="seat", value="card", extra="left"),
     E("possess", "  haunting: {card:ghost} possesses seat {seat}: {on_seat} ghost(s) on it, "
                  "{in_play} in play",
-      actor="seat", target="player", value="card", extra=Packed(in_play=64, on_seat=None)),
+      actor="seat", target="player", value="card", extra=Packed(in_play=64, on_seat=None),
+      table=(M("front", "seat", "possessed by {card:ghost_name}"),)),
     E("unpossessed", "  haunting: {card:ghost} finds no eligible player and is set aside",
       actor="player", value="card"),
     E("event", "  event resolved: {card:ghost} [{effect:effect}]",
@@ -280,16 +285,22 @@ TRACE_EVENTS = (
       extra=Packed(won=2, requirement=None)),
     E("dispel", "    dispelled: {card:ghost} leaves seat {seat}; it goes face down in front of "
                 "seat {host} as points ({points} in all)",
-      actor="host", target="seat", value="card", extra="points"),
+      actor="host", target="seat", value="card", extra="points",
+      table=(M("taken", "seat", "possessed by {card:ghost_name}"),
+             M("front", "host", "points: {card:ghost_name}, face down"))),
     E("life", "    summoned: {card:ghost} leaves seat {seat} and becomes a life of the ghost king "
-              "({lives} lives)", actor="host", target="seat", value="card", extra="lives"),
+              "({lives} lives)", actor="host", target="seat", value="card", extra="lives",
+      table=(M("taken", "seat", "possessed by {card:ghost_name}"),
+             M("front", "host", "life: {card:ghost_name}"))),
     E("reward", "    reward: seat {seat} gets {amount} spirit power ({participants} "
                 "participant(s))",
       actor="seat", target="host", value="amount", extra="participants"),
-    E("look", actor="host", target="seat", value="role", extra="public"),
+    E("look", actor="host", target="seat", value="role", extra="public",
+      table=(M("learns", "host", "seat {seat} is {role:identity}{public:seen_by}"),)),
     # seventh: the 7th ghost's card + 1 (0: rule (a))
     E("rise", actor="seat", target="player", value="role",
-      extra=Packed(ghosts=64, rule=64, seventh=None)),
+      extra=Packed(ghosts=64, rule=64, seventh=None),
+      table=(M("role", "seat", "鬼王 ghost-king, was {role:identity}"),)),
     E("prevented", "  a dispel this turn prevented {rises} rise(s) of a ghost king",
       actor="player", value="rises"),
     E("seal", "  the seal breaks: the ghost king (seat {king}) holds {lives} lives, the seal "
@@ -297,6 +308,7 @@ TRACE_EVENTS = (
     # the seal broken: evil, END code, lives, seal; else the winning team (-1: a tie), END code,
     # taiping's and tianshi's ghost points
     E("end", actor="team", target="end", value="taiping", extra="tianshi"),
+    # no table mark: the row names no ghost it moves (rules.risen_ghosts = "lives", "discarded")
     E("risen_ghosts", actor="seat", target="to_lives", value="moved", extra="lives"),
     E("drawn", "    seat {seat} draws {drawn} x {type:type}: {held} of them in hand",
       actor="seat", target="type", value="drawn", extra="held", private=True),

@@ -38,6 +38,15 @@ class GhostplayStory(Story):
             return f"{c.name} ({c.describe()})"
         return f"card {card}"
 
+    def ghost_name(self, card: int) -> str:
+        """A ghost-deck card by its name alone, for the table."""
+        cards = self.params.ghost_cards() if self.params is not None else []
+        return cards[card].name if 0 <= card < len(cards) else f"card {card}"
+
+    @staticmethod
+    def seen_by(public: int) -> str:
+        return ", shown to everyone" if public else ""
+
     def type(self, t: int) -> str:
         types = self.params.taoist_types() if self.params is not None else []
         if 0 <= t < len(types):
