@@ -165,3 +165,60 @@ def test_a_mark_names_a_kind_and_the_event_s_own_fields():
     with pytest.raises(ValueError, match="cause"):
         trace_decoder((TraceEvent("dies", "x", actor="seat",
                                   table=(Mark("out", "seat", "{cause}"),)),), Story)
+
+
+class CardStory(Story):
+    @staticmethod
+    def card(c):
+        return f"card {c}" if c >= 0 else ""  # no card: no item
+
+
+CARD_EVENTS = (
+    TraceEvent("lays", "  seat {seat} lays {count} of card {card}", actor="seat", value="card",
+               extra="count", table=(Mark("front", "seat", "{card:card}", times="count"),)),
+    TraceEvent("discards", "  seat {seat} discards card {card}", actor="seat", value="card",
+               table=(Mark("taken", "seat", "{card:card} face down", otherwise="{card:card}"),)),
+    TraceEvent("hides", "  seat {seat} hides card {card}", actor="seat", value="card",
+               table=(Mark("front", "seat", "{card:card} face down"),)),
+    TraceEvent("sweeps", "  seat {seat} sweeps its face-down cards", actor="seat",
+               table=(Mark("clear", "seat", "card", times="count"),), extra="count"),
+    TraceEvent("collect", "  all cards of seat {seat} are collected", actor="seat",
+               table=(Mark("clear", "seat"),)),
+)
+TC = codes(CARD_EVENTS, "Cards")
+
+
+def test_marks_count_take_a_fallback_clear_and_skip_empty_items():
+    rows = np.concatenate([
+        row(TC.lays, 0, value=3, extra=2),   # two card-3 items
+        row(TC.lays, 0, value=4, extra=0),   # none
+        row(TC.lays, 0, value=-1, extra=1),  # no card: no item
+        row(TC.hides, 0, value=3),
+        row(TC.discards, 0, value=3),        # the face-down one goes first
+        row(TC.discards, 0, value=3),        # then a face-up one
+        row(TC.hides, 1, value=5), row(TC.lays, 1, value=6, extra=1),
+        row(TC.sweeps, 1, extra=0),          # applied no times: nothing goes
+        row(TC.sweeps, 1, extra=1),          # the items that begin with "card" go
+        row(TC.lays, 0, value=7, extra=1),
+        row(TC.collect, 0)])
+    _, tables = trace_decoder(CARD_EVENTS, CardStory).with_tables(rows, Players())
+    fronts = [[t[0]["front"], t[1]["front"]] for t in tables]
+    assert fronts[0] == [["card 3", "card 3"], []]
+    assert fronts[1] == fronts[2] == fronts[0]
+    assert fronts[3][0] == ["card 3", "card 3", "card 3 face down"]
+    assert fronts[4][0] == ["card 3", "card 3"]
+    assert fronts[5][0] == ["card 3"]
+    assert fronts[7][1] == ["card 5 face down", "card 6"] == fronts[8][1]
+    assert fronts[9][1] == []
+    assert fronts[10][0] == ["card 3", "card 7"] and fronts[11][0] == []
+
+
+def test_a_mark_s_count_and_fallback_are_checked():
+    with pytest.raises(ValueError, match="counts by"):
+        trace_decoder((TraceEvent("lays", "x", actor="seat",
+                                  table=(Mark("front", "seat", "c", times="n"),)),), Story)
+    with pytest.raises(ValueError, match="`otherwise` is for `taken`"):
+        Mark("front", "seat", "c", otherwise="d")
+    with pytest.raises(ValueError, match="renderer"):
+        trace_decoder((TraceEvent("lays", "x", actor="seat", value="card",
+                                  table=(Mark("front", "seat", "{card:nowhere}"),)),), Story)

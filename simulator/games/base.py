@@ -134,18 +134,25 @@ class Mark:
     """How one trace event changes the table the step-by-step view draws (`fairplay serve`):
     the seat named by the row's field `seat` gets a `role` (the text), is `out` of the game
     (why), is `back` in it, has an item put `front` of it or taken away (`taken`, the same
-    text), or privately `learns` the text. The text is a format string of the row's fields, as
-    an event's `says` (`{checked:who}`)."""
+    text; `otherwise` is taken when that text is not there), has every item before it
+    cleared away (`clear`; with a text, the items that begin with it), or privately `learns`
+    the text. The text is a format string of the row's fields, as an event's `says`
+    (`{checked:who}`); an item whose text comes out empty is no item. `times` names a row
+    field that says how many times the mark applies (cards of one kind: 0, none)."""
 
     kind: str
     seat: str
     text: str = ""
+    times: str = ""
+    otherwise: str = ""
 
-    KINDS = ("role", "out", "back", "front", "taken", "learns")
+    KINDS = ("role", "out", "back", "front", "taken", "clear", "learns")
 
     def __post_init__(self):
         if self.kind not in self.KINDS:
             raise ValueError(f"a trace mark is one of {', '.join(self.KINDS)}, not {self.kind!r}")
+        if self.otherwise and self.kind != "taken":
+            raise ValueError(f"a trace mark's `otherwise` is for `taken`, not {self.kind!r}")
 
 
 @dataclass(frozen=True)

@@ -108,10 +108,16 @@ def trace_decoder(events, story_class: type[Story] = Story) -> "TraceDecoder":
             if mark.seat not in names:
                 raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark names seat "
                                  f"field {mark.seat!r}, not one of {names}")
-            for _, field, spec, _ in string.Formatter().parse(mark.text):
+            if mark.times and mark.times not in names:
+                raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark counts by "
+                                 f"{mark.times!r}, not one of its fields {names}")
+            for _, field, spec, _ in string.Formatter().parse(mark.text + mark.otherwise):
                 if field is not None and field not in names:
                     raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark says "
                                      f"{{{field}}}, not one of its fields {names}")
+                if spec and spec.isidentifier() and not hasattr(story_class, spec):
+                    raise ValueError(f"trace event {event.name!r}: its story has no renderer "
+                                     f"{spec}")
     return TraceDecoder(events, story_class)
 
 
@@ -160,22 +166,33 @@ class TraceDecoder:
             for mark in event.table:  # after the row is told (its story has kept what it keeps)
                 seat = fields[mark.seat]
                 if 0 <= seat < len(seats):
-                    _apply(seats[seat], mark.kind, render.vformat(mark.text, (), fields))
+                    text = render.vformat(mark.text, (), fields)
+                    otherwise = render.vformat(mark.otherwise, (), fields)
+                    for _ in range(fields[mark.times] if mark.times else 1):
+                        _apply(seats[seat], mark.kind, text, otherwise)
             add(said)
         add(story.flush())
         return lines, tables
 
 
-def _apply(seat: dict, kind: str, text: str) -> None:
+def _apply(seat: dict, kind: str, text: str, otherwise: str = "") -> None:
+    front = seat["front"]
     if kind == "role":
         seat["role"] = text
     elif kind == "out":
         seat["out"] = text or "out"
     elif kind == "back":
         seat["out"] = ""
+    elif kind == "clear":
+        front[:] = [item for item in front if text and not item.startswith(text)]
+    elif not text:
+        return  # an item that renders empty (no card) is no item
     elif kind == "front":
-        seat["front"].append(text)
-    elif kind == "taken" and text in seat["front"]:
-        seat["front"].remove(text)
+        front.append(text)
+    elif kind == "taken":
+        for item in (text, otherwise):
+            if item and item in front:
+                front.remove(item)
+                break
     elif kind == "learns":
         seat["learned"].append(text)
