@@ -29,6 +29,9 @@ LIFE = re.compile(r"^    summoned: (\S+) \(.*\) leaves seat (\d+) and becomes a 
 LOOK = re.compile(r"^    (?:\(private\) )?look: seat (\d+) looks at seat (\d+)'s identity"
                   r"(, shown to everyone)?: (.+)$")
 RISE = re.compile(r"^  RISE: seat (\d+) \((.+?)\) becomes the ghost king by rule")
+RISEN = re.compile(r"^  the (\d+) ghost\(s\) on seat (\d+) (become the ghost king's lives|are "
+                   r"set aside) \((\d+) lives\)$")
+OWN_LIFE = "a ghost that possessed it"  # the row names no ghost: how the table names such a life
 SEAT_AT_END = re.compile(r"^  end of turn: seat (\d+) has \d+ spirit power, \d+ card\(s\), "
                          r"(\d+) ghost\(s\), (\d+) point\(s\), artifact (.+)$")
 
@@ -41,12 +44,15 @@ CASES = [
     # helpful players set every artifact they draw (a second replaces the first); looks are public
     ("ghostplay/artifacts.toml", ("strategies.all=helpful", "rules.look_seen_by=everyone",
                                   "rules.look=always"), ("artifacts", "replaced", "public_looks")),
+    # the risen player's ghosts become its lives, or are set aside (rules.risen_ghosts)
+    ("ghostplay/default.toml", ("rules.risen_ghosts=lives",), ("risen_lives",)),
+    ("ghostplay/default.toml", ("rules.risen_ghosts=discarded",), ("risen_set_aside",)),
 ]
 
 
 @pytest.mark.parametrize("spec, overrides, expected", CASES,
                          ids=["default", "players-4", "players-5", "artifacts",
-                              "artifacts-helpful-public-looks"])
+                              "artifacts-helpful-public-looks", "risen-lives", "risen-set-aside"])
 def test_the_table_agrees_with_the_lines(spec, overrides, expected):
     cfg = config.load(spec, overrides)
     checked = 0
@@ -100,6 +106,16 @@ def test_the_table_agrees_with_the_lines(spec, overrides, expected):
                     assert roles[king] == m[2], line
                     roles[king] = f"鬼王 ghost-king, was {m[2]}"
                     seen["rises"] += 1
+                if m := RISEN.match(line):
+                    seat, moved = int(m[2]), int(m[1])
+                    assert seat == king and len(ghosts.get(seat, [])) == moved > 0, line
+                    ghosts[seat] = []
+                    if m[3].startswith("become"):
+                        lives.setdefault(seat, []).extend([OWN_LIFE] * moved)
+                        seen["risen_lives"] += moved
+                    else:
+                        seen["risen_set_aside"] += moved
+                    assert sum(map(len, lives.values())) == int(m[4]), line
                 if m := SEAT_AT_END.match(line):  # the parse agrees with the kernel's state
                     seat = int(m[1])
                     assert len(ghosts.get(seat, [])) == int(m[2]), line

@@ -308,8 +308,10 @@ TRACE_EVENTS = (
     # the seal broken: evil, END code, lives, seal; else the winning team (-1: a tie), END code,
     # taiping's and tianshi's ghost points
     E("end", actor="team", target="end", value="taiping", extra="tianshi"),
-    # no table mark: the row names no ghost it moves (rules.risen_ghosts = "lives", "discarded")
-    E("risen_ghosts", actor="seat", target="to_lives", value="moved", extra="lives"),
+    # the row names no ghost it moves: a life it makes is told as one of the king's own ghosts
+    E("risen_ghosts", actor="seat", target="to_lives", value="moved", extra="lives",
+      table=(M("clear", "seat", "possessed by "),
+             M("front", "seat", "{to_lives:risen_life}", times="moved"))),
     E("drawn", "    seat {seat} draws {drawn} x {type:type}: {held} of them in hand",
       actor="seat", target="type", value="drawn", extra="held", private=True),
     E("reshuffle", "  reshuffle: the discards are shuffled into a new draw pile ({times} "

@@ -44,6 +44,11 @@ class GhostplayStory(Story):
         return cards[card].name if 0 <= card < len(cards) else f"card {card}"
 
     @staticmethod
+    def risen_life(to_lives: int) -> str:
+        """A ghost on the risen seat that became a life (rules.risen_ghosts = "lives"); else none."""
+        return "life: a ghost that possessed it" if to_lives == 1 else ""
+
+    @staticmethod
     def seen_by(public: int) -> str:
         return ", shown to everyone" if public else ""
 
