@@ -11,8 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, Layout, ObservationLayout, Packed, Role, TraceEvent, TurnOrder, codes,
-    private, public, trace_places,
+    DecisionKind, Item, Layout, Mark, ObservationLayout, Packed, Role, TraceEvent, TurnOrder,
+    codes, private, public, trace_places,
 )
 
 NAME = "chenghuang"
@@ -252,38 +252,64 @@ EV = codes(EVENTS, "Event")
 
 # --- trace events (rows of the trace buffer: step = round, code, actor, target, value, extra) ----
 # {card:kind} names a card kind ("武判 judge"); trace.py tells the sentences that need logic.
-E = TraceEvent
+# The table (`fairplay serve`): each seat's role this round; before it the 城隍令 card of the
+# captain, the votes cast for it, 武判's named kind and the seat's cards, face up or "(face down)".
+# The reveal names no seat, so the face-down cards keep their label after it. What a seat privately
+# learns: its discard, 甘將軍's draw, 刑具爺's looks, a look through the pile. A seat's items are
+# collected when its next role is dealt (the old captain keeps its card through its tie-break).
+E, M = TraceEvent, Mark
 TRACE_EVENTS = (
     E("round", "== round {round} ==", value="round"),
-    E("captain", actor="captain", value="how"),
-    E("role", "  role: seat {seat} is {role:role}", actor="seat", value="role"),
+    E("captain", actor="captain", value="how", table=(M("front", "captain", "城隍令 (captain)"),)),
+    E("role", "  role: seat {seat} is {role:role}", actor="seat", value="role",
+      table=(M("clear", "seat"), M("role", "seat", "{role:role}"))),
     E("deal", actor="seat", value="card", extra="count", gathered=True),
     E("pick", "  draft pick {pick}: seat {seat} keeps {card:kind} (pack dealt to seat {pack})",
       actor="seat", target="pack", value="card", extra="pick"),
     E("discard", "  discard: seat {seat} discards {card:kind} face down",
-      actor="seat", value="card"),
+      actor="seat", value="card",
+      table=(M("learns", "seat", "round {step}: put {card:kind} on the pile"),)),
     E("layout", "  layout: seat {seat} lays {card:kind}: {up} face up, {down} face down",
-      actor="seat", value="card", extra=Packed(down=16, up=None)),
+      actor="seat", value="card", extra=Packed(down=16, up=None),
+      table=(M("front", "seat", "{card:kind}", times="up"),
+             M("front", "seat", "{card:kind} (face down)", times="down"))),
     E("judge", "  武判 seat {seat} names {card:kind} (holds {held} of them)",
-      actor="seat", value="card", extra="held"),
-    E("gan", actor="seat", value="kept", extra="returned"),
+      actor="seat", value="card", extra="held",
+      table=(M("front", "seat", "named {card:kind} (every one turned sideways)"),)),
+    E("gan", actor="seat", value="kept", extra="returned",
+      table=(M("front", "seat", "{kept:kind} (face down)"),
+             M("learns", "seat", "round {step}: kept {kept:kind} from the pile, returned "
+                                 "{returned:kind}"))),
     E("peek", "  刑具爺 seat {seat} looks at a face-down card of seat {target}: {card:kind}",
-      actor="seat", target="target", value="card"),
-    E("scribe", actor="seat", target="slid", value="under", extra="counts_as"),
-    E("vote", "  vote: seat {voter} votes for seat {accused}", actor="voter", target="accused"),
+      actor="seat", target="target", value="card",
+      table=(M("learns", "seat", "round {step}: seat {target} has {card:kind} face down"),)),
+    E("scribe", actor="seat", target="slid", value="under", extra="counts_as",
+      table=(M("taken", "seat", "{slid:scribed}"),
+             M("front", "seat", "{counts_as:kind} (face down)"))),
+    E("vote", "  vote: seat {voter} votes for seat {accused}", actor="voter", target="accused",
+      table=(M("front", "accused", "vote from seat {voter}"),)),
     E("accused", actor="accused", value="votes", extra="tied"),
     E("admit", actor="accused", value="answer", extra="highest"),
     E("admit_discard", "  seat {seat} discards {card:kind} face down",
-      actor="seat", value="card"),
+      actor="seat", value="card",
+      table=(M("taken", "seat", "{card:kind} (face down)", otherwise="{card:kind}"),)),
     E("reveal", value="showdown"),
     E("showdown_loss", "  showdown: seat {seat} was the highest and loses its two most valuable "
                        "cards: {first:kind} and {second:kind}",
-      actor="seat", value="first", extra="second"),
+      actor="seat", value="first", extra="second",
+      table=(M("taken", "seat", "{first:item}", otherwise="{first:item} (face down)"),
+             M("taken", "seat", "{second:item}", otherwise="{second:item} (face down)"))),
     E("compensation", "  showdown: seat {seat} was not the highest and takes {card:kind} from "
-                      "the pile", actor="seat", value="card"),
+                      "the pile", actor="seat", value="card",
+      table=(M("front", "seat", "{card:kind}"),
+             M("learns", "seat", "round {step}: looked through the pile"))),
     E("horse_face", "  馬面 seat {seat} takes {thefts} 竊盜 from the pile",
-      actor="seat", value="thefts"),
-    E("theft", actor="thief", target="victim", value="card", extra="thefts"),
+      actor="seat", value="thefts",
+      table=(M("front", "seat", f"{KIND_LABELS[CARD.theft]} {KINDS[CARD.theft]}",
+               times="thefts"),)),
+    E("theft", actor="thief", target="victim", value="card", extra="thefts",
+      table=(M("taken", "victim", "{card:item}", otherwise="{card:item} (face down)"),
+             M("front", "thief", "{card:item}"))),
     E("no_theft", "  theft: nobody holds 竊盜"),
     E("theft_declined", "  theft: seat {thief} ({thefts} 竊盜) declines to steal",
       actor="thief", extra="thefts"),

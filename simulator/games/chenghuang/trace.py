@@ -26,6 +26,16 @@ class ChenghuangStory(Story):
     kind = staticmethod(_kind)
 
     @staticmethod
+    def item(k: int) -> str:
+        """A card's table item; none ("") where there was no card."""
+        return _kind(k) if 0 <= k < len(KINDS) else ""
+
+    @staticmethod
+    def scribed(a: int) -> str:
+        """The table item of the card 文判 slides (a scribe action: face up, or face down)."""
+        return f"{_kind(a - FACE_DOWN)} (face down)" if a >= FACE_DOWN else _kind(a)
+
+    @staticmethod
     def role(r: int) -> str:
         return f"{ROLES[r].label} {ROLES[r].name}"
 
