@@ -60,6 +60,8 @@ MEMORY = Layout((
     ("belief", 2 * MAX_ALTAR, "per altar slot: the rank I believe, -1"),
     ("rituals", 1, "ritual votes already read"),
     ("backed", MAX_PLAYERS, "per seat: yes votes for rituals I saw no pattern in"),
+    ("offered", MAX_PLAYERS, "per seat: cards offered so far (derived)"),
+    ("removed", MAX_PLAYERS, "per seat: scrolls removed so far (derived)"),
 ))
 M = MEMORY.offsets("Memory")
 
@@ -116,29 +118,37 @@ def read_rituals(obs, memory):
 
 
 @compiled
-def sacrifices(obs, seat):
-    """(cards offered, scrolls removed) by `seat` so far: both are public. A seat's turns are
-    every n-th from the first player's; each turn is an offer or a removal, and the cards it
-    offered are the altar cards (and the one in the sacrifice area) it is named with. While the
-    sacrificer decides its offer, its turn is not counted yet."""
+def sacrifices(obs, offered, removed):
+    """Every seat's cards offered and scrolls removed so far, into `offered` and `removed` (both
+    are public). A seat's turns are every n-th from the first player's; each turn is an offer or
+    a removal, and the cards it offered are the altar cards (and the one in the sacrifice area)
+    it is named with. While the sacrificer decides its offer, its turn is not counted yet. One
+    pass over the altars serves every seat."""
     n = obs[OBS.players]
+    for s in range(n):
+        offered[s] = 0.0
+        removed[s] = 0.0
     first = obs[OBS.first_player]
     turn = obs[OBS.turn]
     if first < 0 or turn <= 0:
-        return 0, 0
-    # turns 1..turn are played by seats first, first + 1, ... (mod n): the seat plays turn
-    # t = r + 1 + k n for k = 0, 1, ..., where r is its distance from the first player
-    r = (seat - first) % n
-    turns = 0 if r + 1 > turn else (turn - r - 1) // n + 1
-    kind = obs[OBS.kind]
-    if seat == obs[OBS.sacrificer] and (kind == DECISION.offer or kind == DECISION.remove_scroll):
-        turns -= 1
-    offered = 1 if obs[OBS.sac_by] == seat else 0
+        return
+    if obs[OBS.sac_by] >= 0:
+        offered[obs[OBS.sac_by]] += 1.0
     for altar in range(2):
         for i in range(obs[OBS.altar_size + altar]):
-            if obs[OBS.altar_by + altar * MAX_ALTAR + i] == seat:
-                offered += 1
-    return offered, max(turns - offered, 0)
+            by = obs[OBS.altar_by + altar * MAX_ALTAR + i]
+            if by >= 0:
+                offered[by] += 1.0
+    kind = obs[OBS.kind]
+    deciding = kind == DECISION.offer or kind == DECISION.remove_scroll
+    for s in range(n):
+        # turns 1..turn are played by seats first, first + 1, ... (mod n): the seat plays turn
+        # t = r + 1 + k n for k = 0, 1, ..., where r is its distance from the first player
+        r = (s - first) % n
+        turns = 0 if r + 1 > turn else (turn - r - 1) // n + 1
+        if deciding and s == obs[OBS.sacrificer]:
+            turns -= 1
+        removed[s] = max(turns - offered[s], 0.0)
 
 
 @compiled
@@ -173,9 +183,11 @@ def derive(obs, memory, params, naive):
     if not naive:
         # the public tells: jesters run the clock (they offer their cards) and back rituals the
         # table was told of; exiles hold back cards that fit nowhere (they remove scrolls)
+        offered = memory[M.offered:M.offered + MAX_PLAYERS]
+        removed = memory[M.removed:M.removed + MAX_PLAYERS]
+        sacrifices(obs, offered, removed)
         for s in range(n):
-            offered, removed = sacrifices(obs, s)
-            sus[s] += params[P_PLAY_TELL] * offered - params[P_REMOVE_TRUST] * removed \
+            sus[s] += params[P_PLAY_TELL] * offered[s] - params[P_REMOVE_TRUST] * removed[s] \
                 + params[P_BACKING_TELL] * memory[M.backed + s]
         for altar in range(2):
             for i in range(obs[OBS.altar_size + altar]):

@@ -15,8 +15,8 @@ from simulator import config
 from simulator.games import driver
 from simulator.games.vitamors import GAME
 from simulator.games.vitamors.declaration import (
-    ALTAR, DECISION, EFFECT, EXILE, FACTION_SILENT, ITEM, JESTER, MAX_ACTIONS, MAX_ALTAR, OBS, OFFER,
-    PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
+    ALTAR, DECISION, EFFECT, EXILE, FACTION_SILENT, ITEM, JESTER, MAX_ACTIONS, MAX_ALTAR,
+    MAX_PLAYERS, OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
 )
 from simulator.games.vitamors.rules import deal
 from strategies.common import random_play
@@ -425,15 +425,19 @@ def test_the_cards_each_seat_offered_and_the_scrolls_it_removed_are_read_from_th
     # area; seat 4 removed a scroll on its one turn.
     obs = told(view(life=[card(2, 1), card(5, 0)], death=[card(4, 1)], sac=card(-1, 2)), 10)
     obs[OBS.kind] = DECISION.judgement
-    assert sacrifices(obs, 0) == (1, 1)
-    assert sacrifices(obs, 1) == (2, 0)
-    assert sacrifices(obs, 2) == (1, 1)
-    assert sacrifices(obs, 4) == (0, 1)
+    assert tells(obs)[:5] == [(1, 1), (2, 0), (1, 1), (0, 1), (0, 1)]
     # while seat 2 decides its offer, its turn 10 is not counted yet
     obs = told(view(life=[card(2, 1), card(5, 0)], death=[card(4, 1)]), 10)
     obs[OBS.kind] = DECISION.offer
-    assert sacrifices(obs, 2) == (0, 1)
-    assert sacrifices(told(view(), 0), 3) == (0, 0)  # the night: nothing yet
+    assert tells(obs)[2] == (0, 1)
+    assert tells(told(view(), 0)) == [(0, 0)] * 7  # the night: nothing yet
+
+
+def tells(obs):
+    """(cards offered, scrolls removed) of each of the 7 seats, as `sacrifices` reads them."""
+    offered, removed = np.full(MAX_PLAYERS, -1.0), np.full(MAX_PLAYERS, -1.0)
+    sacrifices(obs, offered, removed)
+    return [(int(offered[s]), int(removed[s])) for s in range(7)]
 
 
 def test_an_exile_trusts_a_seat_that_removed_scrolls_and_doubts_one_that_only_offers():
