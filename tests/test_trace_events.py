@@ -1,11 +1,15 @@
 """The trace's declarations: packing and unpacking agree, and the one decoder reads rows by them."""
 
+import importlib
+from pathlib import Path
+
 import numpy as np
 import pytest
 
 from simulator.games.base import (
     PRIVATE_MARK, Digits, Mark, Packed, TraceEvent, codes, trace_places,
 )
+from simulator.games import GAMES, game_names
 from simulator.games.story import Story, trace_decoder, unpack
 
 LAYOUT = Packed(down=16, up=None)
@@ -184,6 +188,8 @@ CARD_EVENTS = (
                table=(Mark("clear", "seat", "card", times="count"),), extra="count"),
     TraceEvent("collect", "  all cards of seat {seat} are collected", actor="seat",
                table=(Mark("clear", "seat"),)),
+    TraceEvent("moves", "  the cards before seat {seat} but the face-down ones go to seat {to}",
+               actor="seat", target="to", table=(Mark("clear", "seat", keep="card 5", to="to"),)),
 )
 TC = codes(CARD_EVENTS, "Cards")
 
@@ -200,7 +206,9 @@ def test_marks_count_take_a_fallback_clear_and_skip_empty_items():
         row(TC.sweeps, 1, extra=0),          # applied no times: nothing goes
         row(TC.sweeps, 1, extra=1),          # the items that begin with "card" go
         row(TC.lays, 0, value=7, extra=1),
-        row(TC.collect, 0)])
+        row(TC.collect, 0),
+        row(TC.hides, 1, value=5), row(TC.lays, 1, value=6, extra=2),
+        row(TC.moves, 1, 0)])                # all but "card 5 ..." move to seat 0
     _, tables = trace_decoder(CARD_EVENTS, CardStory).with_tables(rows, Players())
     fronts = [[t[0]["front"], t[1]["front"]] for t in tables]
     assert fronts[0] == [["card 3", "card 3"], []]
@@ -211,6 +219,7 @@ def test_marks_count_take_a_fallback_clear_and_skip_empty_items():
     assert fronts[7][1] == ["card 5 face down", "card 6"] == fronts[8][1]
     assert fronts[9][1] == []
     assert fronts[10][0] == ["card 3", "card 7"] and fronts[11][0] == []
+    assert fronts[14] == [["card 6", "card 6"], ["card 5 face down"]]
 
 
 def test_a_mark_s_count_and_fallback_are_checked():
@@ -219,6 +228,21 @@ def test_a_mark_s_count_and_fallback_are_checked():
                                   table=(Mark("front", "seat", "c", times="n"),)),), Story)
     with pytest.raises(ValueError, match="`otherwise` is for `taken`"):
         Mark("front", "seat", "c", otherwise="d")
+    with pytest.raises(ValueError, match="are for `clear`"):
+        Mark("taken", "seat", "c", to="other")
+    with pytest.raises(ValueError, match="moves them to"):
+        trace_decoder((TraceEvent("moves", "x", actor="seat",
+                                  table=(Mark("clear", "seat", to="other"),)),), Story)
     with pytest.raises(ValueError, match="renderer"):
         trace_decoder((TraceEvent("lays", "x", actor="seat", value="card",
                                   table=(Mark("front", "seat", "{card:nowhere}"),)),), Story)
+
+
+@pytest.mark.parametrize("name", game_names(listed_only=True))
+def test_every_game_declares_its_table_and_checks_it_against_its_lines(name):
+    """`fairplay serve` draws each listed game's table: its events give roles and lay items or
+    knowledge, and the game's own test compares the table with its trace's lines."""
+    events = importlib.import_module(f"{GAMES[name]}.declaration").TRACE_EVENTS
+    kinds = {mark.kind for event in events for mark in event.table}
+    assert "role" in kinds and kinds & {"front", "learns"}, kinds
+    assert (Path(__file__).parent / f"test_{name}_table.py").is_file()

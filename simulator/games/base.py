@@ -135,7 +135,8 @@ class Mark:
     the seat named by the row's field `seat` gets a `role` (the text), is `out` of the game
     (why), is `back` in it, has an item put `front` of it or taken away (`taken`, the same
     text; `otherwise` is taken when that text is not there), has every item before it
-    cleared away (`clear`; with a text, the items that begin with it), or privately `learns`
+    cleared away (`clear`; with a text, the items that begin with it; but those that begin
+    with `keep`; to the seat named by the field `to`, when they move), or privately `learns`
     the text. The text is a format string of the row's fields, as an event's `says`
     (`{checked:who}`); an item whose text comes out empty is no item. `times` names a row
     field that says how many times the mark applies (cards of one kind: 0, none)."""
@@ -145,6 +146,8 @@ class Mark:
     text: str = ""
     times: str = ""
     otherwise: str = ""
+    keep: str = ""
+    to: str = ""
 
     KINDS = ("role", "out", "back", "front", "taken", "clear", "learns")
 
@@ -153,6 +156,8 @@ class Mark:
             raise ValueError(f"a trace mark is one of {', '.join(self.KINDS)}, not {self.kind!r}")
         if self.otherwise and self.kind != "taken":
             raise ValueError(f"a trace mark's `otherwise` is for `taken`, not {self.kind!r}")
+        if (self.keep or self.to) and self.kind != "clear":
+            raise ValueError(f"a trace mark's `keep` and `to` are for `clear`, not {self.kind!r}")
 
 
 @dataclass(frozen=True)

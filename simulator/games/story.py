@@ -108,10 +108,12 @@ def trace_decoder(events, story_class: type[Story] = Story) -> "TraceDecoder":
             if mark.seat not in names:
                 raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark names seat "
                                  f"field {mark.seat!r}, not one of {names}")
-            if mark.times and mark.times not in names:
-                raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark counts by "
-                                 f"{mark.times!r}, not one of its fields {names}")
-            for _, field, spec, _ in string.Formatter().parse(mark.text + mark.otherwise):
+            for role, field in (("counts by", mark.times), ("moves them to", mark.to)):
+                if field and field not in names:
+                    raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark {role} "
+                                     f"{field!r}, not one of its fields {names}")
+            for _, field, spec, _ in string.Formatter().parse(mark.text + mark.otherwise
+                                                              + mark.keep):
                 if field is not None and field not in names:
                     raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark says "
                                      f"{{{field}}}, not one of its fields {names}")
@@ -169,24 +171,32 @@ class TraceDecoder:
                     text = render.vformat(mark.text, (), fields)
                     otherwise = render.vformat(mark.otherwise, (), fields)
                     for _ in range(fields[mark.times] if mark.times else 1):
-                        _apply(seats[seat], mark.kind, text, otherwise)
+                        gone = _apply(seats[seat], mark.kind, text, otherwise,
+                                      render.vformat(mark.keep, (), fields))
+                        if mark.to and 0 <= fields[mark.to] < len(seats):
+                            seats[fields[mark.to]]["front"].extend(gone)
             add(said)
         add(story.flush())
         return lines, tables
 
 
-def _apply(seat: dict, kind: str, text: str, otherwise: str = "") -> None:
+def _apply(seat: dict, kind: str, text: str, otherwise: str = "", keep: str = "") -> list[str]:
+    """Changes one seat's table by one mark; returns the items a `clear` took away."""
     front = seat["front"]
+    if kind == "clear":
+        gone = [item for item in front if (not text or item.startswith(text))
+                and not (keep and item.startswith(keep))]
+        for item in gone:
+            front.remove(item)
+        return gone
     if kind == "role":
         seat["role"] = text
     elif kind == "out":
         seat["out"] = text or "out"
     elif kind == "back":
         seat["out"] = ""
-    elif kind == "clear":
-        front[:] = [item for item in front if text and not item.startswith(text)]
     elif not text:
-        return  # an item that renders empty (no card) is no item
+        pass  # an item that renders empty (no card) is no item
     elif kind == "front":
         front.append(text)
     elif kind == "taken":
@@ -196,3 +206,4 @@ def _apply(seat: dict, kind: str, text: str, otherwise: str = "") -> None:
                 break
     elif kind == "learns":
         seat["learned"].append(text)
+    return []
