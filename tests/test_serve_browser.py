@@ -166,17 +166,24 @@ def test_a_game_of_a_run_step_by_step(page):
     lines = browser.evaluate("Array.from(document.querySelectorAll('#lines li'))"
                              ".map(l => l.textContent)")
     assert now == lines[1]
+    # a click on a line steps there, and the address links to that step
+    browser.evaluate("document.querySelectorAll('#lines li')[9].click()")
+    assert browser.evaluate("document.getElementById('where').textContent").startswith("step 10 ")
+    assert browser.evaluate("location.hash") == "#step=10"
     cli = subprocess.run([sys.executable, "-m", "simulator.cli", "trace",
                           answer["setup"], "--seed", "2", "--game", "7"], cwd=folder,
                          capture_output=True, text=True, check=True)
     assert [line for line in cli.stdout.splitlines() if line.strip()][:len(lines)] == \
         [line for line in lines if line.strip()]
     # with what each seat learns privately: `fairplay trace --private`
+    # (opened at a linked step)
     browser.send("Page.navigate", url=f"{server.address}runs/{answer['id']}/trace?game=7"
-                                      f"&private=1")
+                                      f"&private=1#step=5")
     until(browser, "document.querySelectorAll('#lines li').length", 600)
     private = browser.evaluate("Array.from(document.querySelectorAll('#lines li'))"
                                ".map(l => l.textContent)")
+    assert browser.evaluate("document.getElementById('where').textContent") == \
+        f"step 5 of {len(private)}"
     cli = subprocess.run([sys.executable, "-m", "simulator.cli", "trace", answer["setup"],
                           "--seed", "2", "--game", "7", "--private"], cwd=folder,
                          capture_output=True, text=True, check=True)
