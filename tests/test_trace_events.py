@@ -188,6 +188,8 @@ CARD_EVENTS = (
                table=(Mark("clear", "seat", "card", times="count"),), extra="count"),
     TraceEvent("collect", "  all cards of seat {seat} are collected", actor="seat",
                table=(Mark("clear", "seat"),)),
+    TraceEvent("spends", "  seat {seat} plays card {card}", actor="seat", value="card",
+               table=(Mark("taken", "seat", "card 6", only=("card", 1, 2)),)),
     TraceEvent("moves", "  the cards before seat {seat} but the face-down ones go to seat {to}",
                actor="seat", target="to", table=(Mark("clear", "seat", keep="card 5", to="to"),)),
 )
@@ -208,7 +210,9 @@ def test_marks_count_take_a_fallback_clear_and_skip_empty_items():
         row(TC.lays, 0, value=7, extra=1),
         row(TC.collect, 0),
         row(TC.hides, 1, value=5), row(TC.lays, 1, value=6, extra=2),
-        row(TC.moves, 1, 0)])                # all but "card 5 ..." move to seat 0
+        row(TC.moves, 1, 0),                 # all but "card 5 ..." move to seat 0
+        row(TC.spends, 0, value=3),          # card 3: not one the mark is for
+        row(TC.spends, 0, value=2)])         # card 2: a card 6 goes
     _, tables = trace_decoder(CARD_EVENTS, CardStory).with_tables(rows, Players())
     fronts = [[t[0]["front"], t[1]["front"]] for t in tables]
     assert fronts[0] == [["card 3", "card 3"], []]
@@ -219,7 +223,8 @@ def test_marks_count_take_a_fallback_clear_and_skip_empty_items():
     assert fronts[7][1] == ["card 5 face down", "card 6"] == fronts[8][1]
     assert fronts[9][1] == []
     assert fronts[10][0] == ["card 3", "card 7"] and fronts[11][0] == []
-    assert fronts[14] == [["card 6", "card 6"], ["card 5 face down"]]
+    assert fronts[14] == [["card 6", "card 6"], ["card 5 face down"]] == fronts[15]
+    assert fronts[16][0] == ["card 6"]
 
 
 def test_a_mark_s_count_and_fallback_are_checked():
@@ -230,6 +235,11 @@ def test_a_mark_s_count_and_fallback_are_checked():
         Mark("front", "seat", "c", otherwise="d")
     with pytest.raises(ValueError, match="are for `clear`"):
         Mark("taken", "seat", "c", to="other")
+    with pytest.raises(ValueError, match="applies by"):
+        trace_decoder((TraceEvent("spends", "x", actor="seat",
+                                  table=(Mark("taken", "seat", "c", only=("card", 1)),)),), Story)
+    with pytest.raises(ValueError, match="is \\(field, value"):
+        Mark("taken", "seat", "c", only=("card",))
     with pytest.raises(ValueError, match="moves them to"):
         trace_decoder((TraceEvent("moves", "x", actor="seat",
                                   table=(Mark("clear", "seat", to="other"),)),), Story)

@@ -139,7 +139,9 @@ class Mark:
     with `keep`; to the seat named by the field `to`, when they move), or privately `learns`
     the text. The text is a format string of the row's fields, as an event's `says`
     (`{checked:who}`); an item whose text comes out empty is no item. `times` names a row
-    field that says how many times the mark applies (cards of one kind: 0, none)."""
+    field that says how many times the mark applies (cards of one kind: 0, none); `only`,
+    (field, value, ...), applies it only to the rows whose field has one of the values (the
+    card played is a Curse)."""
 
     kind: str
     seat: str
@@ -148,6 +150,7 @@ class Mark:
     otherwise: str = ""
     keep: str = ""
     to: str = ""
+    only: tuple = ()
 
     KINDS = ("role", "out", "back", "front", "taken", "clear", "learns")
 
@@ -156,6 +159,8 @@ class Mark:
             raise ValueError(f"a trace mark is one of {', '.join(self.KINDS)}, not {self.kind!r}")
         if self.otherwise and self.kind != "taken":
             raise ValueError(f"a trace mark's `otherwise` is for `taken`, not {self.kind!r}")
+        if self.only and (len(self.only) < 2 or not isinstance(self.only[0], str)):
+            raise ValueError("a trace mark's `only` is (field, value, ...)")
         if (self.keep or self.to) and self.kind != "clear":
             raise ValueError(f"a trace mark's `keep` and `to` are for `clear`, not {self.kind!r}")
 

@@ -108,7 +108,8 @@ def trace_decoder(events, story_class: type[Story] = Story) -> "TraceDecoder":
             if mark.seat not in names:
                 raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark names seat "
                                  f"field {mark.seat!r}, not one of {names}")
-            for role, field in (("counts by", mark.times), ("moves them to", mark.to)):
+            for role, field in (("counts by", mark.times), ("moves them to", mark.to),
+                                ("applies by", mark.only[0] if mark.only else "")):
                 if field and field not in names:
                     raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark {role} "
                                      f"{field!r}, not one of its fields {names}")
@@ -167,6 +168,8 @@ class TraceDecoder:
                 said.append(private_line(render.vformat(event.secret, (), fields)))
             for mark in event.table:  # after the row is told (its story has kept what it keeps)
                 seat = fields[mark.seat]
+                if mark.only and fields[mark.only[0]] not in mark.only[1:]:
+                    continue
                 if 0 <= seat < len(seats):
                     text = render.vformat(mark.text, (), fields)
                     otherwise = render.vformat(mark.otherwise, (), fields)

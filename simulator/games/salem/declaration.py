@@ -15,8 +15,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Digits, Item, ObservationLayout, Packed, Role, TraceEvent, TurnOrder, codes,
-    private, public, trace_places,
+    DecisionKind, Digits, Item, Mark, ObservationLayout, Packed, Role, TraceEvent, TurnOrder,
+    codes, private, public, trace_places,
 )
 
 NAME = "salem"
@@ -313,36 +313,56 @@ EV = codes(EVENTS, "Event")
 
 # --- trace events (rows: step = turn, code, actor, target, value, extra) -------------------------
 # {card:card} names a card, {kind:tryal} a tryal; trace.py tells the sentences that need logic.
-E = TraceEvent
+# The table (`fairplay serve`): each seat's role (its character, then with the team its dealt
+# tryals make it; a seat that takes a Witch joins the witches) and how it died; before it one item
+# per card lying in front of it (its name) and per tryal revealed ("revealed: Witch"); what it
+# privately learns (its tryals, each tryal it passes or gets, Tituba's look, a hand it receives or
+# looks through, the constable's protection).
+PLACES = ("hand", "front")  # where cards go to the discard pile from
+PLACE = codes(PLACES, "Place")
+E, M = TraceEvent, Mark
 TRACE_EVENTS = (
-    E("character", actor="seat", value="character", extra="offered"),  # offered -1: no draft
-    E("tryals", actor="seat", value=Digits("kinds", 4, count="dealt"), extra="dealt"),
+    E("character", actor="seat", value="character", extra="offered",  # offered -1: no draft
+      table=(M("role", "seat", "{character:character}"),)),
+    E("tryals", actor="seat", value=Digits("kinds", 4, count="dealt"), extra="dealt",
+      table=(M("role", "seat", "{seat:character_of}/{kinds:team_of}"),
+             M("learns", "seat", "its tryals as dealt: {kinds:tryal_list}"))),
     E("hand", "  seat {seat} is dealt {count} x {card:card}",
       actor="seat", value="card", extra="count", private=True),
     E("first_night", "First night: the {witches} witch(es) see each other", value="witches"),
     E("black_cat", "  the witches put the Black Cat in front of seat {seat} ({votes} vote(s)"
                    "{tied:tie_broken}); seat {seat} starts",
-      target="seat", value="votes", extra="tied"),
+      target="seat", value="votes", extra="tied",
+      table=(M("front", "seat", CARD_LABELS[CARD.black_cat]),)),
     E("turn", "Turn {turn}: seat {seat}", actor="seat", value="turn"),
     E("stocks", "  seat {seat} is in the Stocks and skips the turn ({left} Stocks left)",
-      actor="seat", value="left"),
+      actor="seat", value="left", table=(M("taken", "seat", CARD_LABELS[CARD.stocks]),)),
     E("action", "  seat {seat} chooses to {action:action}", actor="seat", value="action"),
     E("draw", actor="seat", value="card", extra="why"),  # why: a DRAWS code
     E("discarded", "  seat {seat} discards the {card:card} drawn (two players left) and draws "
                    "again", actor="seat", value="card"),
     E("giles", "  seat {seat} shows two red cards and draws a third (Giles Corey)",
       actor="seat"),
-    # Curse: second is the blue card discarded; Scapegoat, Robbery: the seat receiving
-    E("play", actor="seat", target="target", value="card", extra="second"),
+    # Curse: second is the blue card discarded; Scapegoat, Robbery: the seat receiving. A red,
+    # green or blue card that stays lies before its target; a Curse takes the blue card named; a
+    # Scapegoat moves every card before its target (not the revealed tryals) to the second seat.
+    E("play", actor="seat", target="target", value="card", extra="second",
+      table=(M("front", "target", "{card:lies}"),
+             M("taken", "target", "{second:card}", only=("card", CARD.curse)),
+             M("clear", "target", keep="revealed: ", to="second",
+               only=("card", CARD.scapegoat)))),
     E("no_effect", "  {card:card} has no effect: seat {target} has Sarah Good's ability",
       actor="seat", target="target", value="card"),  # Sarah Good shrugs off Robbery or Arson
     E("accusations", "    accusations on seat {accused}: {accusations} of {trial_at} (placed "
                      "by seat {placer})",
       actor="accused", target="placer", value="accusations", extra="trial_at"),
     E("trial", "  TRIAL of seat {accused}: seat {placer} reveals slot {slot}: {kind:tryal}",
-      actor="placer", target="accused", value="kind", extra="slot"),
-    E("cat_reveal", actor="holder", target="chooser", value="kind", extra="slot"),
-    E("death", actor="seat", target="cause", value="team"),  # team -1: silent
+      actor="placer", target="accused", value="kind", extra="slot",
+      table=(M("front", "accused", "{kind:revealed}"),)),
+    E("cat_reveal", actor="holder", target="chooser", value="kind", extra="slot",
+      table=(M("front", "holder", "{kind:revealed}"),)),
+    E("death", actor="seat", target="cause", value="team",  # team -1: silent
+      table=(M("out", "seat", "{cause:died}"),)),
     E("proctor", actor="proctor", target="dead", value="card"),
     E("abigail", actor="seat", value="discards"),
     E("ann_putnam", "  seat {seat} draws {cards} cards for her reveals (Ann Putnam)",
@@ -354,15 +374,20 @@ TRACE_EVENTS = (
     E("conspiracy", "  CONSPIRACY #{number}, drawn by seat {drawer}",
       actor="drawer", value="number"),
     E("passed", actor="giver", target="receiver", value="kind",
-      extra=Packed(middle=2, given=32, into=None)),  # the giver's slot, the receiver's slot
-    E("joins_witches", "    seat {seat} joins the witches", actor="seat", private=True),
+      extra=Packed(middle=2, given=32, into=None),  # the giver's slot, the receiver's slot
+      table=(M("learns", "receiver", "turn {step}: gets {kind:tryal} (into its slot {into})"),
+             M("learns", "giver", "turn {step}: gives up its {kind:tryal} (its slot {given})"))),
+    E("joins_witches", "    seat {seat} joins the witches", actor="seat", private=True,
+      table=(M("role", "seat", "{seat:character_of}/witch"),)),
     E("night", "  NIGHT {night}", value="night"),
     E("kill_vote", actor="witch", target="seat", value="decision", private=True),
     E("victim", "    the witches choose seat {victim} ({votes} vote(s){tied:tie_broken})",
       target="victim", value="votes", extra="tied", private=True),
     E("protect", "    the constable, seat {constable}, protects seat {seat}",
-      actor="constable", target="seat", private=True),
-    E("confess", actor="seat", value="kind", extra="slot"),  # kind -1: none (William Phips)
+      actor="constable", target="seat", private=True,
+      table=(M("learns", "constable", "turn {step}: protected seat {seat} at night"),)),
+    E("confess", actor="seat", value="kind", extra="slot",  # kind -1: none (William Phips)
+      table=(M("front", "seat", "{kind:revealed}"),)),
     E("dawn", "  dawn: the witches' victim seat {victim} {outcome:dawn}",
       target="victim", value="outcome"),
     E("reshuffle", "  the discard pile becomes the new deck ({cards} cards, Night at the bottom)",
@@ -376,15 +401,22 @@ TRACE_EVENTS = (
     E("stop", actor="seat", value="decision"),  # the DECISION declined
     E("alibi_removed", "    the Alibi removes {accusations} x Accusation and {evidence} x "
                        "Evidence from in front of seat {seat}",
-      actor="seat", target="player", value="accusations", extra="evidence"),
+      actor="seat", target="player", value="accusations", extra="evidence",
+      table=(M("taken", "seat", CARD_LABELS[CARD.accusation], times="accusations"),
+             M("taken", "seat", CARD_LABELS[CARD.evidence], times="evidence"))),
+    # from in front of the seat, every card of the kind goes (no card's name begins with
+    # another's); from the hand, nothing on the table changes
     E("discards", "    to the discard pile from {place:place} seat {seat}: {count} x "
-                  "{card:card}", actor="seat", target="place", value="card", extra="count"),
+                  "{card:card}", actor="seat", target="place", value="card", extra="count",
+      table=(M("clear", "seat", "{card:card}", only=("place", PLACE.front)),)),
     E("turned_up", "    seat {seat}'s slot {slot} is turned up: {kind:tryal}",
-      actor="seat", value="kind", extra="slot"),  # the dead reveal the rest of their tryals
+      actor="seat", value="kind", extra="slot",  # the dead reveal the rest of their tryals
+      table=(M("front", "seat", "{kind:revealed}"),)),
     E("silent_tryals", "    seat {seat}'s {count} face-down tryal(s) leave the game unseen",
       actor="seat", value="count"),
     E("learns", actor="seat", target="about", value="value", extra="what",
-      private=True),  # about -1: nobody; what: a LEARNS code
+      private=True,  # about -1: nobody; what: a LEARNS code
+      table=(M("learns", "seat", "{what:look}"),)),  # (the deal's and the pass's rows: the rest)
 )
 TR = codes(TRACE_EVENTS, "Trace")
 PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
@@ -392,8 +424,6 @@ PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
 # draw deck after a shuffle (the deal's and every night's), and after Tituba's arrangement.
 DECK_VIEWS = ("deal", "shuffled", "tituba")
 DECK_VIEW = codes(DECK_VIEWS, "DeckView")
-PLACES = ("hand", "front")  # where cards go to the discard pile from
-PLACE = codes(PLACES, "Place")
 # What a seat privately learns (trace lines marked simulator.games.base.PRIVATE_MARK).
 LEARNS = ("own_tryals", "received", "taken", "deck", "robbed_hand", "dead_hand")
 LEARN = codes(LEARNS, "Learn")

@@ -18,9 +18,9 @@ from simulator.games.base import private_line
 from simulator.games.story import Story, trace_decoder
 
 from .declaration import (
-    CARD, CARDS, CAUSES, CHARACTERS, DECISION, DECK_VIEW, DRAWS, END_CONDITIONS, FRONT_LABELS,
-    LEARN, NIGHT_OUTCOMES, PHIPS, PLACE, PROVISIONAL, TEAMS, TRACE_EVENTS, TRYAL_LABELS,
-    TURN_ACTIONS,
+    ALIBI_WITNESS, CARD, CARD_COLOUR, CARDS, CAUSE, CAUSES, CHARACTERS, COLOUR, DECISION,
+    DECK_VIEW, DRAWS, END_CONDITIONS, FRONT_LABELS, LEARN, N_CARDS, NIGHT_OUTCOMES, PHIPS, PLACE,
+    PROVISIONAL, TEAMS, TOWN, TRACE_EVENTS, TRYAL, TRYAL_LABELS, TURN_ACTIONS, WITCH,
 )
 
 
@@ -48,6 +48,21 @@ STOPS = {
     DECISION.confess: "does not confess",
 }
 
+# The cards a play leaves in front of its target: red and blue cards, Stocks, an Alibi as a Witness.
+STAYS = frozenset([k for k in range(N_CARDS) if CARD_COLOUR[k] in (COLOUR.red, COLOUR.blue)]
+                  + [CARD.stocks, ALIBI_WITNESS])
+
+# What a seat privately learns from a `learns` row; its tryals and the tryals passed are learned
+# from the deal's and the pass's rows.
+LOOKS = {LEARN.own_tryals: "", LEARN.received: "", LEARN.taken: "",
+         LEARN.deck: "looks through the draw deck (Tituba)",
+         LEARN.robbed_hand: "sees the hand it receives (Robbery)",
+         LEARN.dead_hand: "looks through the hand of a dead player (John Proctor)"}
+
+DIED = {CAUSE.trial: "died at a trial", CAUSE.night: "killed by the witches at night",
+        CAUSE.confession: "died confessing", CAUSE.black_cat: "died by the Black Cat's reveal",
+        CAUSE.matchmaker: "died with its Matchmaker partner"}
+
 DECK_OPENINGS = {
     DECK_VIEW.deal: "the playing cards shuffled for the deal (each seat in turn takes its "
                     "starting hand from the top; the rest and Conspiracy make the draw deck)",
@@ -70,18 +85,53 @@ def _deck(view: int, kinds: list[int]) -> list[str]:
 
 
 class SalemStory(Story):
-    """Gathers the deck's rows into one deck in its order."""
+    """Gathers the deck's rows into one deck in its order, and keeps each seat's character (the
+    table's role names it)."""
 
     def __init__(self, params):
         super().__init__(params)
         self.deck: list[int] = []
         self.view = -1
+        self.characters: dict[int, str] = {}
 
     def header(self):
         return header(self.params)
 
     card = staticmethod(card)
     tryal = staticmethod(tryal)
+
+    # --- the table's marks (TRACE_EVENTS): each renders one field
+    @staticmethod
+    def character(code):
+        return CHARACTERS[code]
+
+    def character_of(self, seat):
+        return self.characters.get(seat, "?")
+
+    @staticmethod
+    def team_of(kinds):
+        return TEAMS[WITCH if TRYAL.witch in kinds else TOWN]
+
+    @staticmethod
+    def tryal_list(kinds):
+        return ", ".join(map(tryal, kinds))
+
+    @staticmethod
+    def lies(k):
+        """A card played that stays in front of its target (else no item)."""
+        return card(k) if k in STAYS else ""
+
+    @staticmethod
+    def revealed(kind):
+        return f"revealed: {tryal(kind)}" if kind >= 0 else ""
+
+    @staticmethod
+    def died(cause):
+        return DIED[cause]
+
+    @staticmethod
+    def look(what):
+        return LOOKS[what]
 
     @staticmethod
     def tie_broken(tied):
@@ -115,8 +165,8 @@ class SalemStory(Story):
         told, self.deck = _deck(self.view, self.deck), []
         return told
 
-    @staticmethod
-    def tell_character(row):
+    def tell_character(self, row):
+        self.characters[row.seat] = CHARACTERS[row.character]
         offered = (f" (of {CHARACTERS[row.character]} and {CHARACTERS[row.offered]})"
                    if row.offered >= 0 else "")
         return f"  seat {row.seat} is {CHARACTERS[row.character]}{offered}"
