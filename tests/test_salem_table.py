@@ -26,9 +26,6 @@ REVEALED = "revealed: "
 OUT = {"trial": "died at a trial", "night": "killed by the witches at night",
        "confession": "died confessing", "black cat": "died by the Black Cat's reveal",
        "matchmaker": "died with its Matchmaker partner"}
-TITUBA = "looks through the draw deck (Tituba)"
-ROBBED = "sees the hand it receives (Robbery)"
-PROCTOR = "looks through the hand of a dead player (John Proctor)"
 
 TURN = re.compile(r"^Turn (\d+): seat \d+$")
 CHARACTER = re.compile(r"^  seat (\d+) is ([a-z]+(?:-[a-z]+)*)( \(of .*\))?$")
@@ -64,10 +61,10 @@ RECEIVED = re.compile(rf"^  seat (\d+) sees the tryal it (?:takes from seat \d+|
                       rf"middle): {TRYAL}$")
 GAVE = re.compile(rf"^  seat (\d+) knows which of its tryals (?:seat \d+ took|went to the middle): "
                   rf"{TRYAL}$")
-DECK_LOOK = re.compile(r"^  seat (\d+) looks through the top \d+ cards of the deck \(Tituba\)$")
-HAND_SEEN = re.compile(r"^  seat (\d+) sees the \d+ card\(s\) it receives from the hand of seat "
-                       r"\d+$")
-DEAD_HAND = re.compile(r"^  seat (\d+) looks through the \d+ card\(s\) in the hand of seat \d+ "
+DECK_LOOK = re.compile(r"^  seat (\d+) looks through the top (\d+) cards of the deck \(Tituba\)$")
+HAND_SEEN = re.compile(r"^  seat (\d+) sees the (\d+) card\(s\) it receives from the hand of seat "
+                       r"(\d+)$")
+DEAD_HAND = re.compile(r"^  seat (\d+) looks through the (\d+) card\(s\) in the hand of seat (\d+) "
                        r"\(John Proctor\)$")
 PROTECTS = re.compile(r"^    the constable, seat (\d+), protects seat (\d+)$")
 
@@ -191,13 +188,16 @@ class Table:
             assert self.passed[int(m[1]), "gives up", m[2]] >= 0, line
             seen["tryals given"] += 1
         elif m := DECK_LOOK.match(line):
-            self.learns(int(m[1]), TITUBA)
+            self.learns(int(m[1]), f"turn {self.turn}: looked through the top {m[2]} cards of "
+                                   f"the deck (Tituba)")
             seen["tituba looks"] += 1
         elif m := HAND_SEEN.match(line):
-            self.learns(int(m[1]), ROBBED)
+            self.learns(int(m[1]), f"turn {self.turn}: saw the {m[2]} card(s) it received from "
+                                   f"seat {m[3]}'s hand")
             seen["robbed hands seen"] += 1
         elif m := DEAD_HAND.match(line):
-            self.learns(int(m[1]), PROCTOR)
+            self.learns(int(m[1]), f"turn {self.turn}: looked through the {m[2]} card(s) in "
+                                   f"seat {m[3]}'s hand (John Proctor)")
             seen["dead hands looked through"] += 1
         elif m := PROTECTS.match(line):
             self.learns(int(m[1]), f"turn {self.turn}: protected seat {m[2]} at night")

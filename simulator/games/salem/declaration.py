@@ -320,6 +320,9 @@ EV = codes(EVENTS, "Event")
 # looks through, the constable's protection).
 PLACES = ("hand", "front")  # where cards go to the discard pile from
 PLACE = codes(PLACES, "Place")
+# What a seat privately learns (trace lines marked simulator.games.base.PRIVATE_MARK).
+LEARNS = ("own_tryals", "received", "taken", "deck", "robbed_hand", "dead_hand")
+LEARN = codes(LEARNS, "Learn")
 E, M = TraceEvent, Mark
 TRACE_EVENTS = (
     E("character", actor="seat", value="character", extra="offered",  # offered -1: no draft
@@ -416,7 +419,13 @@ TRACE_EVENTS = (
       actor="seat", value="count"),
     E("learns", actor="seat", target="about", value="value", extra="what",
       private=True,  # about -1: nobody; what: a LEARNS code
-      table=(M("learns", "seat", "{what:look}"),)),  # (the deal's and the pass's rows: the rest)
+      # (its tryals and the tryals passed are learned from the deal's and the pass's rows)
+      table=(M("learns", "seat", "turn {step}: looked through the top {value} cards of the deck "
+                                 "(Tituba)", only=("what", LEARN.deck)),
+             M("learns", "seat", "turn {step}: saw the {value} card(s) it received from seat "
+                                 "{about}'s hand", only=("what", LEARN.robbed_hand)),
+             M("learns", "seat", "turn {step}: looked through the {value} card(s) in seat "
+                                 "{about}'s hand (John Proctor)", only=("what", LEARN.dead_hand)))),
 )
 TR = codes(TRACE_EVENTS, "Trace")
 PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
@@ -424,9 +433,6 @@ PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
 # draw deck after a shuffle (the deal's and every night's), and after Tituba's arrangement.
 DECK_VIEWS = ("deal", "shuffled", "tituba")
 DECK_VIEW = codes(DECK_VIEWS, "DeckView")
-# What a seat privately learns (trace lines marked simulator.games.base.PRIVATE_MARK).
-LEARNS = ("own_tryals", "received", "taken", "deck", "robbed_hand", "dead_hand")
-LEARN = codes(LEARNS, "Learn")
 
 # Rules this project decided where the source and the rules note are silent (docs/rules/salem.md
 # gives the reasoning and the covering tests).

@@ -52,13 +52,6 @@ STOPS = {
 STAYS = frozenset([k for k in range(N_CARDS) if CARD_COLOUR[k] in (COLOUR.red, COLOUR.blue)]
                   + [CARD.stocks, ALIBI_WITNESS])
 
-# What a seat privately learns from a `learns` row; its tryals and the tryals passed are learned
-# from the deal's and the pass's rows.
-LOOKS = {LEARN.own_tryals: "", LEARN.received: "", LEARN.taken: "",
-         LEARN.deck: "looks through the draw deck (Tituba)",
-         LEARN.robbed_hand: "sees the hand it receives (Robbery)",
-         LEARN.dead_hand: "looks through the hand of a dead player (John Proctor)"}
-
 DIED = {CAUSE.trial: "died at a trial", CAUSE.night: "killed by the witches at night",
         CAUSE.confession: "died confessing", CAUSE.black_cat: "died by the Black Cat's reveal",
         CAUSE.matchmaker: "died with its Matchmaker partner"}
@@ -128,10 +121,6 @@ class SalemStory(Story):
     @staticmethod
     def died(cause):
         return DIED[cause]
-
-    @staticmethod
-    def look(what):
-        return LOOKS[what]
 
     @staticmethod
     def tie_broken(tied):
