@@ -6,12 +6,17 @@ another file would keep running stale code after the rule changed. fairplay ther
 can depend on:
 
 * the engine: the files directly in simulator/games/ and strategies/common.py;
-* a game: the engine's files plus its package simulator/games/<game>/ and strategies/<game>.py;
+* a game's kernel: the engine's files plus its package simulator/games/<game>/;
+* a game's strategies (group "<game>-strategies"): those plus strategies/<game>.py (the kernel
+  calls a strategy by its address, so it never depends on the strategies' source);
 * anything else (a user's strategy file): every compiled source of fairplay, since it may use any
   game's declarations.
 
-Editing one game's rules recompiles that game only; editing the engine recompiles every game.
-The folders live under $NUMBA_CACHE_DIR if it is set, else ~/.cache/fairplay/numba.
+The trace's sentences (simulator/games/story.py and each game's trace.py) are never compiled nor
+imported by compiled code, so no hash covers them (tests/test_compile_cache.py checks it).
+Editing one game's rules recompiles that game only, editing its strategies recompiles them and
+not its kernel, editing a trace's sentences recompiles nothing; editing the engine recompiles
+every game. The folders live under $NUMBA_CACHE_DIR if it is set, else ~/.cache/fairplay/numba.
 """
 
 from __future__ import annotations
@@ -26,6 +31,8 @@ from numba.core import caching
 ROOT = Path(__file__).resolve().parent.parent
 GAMES = Path("simulator") / "games"
 STRATEGIES = Path("strategies")
+STRATEGIES_GROUP = "-strategies"  # a game's strategies: "werewolf-strategies"
+TRACE_ONLY = ("story.py", "trace.py")  # the engine's and each game's trace sentences: not compiled
 
 
 def base_dir() -> Path:
@@ -36,7 +43,7 @@ def base_dir() -> Path:
 
 
 def engine_files(root: Path = ROOT) -> list[Path]:
-    files = sorted((root / GAMES).glob("*.py"))
+    files = sorted(f for f in (root / GAMES).glob("*.py") if f.name not in TRACE_ONLY)
     files.append(root / STRATEGIES / "common.py")
     return [f for f in files if f.exists()]
 
@@ -47,12 +54,14 @@ def game_packages(root: Path = ROOT) -> list[str]:
 
 
 def game_files(package: str, root: Path = ROOT) -> list[Path]:
-    files = sorted((root / GAMES / package).rglob("*.py"))
-    for name in {package, package.lstrip("_")}:
-        strategies = root / STRATEGIES / f"{name}.py"
-        if strategies.exists():
-            files.append(strategies)
-    return files
+    """The files a game's kernel can depend on, in its package (its trace sentences aside)."""
+    return sorted(f for f in (root / GAMES / package).rglob("*.py") if f.name not in TRACE_ONLY)
+
+
+def strategy_files(package: str, root: Path = ROOT) -> list[Path]:
+    """A game's built-in strategies: strategies/<game>.py."""
+    return [root / STRATEGIES / f"{name}.py" for name in sorted({package, package.lstrip("_")})
+            if (root / STRATEGIES / f"{name}.py").exists()]
 
 
 def _digest(files, root: Path) -> str:
@@ -64,7 +73,8 @@ def _digest(files, root: Path) -> str:
 
 
 def group_of(path: Path, root: Path = ROOT) -> str:
-    """The group a source file belongs to: "engine", a game package's name, or "user"."""
+    """The group a source file belongs to: "engine", a game package's name, its strategies'
+    ("werewolf-strategies"), or "user"."""
     try:
         relative = Path(path).resolve().relative_to(root)
     except ValueError:
@@ -78,7 +88,7 @@ def group_of(path: Path, root: Path = ROOT) -> str:
         stem = relative.stem
         for package in game_packages(root):
             if stem in (package, package.lstrip("_")):
-                return package
+                return package + STRATEGIES_GROUP
     return "user"
 
 
@@ -88,8 +98,12 @@ def cache_key(group: str, root: Path = ROOT) -> str:
     if group == "engine":
         return _digest(engine, root)
     if group == "user":
-        files = engine + [f for p in game_packages(root) for f in game_files(p, root)]
+        files = engine + [f for p in game_packages(root)
+                          for f in game_files(p, root) + strategy_files(p, root)]
         return _digest(files, root)
+    if group.endswith(STRATEGIES_GROUP):
+        package = group[:-len(STRATEGIES_GROUP)]
+        return _digest(engine + game_files(package, root) + strategy_files(package, root), root)
     return _digest(engine + game_files(group, root), root)
 
 
