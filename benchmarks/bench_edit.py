@@ -1,12 +1,12 @@
-"""What an edit costs the next run: a first run after editing a game's strategies, or its trace's
-sentences, with the cache warm for everything else.
+"""What an edit costs the next run: a first run after editing a game's strategies, its kernel or
+its trace's sentences, with the cache warm for everything else.
 
     python benchmarks/bench_edit.py --game vitamors
     python benchmarks/bench_edit.py --game vitamors --tree ../before
 
 In a fresh cache folder (`NUMBA_CACHE_DIR`), it times `fairplay run GAME -n 200 --workers 1`
-(cold), then the same run after a comment is appended to strategies/GAME.py, then after one is
-appended to simulator/games/GAME/trace.py, and puts both files back. `--tree` measures another
+(cold), then the same run after a comment is appended to strategies/GAME.py, to
+simulator/games/GAME/kernel.py, to simulator/games/GAME/trace.py (one at a time, each put back). `--tree` measures another
 checkout (its own sources, the same Python).
 """
 
@@ -58,6 +58,8 @@ def main(argv=None) -> None:
         strategies = tree / "strategies" / f"{args.game}.py"
         print(f"  after an edit of {strategies.relative_to(tree)}: "
               f"{after_edit(strategies, run):.1f} s")
+        kernel = tree / "simulator" / "games" / args.game / "kernel.py"
+        print(f"  after an edit of {kernel.relative_to(tree)}: {after_edit(kernel, run):.1f} s")
         trace = tree / "simulator" / "games" / args.game / "trace.py"
         print(f"  after an edit of {trace.relative_to(tree)}: {after_edit(trace, run):.1f} s")
         print(f"  warm, no edit: {run():.1f} s")

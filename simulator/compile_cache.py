@@ -7,20 +7,22 @@ can depend on:
 
 * the engine: the files directly in simulator/games/ and strategies/common.py;
 * a game's kernel: the engine's files plus its package simulator/games/<game>/;
-* a game's strategies (group "<game>-strategies"): those plus strategies/<game>.py (the kernel
-  calls a strategy by its address, so it never depends on the strategies' source);
+* a game's strategies (group "<game>-strategies"): the engine's files, strategies/<game>.py and
+  the files of the game's package it imports (its declarations; not the kernel, which calls a
+  strategy by its address, so neither depends on the other's source);
 * anything else (a user's strategy file): every compiled source of fairplay, since it may use any
   game's declarations.
 
 The trace's sentences (simulator/games/story.py and each game's trace.py) are never compiled nor
 imported by compiled code, so no hash covers them (tests/test_compile_cache.py checks it).
-Editing one game's rules recompiles that game only, editing its strategies recompiles them and
-not its kernel, editing a trace's sentences recompiles nothing; editing the engine recompiles
+Editing one game's kernel recompiles that kernel only, editing its strategies recompiles them
+and not its kernel, editing a trace's sentences recompiles nothing; editing the engine recompiles
 every game. The folders live under $NUMBA_CACHE_DIR if it is set, else ~/.cache/fairplay/numba.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import os
 from functools import lru_cache
@@ -64,6 +66,37 @@ def strategy_files(package: str, root: Path = ROOT) -> list[Path]:
             if (root / STRATEGIES / f"{name}.py").exists()]
 
 
+def imported_game_files(sources: list[Path], package: str, root: Path = ROOT) -> list[Path]:
+    """The files of a game's package that `sources` import, directly or through one another
+    (compiled code can use only what its module imports): the strategies read the declarations,
+    not the kernel. An import of the package itself (its __init__) counts as all of it."""
+    folder = root / GAMES / package
+    dotted = ".".join(GAMES.parts + (package,))
+    found: set[Path] = set()
+    todo = list(sources)
+    while todo:
+        path = todo.pop()
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.ImportFrom) and node.level and path.parent == folder:
+                names = [f"{dotted}.{node.module}" if node.module else dotted]
+                names += [f"{names[0]}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module:
+                names = [node.module] + [f"{node.module}.{alias.name}" for alias in node.names]
+            elif isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            else:
+                continue
+            for name in names:
+                if name == dotted:
+                    return game_files(package, root)
+                if name.startswith(dotted + "."):
+                    module = folder / (name[len(dotted) + 1:].replace(".", "/") + ".py")
+                    if module.exists() and module not in found and module.name not in TRACE_ONLY:
+                        found.add(module)
+                        todo.append(module)
+    return sorted(found)
+
+
 def _digest(files, root: Path) -> str:
     digest = hashlib.sha256()
     for path in files:
@@ -103,7 +136,8 @@ def cache_key(group: str, root: Path = ROOT) -> str:
         return _digest(files, root)
     if group.endswith(STRATEGIES_GROUP):
         package = group[:-len(STRATEGIES_GROUP)]
-        return _digest(engine + game_files(package, root) + strategy_files(package, root), root)
+        strategies = strategy_files(package, root)
+        return _digest(engine + imported_game_files(strategies, package, root) + strategies, root)
     return _digest(engine + game_files(group, root), root)
 
 

@@ -50,13 +50,30 @@ def test_every_registered_game_has_its_own_group():
 
 
 @pytest.mark.parametrize("package", PACKAGES)
-def test_editing_one_games_rules_recompiles_that_game_only(tree, package):
+def test_editing_one_games_kernel_recompiles_that_kernel_only(tree, package):
     before = keys(tree)
-    append(tree / "simulator" / "games" / package / "rules.py")
+    append(tree / "simulator" / "games" / package / "kernel.py")
     after = keys(tree)
     changed = {group for group in before if before[group] != after[group]}
-    # its strategies read its declarations; user strategies may read any game's
-    assert changed == {package, package + "-strategies", "user"}
+    assert changed == {package, "user"}  # user strategies may read any game's declarations
+
+
+@pytest.mark.parametrize("package", PACKAGES)
+def test_editing_one_games_declarations_recompiles_that_game_and_its_strategies(tree, package):
+    before = keys(tree)
+    append(tree / "simulator" / "games" / package / "declaration.py")
+    after = keys(tree)
+    assert {g for g in before if before[g] != after[g]} == \
+        {package, package + "-strategies", "user"}
+
+
+def test_a_games_strategies_are_keyed_on_what_they_import_of_the_game():
+    """Chenghuang's strategies score with its rules: a rules edit recompiles them too."""
+    files = compile_cache.imported_game_files(compile_cache.strategy_files("chenghuang"),
+                                              "chenghuang")
+    assert [f.name for f in files] == ["declaration.py", "rules.py"]
+    assert [f.name for f in compile_cache.imported_game_files(
+        compile_cache.strategy_files("werewolf"), "werewolf")] == ["declaration.py"]
 
 
 @pytest.mark.parametrize("package", PACKAGES)
@@ -125,3 +142,12 @@ def test_numba_is_told_to_use_the_group_folders():
     assert impl._locator_classes[0] is compile_cache.GroupCacheLocator
     folder = compile_cache.cache_dir("werewolf")
     assert folder.name.startswith("werewolf-") and folder.parent == compile_cache.base_dir()
+
+
+def test_strategies_that_import_the_whole_game_are_keyed_on_all_of_it(tree):
+    append(tree / "strategies" / "werewolf.py", "\nfrom simulator.games.werewolf import GAME\n")
+    before = keys(tree)
+    append(tree / "simulator" / "games" / "werewolf" / "kernel.py")
+    after = keys(tree)
+    assert {g for g in before if before[g] != after[g]} == {"werewolf", "werewolf-strategies",
+                                                            "user"}
