@@ -95,12 +95,7 @@ def trace_decoder(events, story_class: type[Story] = Story) -> "TraceDecoder":
             raise ValueError(f"trace event {event.name!r}: field names repeat: {names}")
         if event.secret and not event.says:
             raise ValueError(f"trace event {event.name!r}: a secret line follows a `says` line")
-        for _, field, spec, _ in string.Formatter().parse(event.says + event.secret):
-            if field is not None and field not in names:
-                raise ValueError(f"trace event {event.name!r} says {{{field}}}, not one of its "
-                                 f"fields {names}")
-            if spec and spec.isidentifier() and not hasattr(story_class, spec):
-                raise ValueError(f"trace event {event.name!r}: its story has no renderer {spec}")
+        _check_format(event, event.says + event.secret, names, story_class, "")
 
     for event in events:
         for mark in event.table:
@@ -113,15 +108,20 @@ def trace_decoder(events, story_class: type[Story] = Story) -> "TraceDecoder":
                 if field and field not in names:
                     raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark {role} "
                                      f"{field!r}, not one of its fields {names}")
-            for _, field, spec, _ in string.Formatter().parse(mark.text + mark.otherwise
-                                                              + mark.keep):
-                if field is not None and field not in names:
-                    raise ValueError(f"trace event {event.name!r}: its {mark.kind} mark says "
-                                     f"{{{field}}}, not one of its fields {names}")
-                if spec and spec.isidentifier() and not hasattr(story_class, spec):
-                    raise ValueError(f"trace event {event.name!r}: its story has no renderer "
-                                     f"{spec}")
+            _check_format(event, mark.text + mark.otherwise + mark.keep, names, story_class,
+                          f": its {mark.kind} mark")
     return TraceDecoder(events, story_class)
+
+
+def _check_format(event, text: str, names, story_class, speaker: str) -> None:
+    """A line's or a mark's format string names only the event's fields and its story's
+    renderers."""
+    for _, field, spec, _ in string.Formatter().parse(text):
+        if field is not None and field not in names:
+            raise ValueError(f"trace event {event.name!r}{speaker} says {{{field}}}, not one of "
+                             f"its fields {names}")
+        if spec and spec.isidentifier() and not hasattr(story_class, spec):
+            raise ValueError(f"trace event {event.name!r}: its story has no renderer {spec}")
 
 
 class TraceDecoder:
@@ -166,16 +166,16 @@ class TraceDecoder:
             said = [private_line(line) for line in said] if event.private else list(said)
             if event.secret:
                 said.append(private_line(render.vformat(event.secret, (), fields)))
-            for mark in event.table:  # after the row is told (its story has kept what it keeps)
+            # after the row is told (its story has kept what it keeps); lines alone need no table
+            for mark in event.table if keep_tables else ():
                 seat = fields[mark.seat]
                 if mark.only and fields[mark.only[0]] not in mark.only[1:]:
                     continue
                 if 0 <= seat < len(seats):
-                    text = render.vformat(mark.text, (), fields)
-                    otherwise = render.vformat(mark.otherwise, (), fields)
+                    text, otherwise, keep = (render.vformat(part, (), fields)
+                                             for part in (mark.text, mark.otherwise, mark.keep))
                     for _ in range(fields[mark.times] if mark.times else 1):
-                        gone = _apply(seats[seat], mark.kind, text, otherwise,
-                                      render.vformat(mark.keep, (), fields))
+                        gone = _apply(seats[seat], mark.kind, text, otherwise, keep)
                         if mark.to and 0 <= fields[mark.to] < len(seats):
                             seats[fields[mark.to]]["front"].extend(gone)
             add(said)
