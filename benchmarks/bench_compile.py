@@ -92,6 +92,15 @@ def main() -> None:
     print("  longest own times:")
     for s in sorted(spans, key=lambda s: -s["own"])[:args.top]:
         print(f"    {s['own']:7.2f} s  {s['name']}")
+    # A function compiled twice in one process was typed with two signatures (a literal argument
+    # on the first pass of a loop, say): the second compile is pure waste.
+    again = {}
+    for s in spans:
+        again.setdefault(s["name"], []).append(s["own"])
+    repeated = {name: owns for name, owns in again.items() if len(owns) > 1}
+    print(f"  compiled more than once: {len(repeated) or 'none'}")
+    for name, owns in sorted(repeated.items(), key=lambda item: -sum(item[1])):
+        print(f"    {len(owns)}x  {sum(owns):7.2f} s  {name}")
 
 
 if __name__ == "__main__":

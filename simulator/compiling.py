@@ -129,8 +129,9 @@ def phases_last_first(spec) -> list:
     compiled functions of the game's kernel module but `play` and `play_game` (which call all
     the others), last defined first (this process meets them in about the order they are
     defined), each with its likely argument types: the state for `st`, the generator for `rng`,
-    int64 for the rest. A phase whose real types differ (a bool, a literal constant) is compiled
-    for nothing: this process then compiles it itself."""
+    int64 for the rest (the engine's `compiled` types a call's constants as int64 too). A
+    phase whose real types differ (a bool, a tuple) is compiled for nothing: this process then
+    compiles it itself."""
     module = sys.modules[spec.kernel.py_func.__module__]
     state, _, generator = driver.kernel_signature(spec, spec.min_players)
     phases = []

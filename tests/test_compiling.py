@@ -210,3 +210,31 @@ def _running(pid: int) -> bool:
     except (FileNotFoundError, ProcessLookupError):
         return False
     return state != "Z"
+
+
+def test_a_compiled_function_called_with_constants_compiles_once_for_their_types():
+    # Numba types a call with a constant argument by the constant's own literal type, so each
+    # distinct constant (and a loop variable first typed by its initial `0`) compiled the callee
+    # again. The engine's `compiled` types calls by the arguments' plain types.
+    from simulator.games.engine import compiled
+
+    def body(x, kind, shape):
+        return x * 10 + kind + shape[0]
+
+    plain, typed = njit(body), compiled(body)
+
+    def caller_of(callee):
+        @njit
+        def caller(x):
+            total = 0
+            reference = 0
+            for _ in range(2):
+                total += callee(x, 1, (2, -1)) + callee(x, 2, (3, -1))
+                reference = callee(reference, 3, (x, x))
+            return total + reference
+
+        return caller
+
+    assert caller_of(plain)(np.int64(4)) == caller_of(typed)(np.int64(4))
+    assert len(plain.signatures) > 1  # what Numba does by itself: one compile per constant
+    assert typed.signatures == [(types.int64, types.int64, types.UniTuple(types.int64, 2))]

@@ -39,8 +39,9 @@ from simulator.games import kernel_support as _ks
 # Rules, phases, observation builders and strategy helpers: compiled once and cached, and without
 # reference counting, because they never allocate and the state they work on is owned by the
 # caller for the whole run (Numba refuses to compile an allocation without reference counting, so
-# that is checked when compiling).
-compiled = njit(cache=True, _nrt=False)
+# that is checked when compiling). Each compiles once for its arguments' types: a call with
+# constants does not compile another copy per constant.
+compiled = _ks.typed_by_value_type(njit(cache=True, _nrt=False))
 # The same, inlined into every caller: for the small steps of the hot paths.
 inlined = njit(cache=True, _nrt=False, inline="always")
 # A game's entry point, `play(st, games, rng)`.

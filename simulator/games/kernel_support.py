@@ -11,6 +11,8 @@ Game packages never import this module; they use `simulator.games.engine`, and s
   kept in the state, so no phase of a kernel takes a tuple of strategy functions.
 * numpy's PCG64 step inline (`random_double`): the same stream as `rng.random()`, without a call.
 * Bit tricks for uniform choices (`popcount`, `nth_set_bit`: BMI2's PDEP where the CPU has it).
+* Functions typed by their arguments' types, never their values (`typed_by_value_type`), so a
+  rule called with constants compiles once, not once per constant.
 
 Each has a plain-Python twin at the end of the module for interpreted runs (NUMBA_DISABLE_JIT=1),
 which must give exactly the same results: the contract suite compares the two for every game.
@@ -23,9 +25,40 @@ from numba import config, njit, types
 from numba.core import cgutils
 from numba.core.errors import NumbaError
 from numba.extending import intrinsic
+from numba.core.registry import CPUDispatcher
 from numba.np.arrayobj import make_array, populate_array
 
 from simulator.games.base import STRATEGY_SIGNATURE, TRACE_WIDTH
+
+
+class _TypedByValueType(CPUDispatcher):
+    """A dispatcher whose calls from compiled code are typed without literal values.
+
+    Numba types a call from compiled code with the arguments' types as they stand, and a constant
+    argument (`draw_cards(st, seat, 2, DRAW.turn, rng)`, or a loop variable whose first value is
+    `0`) has a literal type of its own: every distinct constant compiled the callee again, a
+    few seconds each (Salem's `decide` six times, werewolf's `night` twice). Compiled once for the
+    plain types, every call converts its constants to them.
+    """
+
+    def get_call_template(self, args, kws):
+        return super().get_call_template(
+            tuple(types.unliteral(a) for a in args),
+            {name: types.unliteral(a) for name, a in kws.items()})
+
+
+def typed_by_value_type(decorator):
+    """`decorator` (an njit), whose functions compile once per argument types, not per constant
+    value. Under NUMBA_DISABLE_JIT the plain function is returned, as njit does."""
+
+    def decorate(function):
+        dispatcher = decorator(function)
+        if type(dispatcher) is CPUDispatcher:
+            # the same dispatcher, with the typing above; it adds no state of its own
+            dispatcher.__class__ = _TypedByValueType
+        return dispatcher
+
+    return decorate
 
 
 @intrinsic
