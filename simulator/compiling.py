@@ -6,8 +6,11 @@ user should see it move.
 process (`python -m simulator.compiling GAME STRATEGY...`) compiles the config's built-in
 strategies, then the kernel's phases from the last, into the shared compiled-code cache, while
 this process compiles the kernel from the top; what the helper has finished loads from the cache
-when this process comes to it. Strategies and kernel need nothing of each other compiled: the
-kernel calls a strategy by its address.
+when this process comes to it. Numba compiles a function's callees before it, in the order it
+calls them, so this process compiles `play_game`'s first phase's callees first; the helper takes
+the same tree from its other end (the last phase's last callee first), and the two meet in the
+middle. Strategies and kernel need nothing of each other compiled: the kernel calls a strategy by
+its address.
 
 `watch_kernel` follows Numba's compile events in this process (numba.core.event, the
 "numba:compile" kind): each function Numba starts and finishes while the kernel compiles. A
@@ -19,6 +22,7 @@ alone says it compiles.
 
 from __future__ import annotations
 
+import dis
 import inspect
 import os
 import subprocess
@@ -127,22 +131,49 @@ STRATEGIES_DONE = "strategies compiled"
 def phases_last_first(spec) -> list:
     """The kernel's phases the helper compiles while this process compiles the kernel: the
     compiled functions of the game's kernel module but `play` and `play_game` (which call all
-    the others), last defined first (this process meets them in about the order they are
-    defined), each with its likely argument types: the state for `st`, the generator for `rng`,
-    int64 for the rest (the engine's `compiled` types a call's constants as int64 too). A
-    phase whose real types differ (a bool, a tuple) is compiled for nothing: this process then
-    compiles it itself."""
+    the others), each with its likely argument types: the state for `st`, the generator for `rng`,
+    int64 for the rest (the engine's `compiled` types a call's constants as int64 too). A phase
+    whose real types differ (a bool, a tuple) is compiled for nothing: this process then compiles
+    it itself.
+
+    The order is this process's own order reversed at every level: from `play_game`, the phase it
+    calls last, and within each phase the phases it calls, last first, before the phase itself
+    (Numba compiles callees first, so a phase compiled before its callees would compile them in
+    this process's order, behind it). Phases `play_game` does not reach follow, last defined
+    first."""
     module = sys.modules[spec.kernel.py_func.__module__]
     state, _, generator = driver.kernel_signature(spec, spec.min_players)
-    phases = []
+    phases = {}
     for name, value in vars(module).items():
         if (isinstance(value, Dispatcher) and value.py_func.__module__ == module.__name__
-                and value is not spec.kernel and name != "play_game"
-                and not value.targetoptions.get("inline")):
-            arguments = inspect.signature(value.py_func).parameters
-            phases.append((value, tuple(state if a == "st" else generator if a == "rng"
-                                        else types.int64 for a in arguments)))
-    return phases[::-1]
+                and value is not spec.kernel and not value.targetoptions.get("inline")):
+            phases[name] = value
+    order = []
+
+    def visit(name):
+        for callee in reversed(_names_called(phases[name].py_func)):
+            if callee in phases and callee != "play_game" and callee not in order:
+                order.append(callee)  # marked before its callees: a recursion stops here
+                visit(callee)
+                order.remove(callee)
+                order.append(callee)
+
+    if "play_game" in phases:
+        visit("play_game")
+    order += [name for name in reversed(phases) if name not in order and name != "play_game"]
+    result = []
+    for name in order:
+        arguments = inspect.signature(phases[name].py_func).parameters
+        result.append((phases[name], tuple(state if a == "st" else generator if a == "rng"
+                                           else types.int64 for a in arguments)))
+    return result
+
+
+def _names_called(function) -> list[str]:
+    """The global names a function's code reads, in the order it first reads them (its calls of
+    the module's other phases among them; an attribute such as `TR.night` is not one)."""
+    return list(dict.fromkeys(instruction.argval for instruction in dis.get_instructions(function)
+                              if instruction.opname == "LOAD_GLOBAL"))
 
 
 def end_with_parent(every: float = 0.2) -> None:

@@ -341,13 +341,7 @@ def kernel_is_ready(spec: GameSpec, params, lineup: Lineup) -> bool:
     dispatcher = spec.kernel
     if any(tuple(sig) == signature for sig in dispatcher.overloads):
         return True
-    cache = getattr(dispatcher, "_cache", None)
-    if cache is None:
-        return False
-    try:
-        return cache.load_overload(signature, dispatcher.targetctx) is not None
-    except Exception:  # an unreadable cache only means "it will compile"
-        return False
+    return kernel_support.is_cached(dispatcher, signature)
 
 
 def simulate(spec: GameSpec, params, seats, games: int, seed: int = 0, trace_rows: int = 0,

@@ -205,13 +205,20 @@ def compile_when_first_used(dispatcher):
     return dispatcher
 
 
-def strategy_is_cached(dispatcher) -> bool:
-    """Does the compiled-code cache hold the strategy (keyed on the signature as compiled)?"""
+def is_cached(dispatcher, signature) -> bool:
+    """Does the compiled-code cache hold `dispatcher` compiled for `signature`?"""
+    cache = getattr(dispatcher, "_cache", None)
+    if cache is None:
+        return False
     try:
-        return dispatcher._cache.load_overload(STRATEGY_SIGNATURE,
-                                               dispatcher.targetctx) is not None
+        return cache.load_overload(signature, dispatcher.targetctx) is not None
     except Exception:  # an unreadable cache only means "it will compile"
         return False
+
+
+def strategy_is_cached(dispatcher) -> bool:
+    """Does the compiled-code cache hold the strategy (keyed on the signature as compiled)?"""
+    return is_cached(dispatcher, STRATEGY_SIGNATURE)
 
 
 def native_address(dispatcher) -> int:
