@@ -9,6 +9,11 @@ whole process's wall time, the time spent compiling, and the functions that took
 with its inclusive time (what it and everything it compiled took) and its own time (less the
 compiles nested in it). Strategies (compiled when their module is imported, or first called) and
 the game's kernel are listed apart.
+
+`--llvm` instead compiles the game's kernel alone in a fresh process (empty cache, no helper) and
+times LLVM's share per compiled function: optimising its own code, optimising the module it is
+linked into (Numba links every callee's code into its caller's module and optimises the whole
+again, so a caller high in the tree pays for all below it), and emitting machine code.
 """
 
 from __future__ import annotations
@@ -55,6 +60,52 @@ finally:
 """
 
 
+# Run inside the fresh process for --llvm: time the LLVM steps of each code library.
+LLVM_CHILD = r"""
+import collections, json, sys, time
+from numba.core import codegen
+spent = collections.Counter()
+
+def timed(method, step):
+    original = getattr(codegen.CPUCodeLibrary, method)
+    def wrapper(self, *args, **kwargs):
+        started = time.perf_counter()
+        try:
+            return original(self, *args, **kwargs)
+        finally:
+            spent[step, self.name] += time.perf_counter() - started
+    setattr(codegen.CPUCodeLibrary, method, wrapper)
+
+timed("_optimize_functions", "own code")
+timed("_optimize_final_module", "linked module")
+timed("_finalize_final_module", "machine code")
+timed("serialize_using_object_code", "machine code")
+from simulator import config
+from simulator.games import driver
+cfg = config.load(sys.argv[2], [], None)
+started = time.perf_counter()
+driver.compile_kernel(cfg.game, cfg.params.players)
+print(json.dumps({"wall": time.perf_counter() - started,
+                  "spent": [[step, name, took] for (step, name), took in spent.items()]}),
+      file=open(sys.argv[1], "w"))
+"""
+
+
+def measure_llvm(game: str, top: int) -> None:
+    with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
+        report = Path(out) / "llvm.json"
+        subprocess.run([sys.executable, "-c", LLVM_CHILD, str(report), game],
+                       env=dict(os.environ, NUMBA_CACHE_DIR=cache), check=True, cwd=ROOT)
+        data = json.loads(report.read_text())
+    by_step = {}
+    for step, _, took in data["spent"]:
+        by_step[step] = by_step.get(step, 0.0) + took
+    print(f"{game}: the kernel compiled in {data['wall']:.1f} s in one process; LLVM: "
+          + ", ".join(f"{step} {took:.1f} s" for step, took in by_step.items()))
+    for step, name, took in sorted(data["spent"], key=lambda row: -row[2])[:top]:
+        print(f"    {took:6.2f} s  {step:13s}  {name}")
+
+
 def measure(game: str, games: int) -> dict:
     with tempfile.TemporaryDirectory() as cache, tempfile.TemporaryDirectory() as out:
         env = dict(os.environ, NUMBA_CACHE_DIR=cache)
@@ -73,7 +124,12 @@ def main() -> None:
     parser.add_argument("--game", required=True)
     parser.add_argument("--games", type=int, default=200)
     parser.add_argument("--top", type=int, default=10)
+    parser.add_argument("--llvm", action="store_true",
+                        help="time LLVM's steps per function of the kernel's compile instead")
     args = parser.parse_args()
+    if args.llvm:
+        measure_llvm(args.game, args.top)
+        return
     data = measure(args.game, args.games)
     spans = data["spans"]
     compiling = sum(s["inclusive"] for s in spans if s["top"])

@@ -5,8 +5,9 @@ user should see it move.
 `compile_ahead` compiles what a run will play before its first chunk, on two cores: a helper
 process (`python -m simulator.compiling GAME STRATEGY...`) compiles the config's built-in
 strategies, then the kernel's phases from the last, into the shared compiled-code cache, while
-this process compiles the kernel from the top; what the helper has finished loads from the cache
-when this process comes to it. Numba compiles a function's callees before it, in the order it
+this process compiles the kernel from the top (`play_game`, then the entry `play`, which calls it
+by address); what the helper has finished loads from the cache when this process comes to it.
+Numba compiles a function's callees before it, in the order it
 calls them, so this process compiles `play_game`'s first phase's callees first; the helper takes
 the same tree from its other end (the last phase's last callee first), and the two meet in the
 middle. Strategies and kernel need nothing of each other compiled: the kernel calls a strategy by
@@ -40,19 +41,23 @@ from simulator.games.kernel_support import compile_strategy, strategy_is_cached
 
 
 class KernelWatch(event.Listener):
-    """Counts the compiles nested in one kernel's compile; stops listening when it ends."""
+    """Counts the compiles of one kernel, and of the functions compiled just before it as its
+    parts (a game's `play_game`); stops listening when the kernel's own compile ends, or at
+    `close`."""
 
     def __init__(self, game: str, kernel, status: Callable[[str], None],
-                 announce: Callable[[str], None]):
+                 announce: Callable[[str], None], parts=()):
         self.game, self.kernel = game, kernel
+        self.roots = {id(kernel), *(id(part) for part in parts)}
         self.status, self.announce = status, announce
         self.depth, self.done, self.started = 0, 0, None
+        self.listening = True
 
     def on_start(self, ev):
         dispatcher = ev.data["dispatcher"]
-        if self.depth == 0 and dispatcher is not self.kernel:
+        if self.depth == 0 and id(dispatcher) not in self.roots:
             return  # something else compiles first (a strategy): not the kernel's
-        if self.depth == 0:
+        if self.started is None:
             self.started = time.perf_counter()
         self.depth += 1
         self.status(f"compiling the {self.game} kernel: {self.done} functions compiled, now "
@@ -63,20 +68,29 @@ class KernelWatch(event.Listener):
             return
         self.depth -= 1
         self.done += 1
-        if self.depth == 0:  # the kernel itself is done, or its compile stopped (Ctrl-C)
+        failed = getattr(ev, "_exc_details", None) is not None
+        # (Event.is_failed reads the other way round in Numba 0.5x: its exception instead)
+        if self.depth == 0 and (ev.data["dispatcher"] is self.kernel or failed):
+            # the kernel itself is done, or a compile stopped (Ctrl-C, an error)
+            self.close()
+            if not failed:
+                self.announce(f"compiled the {self.game} kernel in "
+                              f"{time.perf_counter() - self.started:.0f} s ({self.done} "
+                              f"functions)")
+
+    def close(self) -> None:
+        """Stop listening and clear the status line (once)."""
+        if self.listening:
+            self.listening = False
             event.unregister("numba:compile", self)
             self.status("")
-            # (Event.is_failed reads the other way round in Numba 0.5x: its exception instead)
-            if getattr(ev, "_exc_details", None) is not None:
-                return
-            self.announce(f"compiled the {self.game} kernel in "
-                          f"{time.perf_counter() - self.started:.0f} s ({self.done} functions)")
 
 
 def watch_kernel(game: str, kernel, status: Callable[[str], None],
-                 announce: Callable[[str], None]) -> KernelWatch:
-    """Follow the next compile of `kernel` in this process (see the module's docstring)."""
-    watch = KernelWatch(game, kernel, status, announce)
+                 announce: Callable[[str], None], parts=()) -> KernelWatch:
+    """Follow the next compile of `kernel` in this process, and of its `parts` compiled before it
+    (see the module's docstring)."""
+    watch = KernelWatch(game, kernel, status, announce, parts)
     event.register("numba:compile", watch)
     return watch
 
@@ -108,8 +122,8 @@ def compile_ahead(cfg, status: Callable[[str], None], announce: Callable[[str], 
     helper = subprocess.Popen([sys.executable, "-m", "simulator.compiling", cfg.game.name, *names],
                               stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
+    watch = watch_kernel(cfg.game.name, cfg.game.kernel, status, announce, [cfg.game.play_game])
     try:
-        watch_kernel(cfg.game.name, cfg.game.kernel, status, announce)
         driver.compile_kernel(cfg.game, cfg.params.players)
         if names:
             status(f"compiling the {cfg.game.name} strategies: {', '.join(names)}")
@@ -118,6 +132,7 @@ def compile_ahead(cfg, status: Callable[[str], None], announce: Callable[[str], 
                     break
             status("")
     finally:
+        watch.close()
         if helper.poll() is None:
             helper.kill()
         helper.wait()

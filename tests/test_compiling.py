@@ -251,3 +251,33 @@ def test_a_compiled_function_called_with_constants_compiles_once_for_their_types
     assert caller_of(plain)(np.int64(4)) == caller_of(typed)(np.int64(4))
     assert len(plain.signatures) > 1  # what Numba does by itself: one compile per constant
     assert typed.signatures == [(types.int64, types.int64, types.UniTuple(types.int64, 2))]
+
+
+def test_the_entry_calls_play_game_by_address_without_linking_the_game_into_itself():
+    # Numba links a callee's code into its caller's and optimises the whole again: the entry
+    # `play` used to hold (and re-optimise) every function of the game. Called by its address,
+    # play_game's code is in play_game's library alone, and the games are the same.
+    spec = get_game("template")
+    cfg = config.load("template")
+    driver.compile_kernel(spec, cfg.params.players)
+    signature = driver.kernel_signature(spec, cfg.params.players)
+    entry = spec.kernel.overloads[tuple(signature)]
+    game = spec.play_game.overloads[(signature[0], signature[2])]
+    name = game.fndesc.llvm_func_name
+    assert f"@{name}(" in game.library.get_llvm_str() or f'@"{name}"(' in \
+        game.library.get_llvm_str()
+    defined = [line for line in entry.library.get_llvm_str().splitlines()
+               if line.startswith("define") and name in line]
+    assert defined == []
+    tallies, _ = driver.play(spec, cfg.params, cfg.lineup, 200, np.random.default_rng(3))
+    again, _ = driver.play(spec, cfg.params, cfg.lineup, 200, np.random.default_rng(3))
+    assert tallies["games"].sum() == 200
+    assert all((tallies[key] == again[key]).all() for key in tallies)
+
+
+def test_a_state_without_its_game_is_refused_not_called():
+    spec = get_game("template")
+    cfg = config.load("template")
+    st = driver.blank_state(spec, cfg.params.players)  # not driver.new_state: no game_address
+    with pytest.raises(ValueError, match="no play_game"):
+        spec.kernel(st, 1, np.random.default_rng(0))

@@ -628,6 +628,7 @@ def engine_fields(max_players, n_roles, observation_size, max_actions, moment_wo
          "strategy slot of a seat while it holds a role"),
         ("slot_params", f8, (MAX_STRATEGY_SLOTS, MAX_STRATEGY_PARAMS), "each slot's parameters"),
         ("slot_address", i8, (MAX_STRATEGY_SLOTS,), "each slot's compiled strategy"),
+        ("game_address", i8, (), "the game's compiled play_game, which `play` calls"),
         ("slot_flags", i8, (MAX_STRATEGY_SLOTS,), "each slot's capability bits (FLAG_*)"),
         ("slot_speaks", i8, (MAX_STRATEGY_SLOTS,),
          "bit r set: the slot is asked the optional public decisions while holding role r"),
@@ -693,6 +694,7 @@ class GameSpec:
     setup: Callable[[Any, Any], None]  # (params, state): write the setup into a fresh state
     actions: Callable[[Any], int]  # params -> size of the legal mask strategies are handed
     kernel: Any  # the compiled entry play(state, games, rng)
+    play_game: Any  # the compiled play_game(state, rng): one game, which `play` calls by address
     decode_trace: Callable[[np.ndarray, Any], list[str]]
     # (state, seat, rng): replace every fact of the state the seat cannot know by another
     # possibility; the contract suite also poisons the observation's private pieces and checks
@@ -901,6 +903,7 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         config_keys=tuple(need(params, "KEYS")), load_params=need(params, "load_params"),
         setup=need(params, "setup"), actions=need(params, "actions"),
         describe_setup=need(params, "describe_setup"), kernel=need(kernel, "play"),
+        play_game=need(kernel, "play_game"),
         decode_trace=need(trace, "decode_trace"),
         symmetric_seats=getattr(d, "SYMMETRIC_SEATS", ""),
         turn_order=getattr(d, "TURN_ORDER", None),

@@ -195,6 +195,7 @@ def new_state(spec: GameSpec, params, lineup: Lineup, trace: np.ndarray | None =
     """A state ready for the kernel: setup, strategies, observation constants, trace buffer."""
     st = blank_state(spec, params.players)
     st.n_actions = spec.actions(params)
+    st.game_address = kernel_support.game_address(spec.play_game, game_signature(spec, st))
     bind_lineup(st, lineup)
     plan_moments(spec, st, st.dtype, params.players, len(lineup.slots))
     setup_state(spec, params, st)
@@ -326,10 +327,18 @@ def kernel_signature(spec: GameSpec, players: int) -> tuple:
     return (typeof(st), typeof(np.int64(0)), typeof(np.random.default_rng(0)))
 
 
+def game_signature(spec: GameSpec, st) -> tuple:
+    """The argument types of the game's `play_game(st, rng)`, which `play` calls by address."""
+    return (typeof(st), typeof(np.random.default_rng(0)))
+
+
 def compile_kernel(spec: GameSpec, players: int) -> None:
-    """Compile the game's kernel now (or load it from the cache), before any game is played."""
+    """Compile the game's kernel now (or load it from the cache), before any game is played:
+    `play_game`, with everything it calls, then the entry `play`."""
     if not numba_config.DISABLE_JIT:
-        spec.kernel.compile(kernel_signature(spec, players))
+        signature = kernel_signature(spec, players)
+        spec.play_game.compile((signature[0], signature[2]))
+        spec.kernel.compile(signature)
 
 
 def kernel_is_ready(spec: GameSpec, params, lineup: Lineup) -> bool:
@@ -338,10 +347,10 @@ def kernel_is_ready(spec: GameSpec, params, lineup: Lineup) -> bool:
     if numba_config.DISABLE_JIT:
         return True
     signature = kernel_signature(spec, params.players)
-    dispatcher = spec.kernel
-    if any(tuple(sig) == signature for sig in dispatcher.overloads):
-        return True
-    return kernel_support.is_cached(dispatcher, signature)
+    return all(tuple(wanted) in dispatcher.overloads
+               or kernel_support.is_cached(dispatcher, wanted)
+               for dispatcher, wanted in ((spec.kernel, signature),
+                                          (spec.play_game, (signature[0], signature[2]))))
 
 
 def simulate(spec: GameSpec, params, seats, games: int, seed: int = 0, trace_rows: int = 0,

@@ -20,7 +20,8 @@ What a game's kernel uses:
   the decision kind and the value;
 * `event(st, code, actor, target, value, extra)`: one trace row (free when not tracing);
 * `finish_team_game`, `finish_individual_game`, `finish_game`: the standard tallies;
-* `play_games(st, games, rng, play_game)`: the game loop, called by the game's `play` entry.
+* `play_games(st, games, rng)`: the game loop, called by the game's `play` entry; it plays
+  the game's `play_game(st, rng)` (called by its address, which the driver sets).
 
 Everything Numba-specific (views without reference counts, calls by address, inline PCG64, bit
 tricks) is in `kernel_support`, which games never import.
@@ -380,14 +381,17 @@ def add_game_moments(st):
 
 
 @inlined
-def play_games(st, games, rng, play_game):
-    """The game loop of a game's `play` entry: `play_game(st, rng)` plays one whole game, from the
-    deal to its `finish_*`."""
+def play_games(st, games, rng):
+    """The game loop of a game's `play` entry: the game's `play_game(st, rng)` plays one whole
+    game, from the deal to its `finish_*`. It is called by its address in the state (set by the
+    driver), so this entry compiles without it (see kernel_support)."""
+    if st.game_address == 0:  # a state not made by driver.new_state: nothing to call
+        raise ValueError("the state has no play_game to call (make it with driver.new_state)")
     rng = _ks.borrowed_rng(rng)
     remember_ratios(st)
     for _ in range(games):
         begin_game(st)
-        play_game(st, rng)
+        _ks.call_game(st.game_address, st, rng)
         add_game_moments(st)
         st.game_index += 1
     return st.trace_rows

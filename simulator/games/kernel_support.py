@@ -8,7 +8,10 @@ Game packages never import this module; they use `simulator.games.engine`, and s
   owns a reference count then costs two atomic operations per call, more than a cheap strategy's
   whole body. The kernel's state owns every buffer for the whole call, so strategies get views.
 * Strategies called by the address of their compiled code (`native_address`, `call_strategy`),
-  kept in the state, so no phase of a kernel takes a tuple of strategy functions.
+  kept in the state, so no phase of a kernel takes a tuple of strategy functions. A game's
+  `play_game` is called by address too (`game_address`, `call_game`), so the entry `play` does
+  not link all of the game's code into its own and optimise it again (seconds of every first
+  run, spent after everything else has compiled).
 * numpy's PCG64 step inline (`random_double`): the same stream as `rng.random()`, without a call.
 * Bit tricks for uniform choices (`popcount`, `nth_set_bit`: BMI2's PDEP where the CPU has it).
 * Functions typed by their arguments' types, never their values (`typed_by_value_type`), so a
@@ -249,6 +252,37 @@ def call_strategy(typingctx, address, kind, obs, legal, params, memory, rng):
     return sig, codegen
 
 
+# --- a game's play_game by address ---------------------------------------------------------------
+def game_address(dispatcher, signature) -> int:
+    """The address of a game's `play_game(st, rng)` compiled for `signature` (compiled now, or
+    loaded from the cache), for the state. It must return nothing: `call_game` calls it so."""
+    dispatcher.compile(signature)
+    result = dispatcher.overloads[tuple(signature)]
+    if result.signature.return_type != types.none:
+        raise TypeError(f"{dispatcher.py_func.__qualname__} must return nothing, not "
+                        f"{result.signature.return_type}")
+    return result.library.get_pointer_to_function(result.fndesc.llvm_func_name)
+
+
+@intrinsic
+def call_game(typingctx, address, st, rng):
+    """Call the `play_game(st, rng)` compiled at `address`, as Numba calls a compiled function,
+    exceptions included."""
+    sig = types.none(address, st, rng)
+
+    def codegen(context, builder, signature, args):
+        declared = signature.args[1:]
+        function_type = context.call_conv.get_function_type(types.none, declared)
+        pointer = builder.inttoptr(args[0], function_type.as_pointer())
+        status, _ = context.call_conv.call_function(builder, pointer, types.none, declared,
+                                                    args[1:])
+        with cgutils.if_unlikely(builder, status.is_error):
+            context.call_conv.return_status_propagate(builder, status)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
 # --- random numbers -------------------------------------------------------------------------------
 # PCG64 (numpy's default bit generator): 128-bit LCG state, XSL-RR output. numpy keeps a pointer to
 # {uint128 state; uint128 inc} as the first field of the bit generator's C state.
@@ -411,6 +445,7 @@ nth_set_bit = nth_set_bit_by_deposit if HAS_PDEP else nth_set_bit_by_halving
 # In an interpreted run the state is a numpy record and strategies are plain Python functions:
 # a strategy's "address" is its index in this list, and the trace buffer's is its index in the next.
 INTERPRETED_STRATEGIES: list = []
+INTERPRETED_GAMES: list = []  # each game's play_game
 INTERPRETED_TRACES: list = []
 
 if config.DISABLE_JIT:
@@ -439,6 +474,14 @@ if config.DISABLE_JIT:
         if function not in INTERPRETED_STRATEGIES:
             INTERPRETED_STRATEGIES.append(function)
         return INTERPRETED_STRATEGIES.index(function) + 1  # 0 means "none"
+
+    def game_address(function, signature):  # noqa: F811
+        if function not in INTERPRETED_GAMES:
+            INTERPRETED_GAMES.append(function)
+        return INTERPRETED_GAMES.index(function) + 1  # 0 means "none"
+
+    def call_game(address, st, rng):  # noqa: F811
+        INTERPRETED_GAMES[address - 1](st, rng)
 
     def call_strategy(address, kind, obs, legal, params, memory, rng):  # noqa: F811
         return int(INTERPRETED_STRATEGIES[address - 1](

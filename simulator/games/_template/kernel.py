@@ -61,4 +61,4 @@ def play_game(st, rng):
 @kernel
 def play(st, games, rng):
     """Play `games` games, adding their outcomes into the state's tallies."""
-    return play_games(st, games, rng, play_game)
+    return play_games(st, games, rng)

@@ -447,6 +447,6 @@ def play_game(st, rng):
 @kernel
 def play(st, games, rng):
     """Play `games` complete games and add their outcomes into the state's tallies."""
-    return play_games(st, games, rng, play_game)
+    return play_games(st, games, rng)
 
 
