@@ -7,11 +7,10 @@ process (`python -m simulator.compiling GAME STRATEGY...`) compiles the config's
 strategies, then the kernel's phases from the last, into the shared compiled-code cache, while
 this process compiles the kernel from the top (`play_game`, then the entry `play`, which calls it
 by address); what the helper has finished loads from the cache when this process comes to it.
-Numba compiles a function's callees before it, in the order it
-calls them, so this process compiles `play_game`'s first phase's callees first; the helper takes
-the same tree from its other end (the last phase's last callee first), and the two meet in the
-middle. Strategies and kernel need nothing of each other compiled: the kernel calls a strategy by
-its address.
+Numba compiles a function's callees before it, in the order it calls them, so this process
+compiles `play_game`'s first phase's callees first; the helper takes the same tree from its
+other end (the last phase's last callee first), and the two meet in the middle. Strategies and
+kernel need nothing of each other compiled: the kernel calls a strategy by its address.
 
 `watch_kernel` follows Numba's compile events in this process (numba.core.event, the
 "numba:compile" kind): each function Numba starts and finishes while the kernel compiles. A
