@@ -179,7 +179,11 @@ def test_a_game_of_a_run_step_by_step(page):
     # (opened at a linked step)
     browser.send("Page.navigate", url=f"{server.address}runs/{answer['id']}/trace?game=7"
                                       f"&private=1#step=5")
-    until(browser, "document.querySelectorAll('#lines li').length", 600)
+    # Page.navigate answers before the new page replaces the old one: wait for the new one
+    until(browser, "location.search.includes('private=1') && "
+                   "document.getElementById('where') && "
+                   "document.getElementById('where').textContent.startsWith('step 5 of') && "
+                   "document.querySelectorAll('#lines li').length", 600)
     private = browser.evaluate("Array.from(document.querySelectorAll('#lines li'))"
                                ".map(l => l.textContent)")
     assert browser.evaluate("document.getElementById('where').textContent") == \
