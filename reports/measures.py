@@ -478,15 +478,17 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
     groups = {}
     for group in GROUP_TITLES:
         groups[group] = [rate_dict(row.rate, row.name, group, games)
-                         for row in summary.rows_of(group)]
+                         for row in summary.shown_rows(group)]
     tests = [{"name": t.name, "method": t.method, "statistic": _finite(t.statistic),
               "p": float(t.pvalue), "p_holm": float(t.adjusted_pvalue),
               "significant": t.significant(1 - confidence)}
              for t in summary.tests]
     bal = balance(result, confidence)
+    # the events that occurred; what the setup makes possible but never occurred is summary.never
     events = [{"name": name, "total": int(result.tallies["events"][i]),
                "per_game": _finite(result.tallies["events"][i] / games) if games else None}
-              for i, name in enumerate(result.game.event_names)]
+              for i, name in enumerate(result.game.event_names)
+              if name in summary.events_per_game]
     mean, low, high = summary.mean_length
     seat_rates = [r["rate"] for r in groups["seat"] if r["rate"] is not None]
     return {
@@ -507,6 +509,7 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
         "length": dict(length(result, confidence), summary_mean=_finite(mean),
                        summary_low=_finite(low), summary_high=_finite(high)),
         "events": events,
+        "never": list(summary.never),
         "scores": scores(result, confidence),
         "other_measures": other_measures(result, confidence),
         "setup": setup(result),

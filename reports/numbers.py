@@ -18,6 +18,7 @@ from simulator.compare import (Comparison, change_phrase, difference_clause, dif
                                fairness_headline)
 from simulator.games import get_game
 from simulator.results import Result
+from simulator.summary import players_line
 from simulator.sweep import Sweep
 
 from . import guidance, measures
@@ -33,7 +34,7 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE, origin: str = ""
     words and each test's method. `origin` says where the result came from (a sweep's cell)."""
     numbers = measures.run_numbers(result, confidence)
     numbers["knobs"] = guidance.balance_knobs(result)
-    numbers["strategies_line"] = guidance.strategy_line(result)
+    numbers["strategies_line"] = players_line(result)
     numbers["origin"] = origin
     numbers["stopped"] = adaptive.sentence(result.data)  # an adaptive run: why it stopped
     _role_words(numbers["setup"], result)
@@ -144,7 +145,7 @@ def compare_numbers(c: Comparison, labels=("A", "B")) -> dict:
         side_setup = measures.setup(result)
         _role_words(side_setup, result)
         sides[key] = {"label": label, "setup": side_setup,
-                      "strategies_line": guidance.strategy_line(result),
+                      "strategies_line": players_line(result),
                       "balance": measures.balance(result, c.confidence),
                       "games": int(result.tallies["games"][0]),
                       "length": measures.length(result, c.confidence),
@@ -202,7 +203,7 @@ def sweep_numbers(sweep: Sweep, confidence: float = CONFIDENCE, top: int = 3) ->
             entry["measures"]["role_rates"] = guidance.role_rates(cell.result, confidence)
             _role_words({"roles_per_game": entry["measures"]["roles"]}, cell.result)
             entry["dealt"] = ", ".join(r["text"] for r in entry["measures"]["roles"])
-            entry["strategies_line"] = guidance.strategy_line(cell.result)
+            entry["strategies_line"] = players_line(cell.result)
         cells.append(entry)
     valid = [c for c in cells if c["measures"] is not None]
     # a cell is fair when its own verdict is "balanced within the tolerance" (the run's verdict:

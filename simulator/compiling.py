@@ -59,7 +59,8 @@ class KernelWatch(event.Listener):
         if self.started is None:
             self.started = time.perf_counter()
         self.depth += 1
-        self.status(f"compiling the {self.game} kernel: {self.done} functions compiled, now "
+        self.status(f"compiling the {self.game} kernel: {self.done} "
+                    f"function{'' if self.done == 1 else 's'} compiled, now "
                     f"{dispatcher.py_func.__name__}")
 
     def on_end(self, ev):
@@ -92,6 +93,39 @@ def watch_kernel(game: str, kernel, status: Callable[[str], None],
     watch = KernelWatch(game, kernel, status, announce, parts)
     event.register("numba:compile", watch)
     return watch
+
+
+# A game's cold compile on two idle cores of the reference machine, in seconds: the range of
+# `python benchmarks/bench_compile.py --game G` over the five games (docs/performance.md).
+IDLE_COMPILE_SECONDS = (30, 100)
+
+
+def expected_time(load: float | None = None, cores: int | None = None) -> str:
+    """How long a kernel's cold compile will take here, honest about the machine: the range on
+    two idle cores, scaled by how busy the cores are now. A compile runs two processes (this
+    one, already counted in the load average, and its helper); with `load` runnable processes
+    on `cores` cores each gets about cores / (load + 1) of a core, so it takes about
+    (load + 1) / cores times as long, and twice as long on a single core."""
+    cores = cores or os.cpu_count() or 1
+    if load is None:
+        try:
+            load = os.getloadavg()[0]
+        except OSError:  # no load average on this system: the idle range only
+            load = 0.0
+    low, high = IDLE_COMPILE_SECONDS
+    idle = f"about {low}-{high} s on two idle cores"
+    if cores == 1:
+        slower, why = 2 * max(1.0, load + 1), "one core here"
+    else:
+        slower = max(1.0, (load + 1) / cores)
+        why = f"the {cores} cores here are busy (load {load:.1f})"
+    if slower < 1.25:
+        return f"{idle} (the {cores} cores here are idle)"
+    return f"{idle}; {why}, so about {_seconds(low * slower)} to {_seconds(high * slower)}"
+
+
+def _seconds(seconds: float) -> str:
+    return f"{seconds:.0f} s" if seconds < 90 else f"{seconds / 60:.0f} min"
 
 
 def uncompiled_builtins(spec, lineup) -> list[str]:

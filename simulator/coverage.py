@@ -72,6 +72,24 @@ def coverage(result) -> list[Line]:
     return lines
 
 
+@dataclass(frozen=True)
+class Occurrence:
+    """What a run's summary shows of its events and endings: what occurred, what the setup makes
+    possible but never occurred (a finding, on one line), and what the setup cannot produce
+    (left out)."""
+
+    events: dict  # event name -> per game, each one that occurred
+    never: tuple[str, ...]  # events and endings the setup makes possible that never occurred
+    impossible: frozenset  # events and endings the setup cannot produce
+
+
+def occurrence(result) -> Occurrence:
+    lines = coverage(result)
+    return Occurrence({x.name: x.per_game for x in lines if x.kind == "event" and x.per_game > 0},
+                      tuple(x.name for x in lines if x.available and x.per_game == 0),
+                      frozenset(x.name for x in lines if not x.available and x.per_game == 0))
+
+
 def table(result) -> list[str]:
     """The terminal table: every event and ending, the blind spots marked."""
     lines = coverage(result)

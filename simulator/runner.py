@@ -160,8 +160,8 @@ def announce_compiling(results, progress: Progress, here: bool = True) -> None:
         if cfg.game.name not in checked:
             checked.add(cfg.game.name)
             if not kernel_is_ready(cfg):
-                progress.announce(f"compiling the {cfg.game.name} kernel, first run only (about "
-                                  f"a minute)")
+                progress.announce(f"compiling the {cfg.game.name} kernel, first run only: "
+                                  f"{compiling.expected_time()}")
                 if here:
                     compiling.compile_ahead(cfg, progress.status, progress.announce)
             elif here:

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+import numpy as np
 
-from simulator import adaptive, headline, stats
+from simulator import adaptive, coverage, headline, stats
 from simulator import verdict as verdicts
 from simulator.games import get_game
 from simulator.rates import Row
@@ -22,13 +23,15 @@ class Summary:
     verdict: str
     mean_length: tuple[float, float, float]
     length_unit: str
-    events_per_game: dict[str, float]
+    events_per_game: dict[str, float]  # the events that occurred
     games_for_one_point: int
     judgement: "verdicts.Verdict | None" = None  # the verdict's findings, status and lead
     setup: dict = field(default_factory=dict)  # the game's notes on the setup (deck, pool, ...)
     provisional: tuple[str, ...] = ()  # the game's rulings made where its source is silent
     stopped: str = ""  # an adaptive run: how many games it took and why it stopped
     repeated: str = ""  # a sequential stop: the intervals are repeated confidence intervals
+    never: tuple[str, ...] = ()  # events and endings the setup makes possible, never occurred
+    players: str = ""  # who played: "`people` at every seat"
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -38,6 +41,11 @@ class Summary:
 
     def rows_of(self, group: str) -> list[Row]:
         return [row for row in self.rows if row.group == group]
+
+    def shown_rows(self, group: str) -> list[Row]:
+        """The rows a reader is shown: an ending that never occurred is left out (the setup
+        cannot produce it, or `never` lists it with the events that never occurred)."""
+        return [row for row in self.rows_of(group) if group != "end" or row.rate.successes > 0]
 
     def table(self) -> str:
         """A plain-text table of every rate with its interval, and the tests."""
@@ -54,7 +62,7 @@ class Summary:
             titles["position"] = (f"Win rate by position in turn order ({order.direction}) "
                                   f"from the first player ({order.first_player})")
         for group, title in titles.items():
-            rows = self.rows_of(group)
+            rows = self.shown_rows(group)
             if not rows:
                 continue
             lines.append("")
@@ -69,6 +77,8 @@ class Summary:
         if self.events_per_game:
             lines.append("Events per game: " + ", ".join(
                 f"{name} {value:.3f}" for name, value in self.events_per_game.items()))
+        if self.never:
+            lines.append("Possible in this setup but never occurred: " + ", ".join(self.never))
         lines.append("")
         lines.append("Tests (Holm-corrected together)")
         for test in self.tests:
@@ -84,6 +94,77 @@ class Summary:
                          f"made where the game's source is silent (`fairplay games {self.game}` "
                          f"lists them).")
         return "\n".join(lines)
+
+
+def seats_text(seats) -> str:
+    """[0, 1, 2, 3] -> "seats 0-3"; [4] -> "seat 4"; [0, 2, 3] -> "seats 0, 2-3"."""
+    seats = sorted(seats)
+    runs, start = [], None
+    for i, s in enumerate(seats):
+        if start is None:
+            start = s
+        if i + 1 == len(seats) or seats[i + 1] != s + 1:
+            runs.append(f"{start}" if start == s else f"{start}-{s}")
+            start = None
+    return ("seat " if len(seats) == 1 else "seats ") + ", ".join(runs)
+
+
+def players_line(result: Result, quote: str = "") -> str:
+    """Who plays what, in words: "random at every seat", "greedy (seats 0-3), balanced (seat
+    4)", "by role: seer-led (the human team), random (the wolf team)"; each strategy's name
+    between `quote`s."""
+    data, game, t = result.data, result.game, result.tallies
+    labels = [f"{quote}{label}{quote}" for label in data.get("strategies") or []]
+    if not labels:
+        return ""
+    table = np.asarray(data.get("slot_table") or [], dtype=np.int64)
+    if table.ndim != 2 or table.size == 0:
+        return f"{labels[0]} at every seat" if len(labels) == 1 else ", ".join(labels)
+
+    def name(slot) -> str:
+        return labels[slot] if slot < len(labels) else f"slot {slot}"
+
+    role_games = t["role_games"]
+    dealt = [r for r in range(table.shape[1]) if r < len(role_games) and role_games[r] > 0]
+    dealt = dealt or list(range(table.shape[1]))
+    sub = table[:, dealt]
+    if (sub == sub[0, 0]).all():
+        return f"{name(sub[0, 0])} at every seat"
+    if (sub == sub[:, :1]).all():  # by seat
+        groups: dict[int, list[int]] = {}
+        for seat, slot in enumerate(sub[:, 0]):
+            groups.setdefault(int(slot), []).append(seat)
+        return ", ".join(f"{name(slot)} ({seats_text(seats)})" for slot, seats in groups.items())
+    # by role (or team), the seats that differ from the common pattern listed apart
+    base = [int(np.bincount(sub[:, j]).argmax()) for j in range(sub.shape[1])]
+    exceptions = [seat for seat in range(sub.shape[0]) if (sub[seat] != base).any()]
+    if len(set(base)) == 1:
+        text = f"{name(base[0])} at every {'other ' if exceptions else ''}seat"
+    else:
+        by_slot: dict[int, list[int]] = {}
+        for j, slot in enumerate(base):
+            by_slot.setdefault(slot, []).append(dealt[j])
+        parts = []
+        for slot, roles in by_slot.items():
+            names = {game.roles[r].name for r in roles}
+            teams = [team for team in game.teams
+                     if {role.name for i, role in enumerate(game.roles)
+                         if role.team == team and i in dealt} <= names]
+            covered = {game.roles[r].name for r in dealt if game.roles[r].team in teams}
+            if teams and covered == names:
+                who = " and ".join(teams)
+                parts.append(f"{name(slot)} (the {who} team{'s' if len(teams) > 1 else ''})")
+            else:
+                parts.append(f"{name(slot)} ({', '.join(game.roles[r].name for r in roles)})")
+        text = "by role: " + ", ".join(parts)
+    for seat in exceptions:
+        row = sub[seat]
+        if (row == row[0]).all():
+            text += f"; seat {seat}: {name(row[0])}"
+        else:
+            text += f"; seat {seat}: " + ", ".join(
+                f"{name(slot)} as {game.roles[dealt[j]].name}" for j, slot in enumerate(row))
+    return text
 
 
 def _families_noun(groups: list[str]) -> str:
@@ -105,6 +186,7 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
     players = len(t["seat_wins"])
     measures = headline.measures_of(game, t, result.data.get("strategies", []))
     rows = headline.rows(measures, confidence, (*headline.RATE_TABLES, "draw"))
+    occurred = coverage.occurrence(result)
 
     # The families judged together (Holm across every finding): verdict.run_findings
     findings, tolerance = verdicts.run_findings(game, t, result.data, confidence)
@@ -134,7 +216,9 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
                                     method=f"{method}; Holm across every finding"))
     first_share = (t["team_wins"][0] / t["team_wins"].sum() if t["team_wins"].sum() else 0.5) \
         if game.team_game else 1 / players
-    verdict = judged.sentence
+    players = players_line(result, quote="`")
+    verdict = judged.sentence + (f" Measured with {players.removeprefix('by role: ')}."
+                                 if players else "")
     if judged.symmetric_seats:
         verdict += (f" Seats are alike by construction ({judged.symmetric_seats}): they are not "
                     f"judged; turn order is.") if game.turn_order else \
@@ -145,14 +229,15 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
 
     length = next((m.counts for m in measures if m.group == "length"), (0, 0, 0))
     mean_length = stats.mean_interval(*length, confidence)
-    events = {name: float(t["events"][i]) / games for i, name in enumerate(game.event_names)} if games else {}
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
-                   game.length_unit, events, stats.games_needed(first_share, 0.01, 0.95), judged,
+                   game.length_unit, occurred.events, stats.games_needed(first_share, 0.01, 0.95),
+                   judged,
                    dict(result.data.get("setup_notes") or {}), provisional_of(result),
                    adaptive.sentence(result.data),
                    # printed at the level of the sequential design's repeated intervals
                    adaptive.repeated_note(result.data)
-                   if confidence == adaptive.interval_level(result.data) > 0.95 else "")
+                   if confidence == adaptive.interval_level(result.data) > 0.95 else "",
+                   occurred.never, players)
 
 
 def provisional_of(result: "Result") -> tuple[str, ...]:

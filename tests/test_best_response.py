@@ -156,7 +156,8 @@ def test_ctrl_c_inside_a_candidate_s_games_stops_the_search_in_one_line(tmp_path
     (["--team", "wolf", "--seat", "0"], ["give one of --team, --role or --seat"]),
 ])
 def test_bad_requests_are_one_line(args, fragments):
-    one_line_error(run_cli("best-response", "werewolf", *args, "-n", 100), *fragments)
+    one_line_error(run_cli("best-response", "werewolf/base-random.toml", *args, "-n", 100),
+                   *fragments)
 
 
 def test_one_seat_of_an_individual_game_is_tuned_and_its_config_plays_it(tmp_path):

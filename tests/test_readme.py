@@ -25,7 +25,7 @@ def test_readme_strategy_example_runs(tmp_path):
         'extends = "werewolf/base.toml"\n[strategies]\nhuman = "my_strategies.py:cautious"\n',
         encoding="utf-8")
     cfg = config.load(str(tmp_path / "setup.toml"))
-    assert [slot.name for slot in cfg.slots] == ["my_strategies.py:cautious", "random"]
+    assert [slot.name for slot in cfg.slots] == ["my_strategies.py:cautious", "people"]
     assert dict(cfg.slots[0].params) == {"boldness": 0.5}
     assert cfg.slots[0].info.memory == 24
     result = runner.run(cfg, 500, seed=1, workers=1)

@@ -35,7 +35,7 @@ from simulator.cli.regression import baseline as baseline_command
 from simulator.cli.regression import check as check_command
 
 REPO = Path(__file__).resolve().parents[1]
-BASE = REPO / "configs" / "werewolf" / "base.toml"
+BASE = REPO / "configs" / "werewolf" / "base-random.toml"
 SEER_LED = REPO / "configs" / "werewolf" / "seer-led.toml"
 GAMES = 20_000
 SEED = 7

@@ -230,8 +230,8 @@ def test_random_play_says_what_its_values_mean():
 
 
 def test_a_game_named_by_its_name_is_measured_with_its_people_like_players():
-    """`fairplay roles werewolf` plays werewolf's built-in setup, whose seats play `random`; role
-    values are measured with the game's people-like strategy instead (its MEASURING_STRATEGY),
+    """`fairplay roles werewolf` plays werewolf's built-in setup; role values are measured with
+    the game's people-like strategy (its MEASURING_STRATEGY),
     unless the command sets the strategies or names a config file (which says who plays)."""
     from simulator.games import get_game
 
@@ -242,5 +242,5 @@ def test_a_game_named_by_its_name_is_measured_with_its_people_like_players():
                for _, _, cfg in planned.setups)
     told = roles_module.plan("werewolf", None, ["strategies.all=random"], 400, chunk_size=100)
     assert {slot.label() for slot in told.setups[0][2].slots} == {"random"}
-    named = roles_module.plan("configs/werewolf/base.toml", None, [], 400, chunk_size=100)
+    named = roles_module.plan("configs/werewolf/base-random.toml", None, [], 400, chunk_size=100)
     assert {slot.label() for slot in named.setups[0][2].slots} == {"random"}

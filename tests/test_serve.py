@@ -169,7 +169,8 @@ def test_a_sweep_that_cannot_be_drawn_is_refused_at_its_field(client, vary):
 @pytest.mark.parametrize("who, fragment", [("team:nobody", "tune a team or a role"),
                                             ("team:wolf", "nothing to tune")])  # random wolves
 def test_a_search_with_nothing_to_tune_is_refused_before_it_starts(client, who, fragment):
-    answer = client.post("/api/best-response", json={**BASE, "session": "abcdefgh",
+    answer = client.post("/api/best-response", json={**BASE, "base": "werewolf/base-random.toml",
+                                                     "session": "abcdefgh",
                                                      "games": 100, "who": who})
     assert answer.status_code == 400 and answer.json()["key"] == "who"
     assert fragment in answer.json()["error"]

@@ -76,10 +76,10 @@ def test_beats_random_and_the_seat_target_on_an_individual_game():
 
 def test_a_setup_keeps_the_configs_own_players_or_seats_the_measuring_strategy_everywhere():
     """A config whose every seat plays the measuring strategy is measured as it is (with the
-    parameters it gives); any other (chenghuang's configs play `random`) gets the measuring
-    strategy at every seat."""
+    parameters it gives); any other (a config that plays `random`) gets the measuring strategy at
+    every seat."""
     werewolf = standard.Setup("werewolf/standard-16.toml", "people")
     assert werewolf.overrides == []
-    chenghuang = standard.Setup("chenghuang/default.toml", "balanced")
+    chenghuang = standard.Setup("chenghuang/random.toml", "balanced")
     assert chenghuang.overrides == ['strategies={ all = "balanced" }']
     assert {slot.name for slot in chenghuang.load().slots} == {"balanced"}

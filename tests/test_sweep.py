@@ -340,7 +340,7 @@ def test_crossings_per_level_of_the_other_key_and_the_fair_region(tmp_path):
 
 
 def test_the_sweep_command_prints_the_crossings(tmp_path):
-    result = CliRunner().invoke(cli, ["sweep", "werewolf", "--vary", "players=8..9",
+    result = CliRunner().invoke(cli, ["sweep", "werewolf/base-random.toml", "--vary", "players=8..9",
                                       "--vary", "roles.werewolf=1..2", "-n", "300", "--workers",
                                       "1", "-o", str(tmp_path / "s.json")])
     assert result.exit_code == 0, result.output

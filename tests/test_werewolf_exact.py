@@ -20,9 +20,13 @@ from simulator.games.werewolf import oracle
 SETUPS = [(8, 1), (9, 2), (12, 2), (13, 3), (16, 3), (21, 4)]
 
 
+# the named configs of the two models: the base game with random, or seer-led, play at every seat
+CONFIGS = {"random": "werewolf/base-random.toml", "seer-led": "werewolf/seer-led.toml"}
+
+
 def simulate(strategy, players, wolves, games, seed):
-    cfg = config.load("werewolf", players=players,
-                      overrides=[f"roles.werewolf={wolves}", f"strategies.all={strategy}"])
+    cfg = config.load(CONFIGS[strategy], players=players, overrides=[f"roles.werewolf={wolves}"])
+    assert {slot.name for slot in cfg.slots} == {strategy}
     return runner.run(cfg, games, seed=seed, workers=2, chunk_size=50_000)
 
 

@@ -64,7 +64,7 @@ ALL_KINDS = (SEER_CHECK, WOLF_KILL, CLAIM, SUSPECT_VOTE, SENTENCE_VOTE)
 @lru_cache(maxsize=None)
 def params_for(players):
     """The validated params of the built-in config for `players`."""
-    return config.load("werewolf", players=players).params
+    return config.load("werewolf/base-random.toml", players=players).params
 
 
 def all_deals():
@@ -850,7 +850,7 @@ def test_random_strategy_end_to_end_with_the_real_rng():
     for seed in range(1, 30):
         traces = []
         for deal in (BASE_8, swapped(BASE_8, 3, 6)):
-            cfg = config.load("werewolf", players=N)
+            cfg = config.load("werewolf/base-random.toml", players=N)
             trace, _ = play_dealt(cfg.lineup, deal, seed)
             traces.append(public_rows(trace))
         a, b = traces

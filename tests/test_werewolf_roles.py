@@ -126,7 +126,7 @@ class Asked:
 
 @lru_cache(maxsize=None)
 def _params(n):
-    return config.load("werewolf", players=n).params
+    return config.load("werewolf/base-random.toml", players=n).params
 
 
 class Table:
@@ -991,7 +991,7 @@ def test_each_role_alone_completes_and_uses_its_power(role, players):
     else:
         settings = [f"roles.{role}={2 if role == 'mason' else 1}",
                     "rules.ignore_availability=true"]
-    cfg = config.load("werewolf", settings, players=players)
+    cfg = config.load("werewolf/base-random.toml", settings, players=players)
     t = runner.run(cfg, games, seed=players, workers=1).tallies
     ends = t["end_counts"]
     assert t["games"][0] == games == ends.sum()
@@ -1292,7 +1292,7 @@ def test_whole_games_replay_against_the_rules(setup, overrides):
 def test_role_tallies_count_the_paranoid_as_dealt():
     # 16 players with the paranoid, 2,000 games: a paranoid is dealt every game, one seer every
     # game; the per-role tallies (role_games, the reports' role win rates) should say so.
-    cfg = config.load("werewolf", ["roles.paranoid=1"], players=16)
+    cfg = config.load("werewolf/base-random.toml", ["roles.paranoid=1"], players=16)
     t = runner.run(cfg, 2000, seed=1, workers=1).tallies
     assert t["role_games"][PARA] == 2000 and t["role_games"][S] == 2000
 
@@ -1306,8 +1306,8 @@ def test_madman_literal_only_moves_games_to_the_humans():
     # the wolf camp was outnumbered (W + M < H, so W < H + M: no wolf win with the knob either).
     # Hence, game by game: a human win without the knob is a human win with it, and a wolf win
     # with the knob is a wolf win without it. The madman wins exactly the wolves' games, both ways.
-    plain = config.load("werewolf", ["roles.madman=1"], players=10)
-    literal = config.load("werewolf", ["roles.madman=1", "rules.madman_literal=true"], players=10)
+    plain = config.load("werewolf/base-random.toml", ["roles.madman=1"], players=10)
+    literal = config.load("werewolf/base-random.toml", ["roles.madman=1", "rules.madman_literal=true"], players=10)
     moved = 0
     for seed in range(1000):
         a, _ = driver.play(plain.game, plain.params, plain.lineup, 1, np.random.default_rng(seed))

@@ -9,8 +9,8 @@ from pathlib import Path
 import click
 
 from simulator.cli.support import (
-    RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, scheduler_option,
-    writable_file,
+    RunFailed, check_scheduler, distinct_outputs, free_default, lock_output, may_replace,
+    scheduler_option, writable_file,
 )
 from simulator.cli.support import fail as _fail
 
@@ -40,7 +40,7 @@ def _lines(data: dict) -> list[str]:
     return lines
 
 
-@click.command("best-response")
+@click.command("best-response", short_help="Search how much better a team could play.")
 @click.argument("config", required=False)
 @click.option("--team", help="The team whose players are tuned (every role of it dealt).")
 @click.option("--role", help="Tune one role's players instead of a whole team.")
@@ -64,7 +64,8 @@ def _lines(data: dict) -> list[str]:
               help="Override a key of the config (repeatable).")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Search file (JSON) [default: results/best-response-<game>-<team>.json]; a "
+              help="Search file (JSON) [default: results/best-response-<game>-<team>.json, or -2, "
+                   "-3... when that exists]; a "
                    "TOML config that extends CONFIG with the best parameters is written beside "
                    "it.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
@@ -113,7 +114,10 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
     if rounds > 1 and resume_path is not None:
         _fail("a search of several rounds is not resumed: run it again")
     name = team or role or (f"seat{seat}" if seat is not None else "all")
-    output = output or Path("results") / f"best-response-{Path(config).stem}-{name}.json"
+    if output is None:
+        output = Path("results") / f"best-response-{Path(config).stem}-{name}.json"
+        if not force:
+            output = free_default(output, lambda p: p.exists() or p.with_suffix(".toml").exists())
     toml_path = output.with_suffix(".toml")
     distinct_outputs([(output, "-o"), (toml_path, "the TOML config")],
                      [Path(config)] if Path(config).exists() else [])

@@ -10,7 +10,7 @@ from simulator.cli.support import RunFailed, progress_bar
 from simulator.cli.support import fail as _fail
 
 
-@click.command()
+@click.command(short_help="How often each power, card and ending occurs.")
 @click.argument("source")
 @click.option("-n", "--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games to play (a CONFIG; a result file has its own).")

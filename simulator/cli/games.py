@@ -7,7 +7,7 @@ import click
 from simulator.cli.support import fail as _fail
 
 
-@click.command()
+@click.command(short_help="List the games, or describe one in full.")
 @click.argument("game", required=False)
 @click.option("--keys-markdown", is_flag=True,
               help="Print only the game's config keys, as the Markdown table of its rules doc.")

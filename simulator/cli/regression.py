@@ -37,7 +37,7 @@ def _check_workers(workers, seed) -> None:
         _fail(f"--seed must not be negative, got {seed}")
 
 
-@click.command()
+@click.command(short_help="Store balance baselines of configs for CI.")
 @click.argument("configs", nargs=-1, required=True)
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
               default=Path("baselines.json"), show_default=True, help="Baselines file to write.")
@@ -92,7 +92,7 @@ def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, for
                f"Check with: fairplay check {output}")
 
 
-@click.command()
+@click.command(short_help="Replay baselines; fail if the balance has moved.")
 @click.argument("baselines", type=click.Path(path_type=Path))
 @click.option("-n", "--games", "n_games", type=int, default=None,
               help="Games per config [default: the baseline's].")

@@ -18,9 +18,9 @@ from reports import guidance
 from simulator import chunks, runner
 from simulator.cli.support import fail as _fail
 from simulator.cli.support import (
-    RunFailed, check_run_options, check_scheduler, distinct_outputs, is_fairplay_report,
-    lock_output, may_replace, progress_bar, scheduler_option, trace_command, writable_file,
-    write_report,
+    RunFailed, check_run_options, check_scheduler, distinct_outputs, free_default,
+    is_fairplay_report, lock_output, may_replace, progress_bar, scheduler_option, trace_command,
+    writable_file, write_report,
 )
 
 
@@ -30,7 +30,7 @@ def _command_line() -> str:
 
 
 # --- report ------------------------------------------------------------------------------------
-@click.command()
+@click.command(short_help="Write the HTML report of a result or sweep file.")
 @click.argument("files", nargs=-1, required=True,
                 type=click.Path(dir_okay=False, path_type=Path))
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
@@ -175,7 +175,7 @@ def _insights(numbers: dict) -> str:
                      for line in lines)
 
 
-@click.command()
+@click.command(short_help="Play a config over a grid of variations.")
 @click.argument("config", required=False)
 @click.option("--vary", "vary", multiple=True, metavar="KEY=LEVELS",
               help="A key and its levels: players=8..12 (inclusive range), "
@@ -191,7 +191,8 @@ def _insights(numbers: dict) -> str:
 @click.option("--chunk-size", type=int, default=None,
               help=f"Games per chunk [default: {runner.DEFAULT_CHUNK_SIZE}].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Sweep file [default: results/sweep-<game>-seed<seed>.json].")
+              help="Sweep file [default: results/sweep-<game>-seed<seed>.json, or -2, "
+                   "-3... when that exists].")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue the interrupted sweep saved in this file (its finished cells and "
                    "chunks are kept): equal to a sweep never interrupted.")
@@ -242,7 +243,10 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
             path = resume_path
         else:
             planned, path = _plan_sweep(config, vary, n_games, seed, overrides, chunk_size)
-            path = output or path
+            if output is not None:
+                path = output
+            elif not force:
+                path = free_default(path, Path.exists)
             distinct_outputs([(path, "-o"), (report_path, "--report")],
                              [Path(config)] if Path(config).exists() else [])
             if report_path is not None:
@@ -324,7 +328,7 @@ def _play_sweep(planned, path, workers, quiet, scheduler):
 
 
 # --- export ------------------------------------------------------------------------------------
-@click.command()
+@click.command(short_help="Write the tables of a result or sweep as CSV.")
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--csv", "folder", required=True, type=click.Path(path_type=Path), metavar="DIR",
               help="Folder for the CSV files (made if needed).")

@@ -15,7 +15,7 @@ from simulator.cli.support import (
 )
 
 
-@click.command()
+@click.command(short_help="What each role is worth to its team.")
 @click.argument("config")
 @click.option("--players", type=int, default=None, help="Role players (overrides the config's).")
 @click.option("-n", "--games", "n_games", type=int, default=100_000, show_default=True,

@@ -11,9 +11,9 @@ import click
 from simulator import chunks, runner
 from simulator.runner import reproduce_command
 from simulator.cli.support import (
-    RunFailed, check_run_options, check_scheduler, distinct_outputs, is_fairplay_report,
-    lock_output, may_replace, progress_bar, save_failed_line, scheduler_option, trace_command,
-    writable_file, write_report,
+    RunFailed, check_run_options, check_scheduler, distinct_outputs, free_default,
+    is_fairplay_report, lock_output, may_replace, progress_bar, save_failed_line,
+    scheduler_option, trace_command, writable_file, write_report,
 )
 from simulator.cli.support import fail as _fail
 from simulator.config import ConfigError
@@ -42,26 +42,38 @@ def _default_output(config: str, cfg, seed) -> Path:
     return Path("results") / f"{_config_name(config, cfg)}-p{cfg.players}-seed{seed}.json"
 
 
-def _check_overwrite(path: Path, planned, force: bool) -> None:
-    """Never replace, without --force, a file that holds anything but this very run (the same
-    config, seed, chunk size, games and stopping rule: played again, it is the same file)."""
+def _roles_path(path: Path) -> Path:
+    """Where --role-values saves the role values: beside the result."""
+    return path.with_name(path.stem + "-roles.json")
+
+
+def _other_work(path: Path, planned) -> str | None:
+    """What `path` holds besides this very run (None: nothing, or the same config, seed, chunk
+    size, games and stopping rule: played again, it is the same file)."""
     from simulator import fileio
     from simulator.results import RESULT_FILE
 
-    if force or not path.exists():
-        return
+    if not path.exists():
+        return None
     try:
         stored = fileio.read_json(path)
     except fileio.FileRefused:
         stored = None
     if not isinstance(stored, dict) or stored.get("schema") != RESULT_FILE.schema:
-        _fail(f"-o {path} exists and is not a fairplay result; choose another -o, or --force to "
-              f"replace it")
+        return "exists and is not a fairplay result"
     identity = ("game", "config", "seed", "chunk_size", "games_requested", "stopping")
     if any(stored.get(key) != planned.data.get(key) for key in identity) or \
             (stored.get("fingerprint") or {}).get("config") != planned.data["fingerprint"]["config"]:
-        _fail(f"-o {path} holds another run's result (another config, seed, length or chunk "
-              f"size); choose another -o, --resume it, or --force to replace it")
+        return "holds another run's result (another config, seed, length or chunk size)"
+    return None
+
+
+def _check_overwrite(path: Path, planned, force: bool) -> None:
+    """Never replace, without --force, an -o file that holds anything but this very run."""
+    held = None if force else _other_work(path, planned)
+    if held is not None:
+        hint = ", --resume it," if "another run" in held else ""
+        _fail(f"-o {path} {held}; choose another -o{hint} or --force to replace it")
 
 
 class _Terminated(KeyboardInterrupt):
@@ -73,7 +85,7 @@ def _on_sigterm(signum, frame):
     raise _Terminated
 
 
-@click.command()
+@click.command(short_help="Play a setup many times: who wins, and is it fair?")
 @click.argument("config", required=False)
 @click.option("--players", type=int, help="Number of players (overrides the config).")
 @click.option("-n", "--games", "n_games", type=int, default=None,
@@ -84,8 +96,9 @@ def _on_sigterm(signum, frame):
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a config key, e.g. --set roles.werewolf=3 (repeatable).")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Result file [default: results/<config>-p<players>-seed<seed>.json]; "
-                   "- writes the JSON to standard output.")
+              help="Result file [default: results/<config>-p<players>-seed<seed>.json, or "
+                   "-2, -3... when that holds another run]; - writes the JSON to standard "
+                   "output.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue the run saved in this result file (-n N extends it to N games).")
 @click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
@@ -120,7 +133,15 @@ def _on_sigterm(signum, frame):
 def run(config, players, n_games, seed, workers, overrides, output, resume_path, chunk_size,
         report_path, force, precision, until_decided, max_games, role_values, robustness,
         tuned_path, quiet, scheduler):
-    """Play CONFIG (a .toml file or a game name) many times and summarise who wins."""
+    """Play CONFIG (a .toml file or a game name) many times and summarise who wins.
+
+    \b
+    Who plays: the config's [strategies]. A game's default config plays the players the game
+    measures balance with (werewolf: people); choose others with --set, e.g.
+      fairplay run werewolf --set strategies.all=random
+      fairplay run werewolf --set 'strategies={wolf = "people", human = "seer-led"}'
+    `fairplay games GAME` lists each game's strategies; the verdict names who played.
+    """
     check_run_options(workers, n_games, seed, chunk_size)
     stopping = _stopping_rule(n_games, precision, until_decided, max_games, resume_path)
     check_scheduler(scheduler, workers)
@@ -167,18 +188,22 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             seed = 0 if seed is None else seed
             n_games = 100_000 if n_games is None else n_games
             cfg = _load_config(config, overrides, players)
-            path = None if to_stdout else (output or _default_output(config, cfg, seed))
-            roles_path = path.with_name(path.stem + "-roles.json") if role_values and path \
-                else None
-            distinct_outputs([(path, "-o"), (report_path, "--report"),
-                              (roles_path, "the role values' file")],
-                             [Path(config)] if Path(config).exists() else [])
-            _report_may_replace(report_path, force)
             command = reproduce_command(config, players, n_games, seed, overrides, chunk_size,
                                         stopping)
             if stopping is not None:
                 n_games = stopping.max_games
             planned = runner.start(cfg, n_games, seed, chunk_size, command, stopping)
+            path = None if to_stdout else output
+            if path is None and not to_stdout:
+                path = _default_output(config, cfg, seed)
+                if not force:
+                    path = free_default(path, lambda p: _other_work(p, planned) is not None or (
+                        role_values and _roles_path(p).exists()))
+            roles_path = _roles_path(path) if role_values and path else None
+            distinct_outputs([(path, "-o"), (report_path, "--report"),
+                              (roles_path, "the role values' file")],
+                             [Path(config)] if Path(config).exists() else [])
+            _report_may_replace(report_path, force)
             if path is not None:
                 writable_file(path, "-o")
                 lock = lock_output(path)
@@ -217,7 +242,10 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         click.echo(summarize(result).table(), err=True)
     else:
         click.echo(summarize(result).table())
-        click.echo(f"\nResult saved to {path}")
+        default = _default_output(config, cfg, seed) if config is not None and output is None \
+            else None
+        beside = f" ({default} holds another run)" if default and path != default else ""
+        click.echo(f"\nResult saved to {path}{beside}")
     if robustness:
         from simulator import robustness as robustness_module
 
@@ -238,7 +266,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                          quiet)
         click.echo("\n" + "\n".join(roles_module.table(values)), err=to_stdout)
         if path is not None:
-            saved = path.with_name(path.stem + "-roles.json")
+            saved = _roles_path(path)
             roles_module.save(values, saved)
             click.echo(f"Role values saved to {saved}", err=to_stdout)
     if report_path is not None:
@@ -279,7 +307,7 @@ def _stopping_rule(n_games, precision, until_decided, max_games, resume_path):
                          precision)
 
 
-@click.command()
+@click.command(short_help="Print one game step by step.")
 @click.argument("config")
 @click.option("--seed", type=int, default=0, show_default=True, help="Random seed of the run.")
 @click.option("--game", "game_index", type=int, default=0, show_default=True,

@@ -21,7 +21,7 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-@click.command()
+@click.command(short_help="Start the workbench in the browser.")
 @click.option("--host", default="127.0.0.1", show_default=True,
               help="Address to listen on; any but loopback needs the token printed at start.")
 @click.option("--port", type=int, default=8765, show_default=True,

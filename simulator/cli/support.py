@@ -106,6 +106,67 @@ def writable_file(path, what: str) -> None:
         fail(f"{what} {path}: cannot write there ({exc.strerror or exc})")
 
 
+class LiveLine:
+    """One line of a terminal's standard error, rewritten in place while something long runs
+    before the first game (a kernel's compile): its text and the seconds since it began,
+    refreshed twice a second, so a first run never sits silent. Lines printed meanwhile go above
+    it; an empty text clears it."""
+
+    def __init__(self, stream=None, every: float = 0.5):
+        import threading
+
+        self.stream = stream or sys.stderr
+        self.every, self.text, self.began = every, "", None
+        self.lock = threading.Lock()
+        self.wake = threading.Event()
+        self.thread = None
+
+    def set(self, text: str) -> None:
+        import threading
+        import time
+
+        with self.lock:
+            if text and self.began is None:
+                self.began = time.monotonic()
+            self.text = text
+            self._draw()
+            if text and self.thread is None:
+                self.wake.clear()
+                self.thread = threading.Thread(target=self._tick, daemon=True)
+                self.thread.start()
+        if not text:
+            self.stop()
+
+    def print(self, line: str) -> None:
+        """A line above the live one (which is drawn again under it)."""
+        with self.lock:
+            self.stream.write("\r\x1b[K" + line + "\n")
+            self._draw()
+
+    def stop(self) -> None:
+        with self.lock:
+            self.text, self.began = "", None
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+            thread, self.thread = self.thread, None
+        self.wake.set()
+        if thread is not None:
+            thread.join()
+
+    def _draw(self) -> None:
+        import time
+
+        if self.text:
+            elapsed = time.monotonic() - self.began
+            self.stream.write(f"\r\x1b[K{self.text} ({elapsed:.0f} s)")
+        self.stream.flush()
+
+    def _tick(self) -> None:
+        while not self.wake.wait(self.every):
+            with self.lock:
+                self._draw()
+
+
 def progress_bar(quiet: bool, progress_class):
     """A `progress_class(start, advance, close, announce, status, warn)`: a tqdm bar on a
     terminal (its description says what compiles now) and lines for the user (such as
@@ -121,18 +182,32 @@ def progress_bar(quiet: bool, progress_class):
     from tqdm import tqdm
 
     bar = {}
+    live = LiveLine()  # before the bar: what compiles now, with the time it has taken
 
     def start(*counts):
+        live.stop()
         done, total = (0, counts[0]) if len(counts) == 1 else counts
         bar["t"] = tqdm(total=total, initial=done, unit="games", unit_scale=True, file=sys.stderr)
 
     def status(text):  # what compiles now, in the bar's description ("" clears it)
         if "t" in bar:
             bar["t"].set_description_str(text)
+        else:
+            live.set(text)
 
-    return progress_class(start=start, advance=lambda n: bar["t"].update(n),
-                          close=lambda: bar["t"].close(), announce=announce, status=status,
-                          warn=announce)
+    def say(line):
+        if live.text:
+            live.print(line)
+        else:
+            announce(line)
+
+    def close():
+        live.stop()
+        if "t" in bar:
+            bar["t"].close()
+
+    return progress_class(start=start, advance=lambda n: bar["t"].update(n), close=close,
+                          announce=say, status=status, warn=say)
 
 
 def scheduler_option(command):
@@ -182,6 +257,22 @@ def distinct_outputs(outputs, inputs=()) -> None:
             if same_file(path, other):
                 fail(f"{what} and {other_what} both name {path}; give each its own file")
         seen.append((path, what))
+
+
+def free_default(first, taken) -> "Path":
+    """A default output never refuses: `first` unless `taken(path)` says that writing there
+    would lose something (another run's file; this very run played again is not), else the
+    first of `STEM-2.SUFFIX`, `STEM-3.SUFFIX`... beside it that is not taken (the command's
+    closing line says where it saved). Only an explicit -o naming another run's file is
+    refused."""
+    from pathlib import Path
+
+    first = Path(first)
+    path, k = first, 1
+    while taken(path):
+        k += 1
+        path = first.with_name(f"{first.stem}-{k}{first.suffix}")
+    return path
 
 
 def may_replace(path, what: str, force: bool, replaceable=lambda path: False) -> None:

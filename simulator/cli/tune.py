@@ -10,8 +10,8 @@ import click
 
 from simulator.cli.support import fail as _fail
 from simulator.cli.support import (
-    check_run_options, distinct_outputs, is_fairplay_report, lock_output, may_replace,
-    writable_file, write_report,
+    check_run_options, distinct_outputs, free_default, is_fairplay_report, lock_output,
+    may_replace, writable_file, write_report,
 )
 
 
@@ -25,7 +25,7 @@ def _game_of(config: str) -> str:
         return "game"
 
 
-@click.command()
+@click.command(short_help="Search a grid of setups for the one nearest a goal.")
 @click.argument("config")
 @click.option("--vary", "vary", multiple=True, required=True, metavar="KEY=LEVELS",
               help="A key and its levels, as for `fairplay sweep` (players=8..12, "
@@ -48,7 +48,8 @@ def _game_of(config: str) -> str:
 @click.option("--chunk-size", type=int, default=None,
               help="Games per chunk [default: the first rung's games, at most 20,000].")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
-              help="Result file, a sweep file [default: results/tune-<game>-seed<seed>.json].")
+              help="Result file, a sweep file [default: results/tune-<game>-seed<seed>.json, "
+                   "or -2, -3... when that exists].")
 @click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Also write the HTML report (the sweep report) here.")
 @click.option("--force", is_flag=True,
@@ -74,7 +75,11 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
         if path is not None:
             writable_file(path, what)
     command = "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
-    path = output or Path("results") / f"tune-{_game_of(config)}-seed{seed}.json"
+    path = output
+    if path is None:
+        path = Path("results") / f"tune-{_game_of(config)}-seed{seed}.json"
+        if not force:
+            path = free_default(path, Path.exists)
     distinct_outputs([(path, "-o"), (report_path, "--report")],
                      [Path(config)] if Path(config).exists() else [])
     writable_file(path, "-o")
