@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator import config
+from simulator import config, runner
 from simulator.cli import main
 from simulator.games import driver
 from simulator.games.salem import GAME
@@ -72,7 +72,8 @@ def check_game(st, rows):
     (8, "people", ()), (8, "random", ()), (4, "people", ()), (12, "random", ()),
     (5, "people", ('rules.character_draft="lt7"', 'variants.conspiracy="middle"')),
     (7, "random", ("variants.dead_silent=true", "variants.extra_witch=true",
-                   "rules.night_resumes_turn=true", 'rules.black_cat_chooser="drawer"')),
+                   "rules.night_resumes_turn=true", 'rules.black_cat_chooser="drawer"',
+                   'rules.ann_putnam_held="at_draw"')),
     (6, "people", ('rules.piety="double_threshold"', "rules.black_draw_replaced=true",
                    'rules.john_proctor="blind"', 'rules.ann_putnam="at_once"',
                    "rules.tituba_depth=4", "rules.last_convert_loses=true")),
@@ -115,3 +116,26 @@ def test_the_trace_tells_every_part_of_the_game():
                      " takes ", "NIGHT 1", "dawn: the witches' victim", "confesses",
                      "the discard pile becomes the new deck", "dies", "team wins"):
         assert fragment in text, fragment
+
+
+def test_the_reveal_that_brings_martha_corey_ann_putnams_ability_earns_no_draws():
+    """Seed 900 with 10 players, turn 67: Martha Corey (seat 0) holds Rebecca Nurse's ability
+    (seat 9, her right) and reveals seat 9's last tryal; seat 9 dies and Ann Putnam (seat 8)
+    becomes her right. The reveal was not made with Ann Putnam's ability: no draws for it at the
+    end of the turn (with rules.ann_putnam_held = at_draw: 2 cards)."""
+    def turn_67(*sets):
+        lines = [line.strip() for line in
+                 runner.trace_game(config.load("salem", list(sets), 10), 900)]
+        assert {"seat 0 is martha-corey", "seat 8 is ann-putnam",
+                "seat 9 is rebecca-nurse"} <= set(lines)
+        start = lines.index("Turn 67: seat 0")
+        end = next(i for i in range(start + 1, len(lines)) if lines[i].startswith("Turn "))
+        turn = lines[start:end]
+        assert "TRIAL of seat 9: seat 0 reveals slot 2: Not a Witch" in turn
+        assert "† seat 9 dies (trial), on the town team" in turn
+        return [line for line in turn if "(Ann Putnam)" in line]
+
+    assert turn_67() == []
+    assert turn_67('rules.ann_putnam_held="at_draw"') == [
+        "seat 0 draws 2 cards for her reveals (Ann Putnam)",
+        "seat 0 draws a card (Ann Putnam)", "seat 0 draws a card (Ann Putnam)"]

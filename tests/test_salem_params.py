@@ -68,11 +68,12 @@ def test_the_knobs_reach_the_params():
              'rules.piety="double_threshold"', 'variants.conspiracy="middle"',
              "variants.dead_silent=true", "rules.last_convert_loses=true",
              'rules.john_proctor="blind"', 'rules.ann_putnam="at_once"', "rules.tituba_depth=5",
-             "rules.starting_hand=2")
+             "rules.starting_hand=2", 'rules.ann_putnam_held="at_draw"')
     k = p.knobs
     assert k.black_cat_chooser == "drawer" and k.night_resumes_turn and k.conspiracy == "middle"
     assert k.piety == "double_threshold" and k.john_proctor == "blind"
     assert k.dead_silent and k.last_convert_loses and k.ann_putnam == "at_once"
+    assert k.ann_putnam_held == "at_draw" and load(8).knobs.ann_putnam_held == "at_reveal"
     assert k.tituba_depth == 5 and k.starting_hand == 2
 
 

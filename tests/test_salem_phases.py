@@ -111,6 +111,26 @@ def test_ann_putnam_draws_two_cards_per_reveal_at_the_end_of_her_turn():
     assert hand(st, 0) == {"evidence": 1, "accusation": 1, "stocks": 1}
 
 
+def test_martha_corey_earns_no_ann_putnam_draws_for_the_reveal_that_brings_her_the_ability():
+    """Martha Corey (seat 3) holds Rebecca Nurse's ability (seat 2, her right) and reveals its
+    last tryal: Rebecca Nurse dies and Ann Putnam (seat 1) becomes her right. The reveal was not
+    made with Ann Putnam's ability: no draws at the end of the turn. The knob
+    rules.ann_putnam_held = at_draw counts it, as she holds the ability when she draws."""
+    deck = (CARD.alibi, CARD.stocks, CARD.accusation)
+    tryals = [[WITCH_TRYAL, NAW, NAW], [NAW] * 3, [NAW], [NAW] * 3]
+    wanted = [{}, {}, {}, {D.turn: TURN.play, D.play: CARD.witness, D.target: 2}]
+    for rule, draws in (("at_reveal", []), ("at_draw", [(3, -1, 2, 0)])):
+        st = position(["tituba", "ann-putnam", "rebecca-nurse", "martha-corey"], tryals=tryals,
+                      hands=[{}, {}, {}, {"witness": 1, "evidence": 1}], deck=deck,
+                      ann_putnam_held=rule)
+        _, trace = run(K.take_turn, st, wanted, 3)
+        assert rows(trace, TR.trial) == [(3, 2, NAW, 0)] and not alive(st)[2]
+        assert rows(trace, TR.ann_putnam) == draws
+        assert hand(st, 3) == ({"evidence": 1} if not draws else
+                               {"evidence": 1, "accusation": 1, "stocks": 1})
+        assert st.outcome == -1
+
+
 def test_scapegoat_moves_accusations_and_its_player_reveals_the_trial():
     st = position(["tituba", "sarah-good", "giles-corey", "ann-putnam"],
                   hands=[{"scapegoat": 1}])

@@ -8,7 +8,8 @@ the deck in its order, every tryal row by slot) from the printed lines only, and
   player, red cards not on Piety, a draw is the top card of the printed deck, a trial exactly when
   the accusations reach the threshold (recomputed here from the cards and the characters), a
   revealed slot face down and of the kind the deal and the passes put there, the constable
-  protecting another player, the dead never acting;
+  protecting another player, Ann Putnam drawing exactly for the reveals that earned it, the dead
+  never acting;
 * the game ends exactly when a victory rule is met: no decision is printed after it, and the
   winner's line names the team the rule gives.
 
@@ -94,6 +95,7 @@ class Replay:
         self.after_card = ("", -1, -1)
         self.drawer = -1
         self.partner_due = -1
+        self.ann_owed = Counter()   # the reveals that earn Ann Putnam's draws, per seat
 
     # --- the header ---------------------------------------------------------------------------
     def parse_header(self):
@@ -122,6 +124,8 @@ class Replay:
         self.by_drawer = "rules.black_cat_chooser = drawer" in settings
         self.resume = "rules.night_resumes_turn" in settings
         self.replaced = "rules.black_draw_replaced" in settings
+        self.ann_at_once = "rules.ann_putnam = at_once" in settings
+        self.ann_at_draw = "rules.ann_putnam_held = at_draw" in settings
         self.at = 4
 
     # --- helpers --------------------------------------------------------------------------------
@@ -325,8 +329,11 @@ class Replay:
 
     def end_turn_checks(self):
         """A draw turn drew 2 cards (Giles Corey a third after two red ones), unless the Night,
-        a death or the end cut it short."""
+        a death or the end cut it short; Ann Putnam drew for the reveals that earned it."""
         s = self.turn_seat
+        if not self.ann_at_once and self.alive[s] and (not self.ann_at_draw
+                                                       or self.has(s, "ann-putnam")):
+            assert not self.ann_owed[s], f"seat {s} did not draw for its reveals (Ann Putnam)"
         if self.phase == "draw" and not self.interrupted and self.alive[s]:
             assert self.turn_draws == 2, (s, self.turn_draws)
             if self.has(s, "giles-corey") and self.turn_reds == [True, True]:
@@ -475,6 +482,7 @@ class Replay:
             self.turn_seat = s
             self.phase = "turn"
             self.turn_draws, self.turn_reds, self.interrupted = 0, [], False
+            self.ann_owed.clear()
             return
         m = re.match(r"seat (\d+) is in the Stocks and skips the turn \((\d+) Stocks left\)$", text)
         if m:
@@ -610,6 +618,11 @@ class Replay:
             t, placer, slot, kind = int(m[1]), int(m[2]), int(m[3]), m[4]
             assert self.pending_trial == (placer, t), (self.pending_trial, text)
             self.pending_trial = None
+            # Ann Putnam's draws: a reveal made while holding her ability (read before the death
+            # it causes); with rules.ann_putnam_held = at_draw every reveal, the ability read as
+            # she draws
+            if self.ann_at_draw or self.has(placer, "ann-putnam"):
+                self.ann_owed[placer] += 1
             self.reveal(t, slot, kind)
             if t not in self.deaths_expected:  # its red cards go to the discard pile
                 self.due(DISCARDS, lambda: self.no_red(t))
@@ -690,7 +703,17 @@ class Replay:
             return
         m = re.match(r"seat (\d+) draws (\d+) cards for her reveals \(Ann Putnam\)$", text)
         if m:
-            assert self.has(int(m[1]), "ann-putnam")
+            s, cards = int(m[1]), int(m[2])
+            assert self.alive[s] and self.ann_owed[s], \
+                f"seat {s} draws for reveals that earned no draws (Ann Putnam)"
+            if self.ann_at_draw:
+                assert self.has(s, "ann-putnam")
+            if self.ann_at_once:
+                assert cards == 2
+                self.ann_owed[s] -= 1
+            else:
+                assert s == self.turn_seat and cards == 2 * self.ann_owed[s], (s, self.ann_owed)
+                self.ann_owed[s] = 0
             return
         m = re.match(r"seat (\d+) takes (?!no second card)(.+) from the discard pile \(Samuel "
                      r"Parris\)$", text)
@@ -838,9 +861,9 @@ def test_traced_games_replay_by_the_rules_from_their_text(spec, players):
 KNOBS = [
     ("variants.dead_silent=true", 'variants.conspiracy="middle"'),
     ('rules.black_cat_chooser="drawer"', "rules.night_resumes_turn=true",
-     "rules.black_draw_replaced=true"),
+     "rules.black_draw_replaced=true", 'rules.ann_putnam_held="at_draw"'),
     ('rules.piety="double_threshold"', "rules.accusations=5", "rules.starting_hand=2",
-     "deck.accusation=30"),
+     "deck.accusation=30", 'rules.ann_putnam="at_once"'),
 ]
 
 
@@ -871,6 +894,23 @@ def test_the_replay_catches_a_broken_rule():
     ):
         with pytest.raises(AssertionError):
             replay(broken)
+
+
+def test_the_replay_holds_ann_putnams_draws_to_the_reveals_that_earned_them():
+    """Seed 900, 10 players, turn 67: Martha Corey's reveal kills Rebecca Nurse, her right, and
+    Ann Putnam becomes her right. With rules.ann_putnam_held = at_draw she draws 2 cards for it,
+    and that trace replays under its knob; read as a trace of the default rule (the reveal was not
+    made with Ann Putnam's ability) it fails."""
+    sets = ("players=10", 'rules.ann_putnam_held="at_draw"')
+    lines = traced("salem", 900, sets)
+    assert "  seat 0 draws 2 cards for her reveals (Ann Putnam)" in lines
+    replay(lines)
+    replay(traced("salem", 900, sets[:1]))
+    default = [line.replace("game: rules.ann_putnam_held = at_draw", "game: none")
+               for line in lines]
+    assert default != lines
+    with pytest.raises(AssertionError, match="earned no draws"):
+        replay(default)
 
 
 def test_a_plain_trace_holds_only_what_the_table_saw():

@@ -15,10 +15,10 @@ from simulator.games.salem.observation import (
     legal_blue, legal_confess, legal_play, legal_target, legal_turn, playable,
 )
 from simulator.games.salem.rules import (
-    alibi_removal, apply_alibi, arrange_top, black_cat_holder, bury, face_down_slot, give_tryal,
-    has_ability, immune_to_theft, matchmaker_partner, move_front, move_hand, next_living,
-    night_at_bottom, pick_face_down, recount, red_allowed, remove_tryal, reveal_kills,
-    reveal_tryal, right_living, take_tryal, threshold_of, town_knowledge_goes_stale,
+    alibi_removal, ann_putnam_draws, ann_putnam_earns, apply_alibi, arrange_top, black_cat_holder,
+    bury, face_down_slot, give_tryal, has_ability, immune_to_theft, matchmaker_partner, move_front,
+    move_hand, next_living, night_at_bottom, pick_face_down, recount, red_allowed, remove_tryal,
+    reveal_kills, reveal_tryal, right_living, take_tryal, threshold_of, town_knowledge_goes_stale,
     two_left_purge, victory, witches_wake,
 )
 
@@ -48,6 +48,48 @@ def test_martha_corey_has_the_ability_of_the_nearest_living_player_to_her_right(
     alive(st)[1] = 0  # her right is now George Burroughs: 8 accusations for her too
     assert has_ability(st, 2, CHAR.george_burroughs) and not has_ability(st, 2, CHAR.tituba)
     assert threshold_of(st, 2, 3) == 8
+
+
+@pytest.mark.parametrize("timing", ["end_of_turn", "at_once"])
+def test_only_a_reveal_made_while_holding_ann_putnams_ability_earns_her_draws(timing):
+    """Martha Corey (seat 2) reveals a tryal that kills her right-hand neighbour (seat 1). When
+    Rebecca Nurse dies there, Ann Putnam (seat 0) becomes her right: the reveal was made with
+    Rebecca Nurse's ability, not Ann Putnam's, so by default (rules.ann_putnam_held = at_reveal)
+    it earns nothing. When Ann Putnam dies there, the reveal was made with her ability and earns
+    2 cards at the end of the turn, though Martha Corey no longer holds it then. With at_draw
+    the ability is read when she draws: every reveal of the turn counts if she holds it then (at
+    the end of the turn; right after the reveal with rules.ann_putnam = at_once)."""
+    at_once = timing == "at_once"
+    for rule in ("at_reveal", "at_draw"):
+        # she gains the ability by the death
+        st = position(["ann-putnam", "rebecca-nurse", "martha-corey", "tituba"],
+                      ann_putnam=timing, ann_putnam_held=rule)
+        held = has_ability(st, 2, CHAR.ann_putnam)
+        alive(st)[1] = 0
+        assert not held and has_ability(st, 2, CHAR.ann_putnam)
+        assert ann_putnam_earns(st, 2, held) == (rule == "at_draw")
+        st.ann_pending[2] = 1
+        assert ann_putnam_draws(st, 2) == 2   # the end of the turn: she holds the ability
+        # she loses the ability by the death
+        st = position(["tituba", "ann-putnam", "martha-corey", "sarah-good"],
+                      ann_putnam=timing, ann_putnam_held=rule)
+        held = has_ability(st, 2, CHAR.ann_putnam)
+        alive(st)[1] = 0
+        assert held and not has_ability(st, 2, CHAR.ann_putnam)
+        assert ann_putnam_earns(st, 2, held) == (rule == "at_reveal" or not at_once)
+        st.ann_pending[2] = 1
+        assert ann_putnam_draws(st, 2) == (2 if rule == "at_reveal" else 0)
+        # Ann Putnam herself earns 2 cards a reveal; a player without her ability none (with
+        # at_draw at the end of the turn its reveals count, and it holds no ability to draw)
+        st = position(["ann-putnam", "tituba", "sarah-good", "giles-corey"],
+                      ann_putnam=timing, ann_putnam_held=rule)
+        assert ann_putnam_earns(st, 0, True)
+        st.ann_pending[0] = 2
+        assert ann_putnam_draws(st, 0) == 4
+        assert ann_putnam_earns(st, 1, False) == (rule == "at_draw" and not at_once)
+        if rule == "at_draw":
+            st.ann_pending[1] = 1
+            assert ann_putnam_draws(st, 1) == 0
 
 
 # --- accusations and trials ---------------------------------------------------------------------

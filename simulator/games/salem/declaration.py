@@ -211,6 +211,8 @@ PIETY_RULES = ("no_red", "double_threshold")  # rules.piety
 PIETY = codes(PIETY_RULES, "Piety")
 ANN_PUTNAM_DRAWS = ("end_of_turn", "at_once")  # rules.ann_putnam
 ANN_PUTNAM = codes(ANN_PUTNAM_DRAWS, "AnnPutnam")
+ANN_PUTNAM_HOLDS = ("at_reveal", "at_draw")  # rules.ann_putnam_held
+ANN_HELD = codes(ANN_PUTNAM_HOLDS, "AnnPutnamHeld")
 PROCTOR_RULES = ("choose", "blind")  # rules.john_proctor
 PROCTOR = codes(PROCTOR_RULES, "Proctor")
 CONSPIRACIES = ("left", "middle")  # variants.conspiracy
@@ -466,6 +468,9 @@ PROVISIONAL = (
     "at the reshuffle",
     "Ann Putnam's draws come at the end of her turn, even one the Night cut short (knob "
     "rules.ann_putnam)",
+    "only a tryal revealed while its player holds Ann Putnam's ability earns her draws: Martha "
+    "Corey's reveal that kills her right-hand neighbour and so brings her Ann Putnam's ability "
+    "earns nothing (knob rules.ann_putnam_held)",
     "Rebecca Nurse draws after Abigail Williams's choice; a Night she draws cuts the turn short "
     "like any Night",
     "the extra Witch of the variant replaces a Not a Witch, so the tryals still deal evenly",

@@ -29,14 +29,13 @@ from .observation import (
     legal_second, legal_slots, legal_target, legal_turn, observe,
 )
 from .rules import (
-    add_front, add_hand, apply_alibi, arrange_top, black_cat_holder, bury, constable_seat,
-    discard_card, discard_front, discard_hand, give_tryal, has_ability, immune_to_theft, is_blue,
-    is_red,
-    living_count, log_event, matchmaker_partner, move_front, move_hand, next_living,
-    night_at_bottom, pick_face_down, pop_card, publish_row, recount, recount_all, red_value,
-    remove_tryal, reset_public, reveal_kills, reveal_tryal, set_character, shuffle,
-    threshold_of, town_knowledge_goes_stale, two_left_purge, victory, void_when_two_left,
-    witches_wake,
+    add_front, add_hand, ann_putnam_draws, ann_putnam_earns, apply_alibi, arrange_top,
+    black_cat_holder, bury, constable_seat, discard_card, discard_front, discard_hand, give_tryal,
+    has_ability, immune_to_theft, is_blue, is_red, living_count, log_event, matchmaker_partner,
+    move_front, move_hand, next_living, night_at_bottom, pick_face_down, pop_card, publish_row,
+    recount, recount_all, red_value, remove_tryal, reset_public, reveal_kills, reveal_tryal,
+    set_character, shuffle, threshold_of, town_knowledge_goes_stale, two_left_purge, victory,
+    void_when_two_left, witches_wake,
 )
 from .state import accusations, alive, discard, front, hand_size, parris_left, phips_left, \
     tituba_left
@@ -233,11 +232,15 @@ def trial(st, placer, accused, rng):
     """The accusations in front of `accused` reached the threshold: `placer`, who placed the
     last, reveals one of its face-down tryals; a Witch or the last tryal kills; the accused's red
     cards are discarded. Then Abigail Williams may discard her own accusations, Ann Putnam earns
-    her draws and Rebecca Nurse draws."""
+    her draws (by default only if the placer held her ability as it revealed: knob
+    rules.ann_putnam_held) and Rebecca Nurse draws."""
     n = st.players
     st.game_events[EV.trials] += 1
     legal_slots(st, accused)
     slot = decide(st, placer, DECISION.reveal, rng, (accused, -1, -1, MODE.plain))
+    # Ann Putnam's ability as the tryal is revealed (the death it causes may change Martha
+    # Corey's right)
+    held = has_ability(st, placer, CHAR.ann_putnam)
     kind = reveal_tryal(st, accused, slot)
     st.game_events[EV.reveals] += 1
     if kind == TRYAL.witch:
@@ -265,7 +268,7 @@ def trial(st, placer, accused, rng):
         if choice == ABIGAIL_CLEAR:
             trace_discards(st, placer, PLACE.front, True, False)
             discard_front(st, placer, True)
-    if alive(st)[placer] and has_ability(st, placer, CHAR.ann_putnam):
+    if alive(st)[placer] and ann_putnam_earns(st, placer, held):
         if st.ann_putnam == ANN_PUTNAM.at_once:
             event(st, TR.ann_putnam, placer, -1, 2, 0)
             draw_cards(st, placer, 2, DRAW.ann_putnam, rng)
@@ -464,10 +467,11 @@ def take_turn(st, seat, rng):
         st.game_events[EV.draw_turns] += 1
         draw_phase(st, seat, rng)
     if st.outcome < 0 and st.ann_pending[seat] > 0 and alive(st)[seat]:
-        cards = 2 * st.ann_pending[seat]
+        cards = ann_putnam_draws(st, seat)
         st.ann_pending[seat] = 0
-        event(st, TR.ann_putnam, seat, -1, cards, 0)
-        draw_cards(st, seat, cards, DRAW.ann_putnam, rng)
+        if cards > 0:
+            event(st, TR.ann_putnam, seat, -1, cards, 0)
+            draw_cards(st, seat, cards, DRAW.ann_putnam, rng)
 
 
 # --- the night ---------------------------------------------------------------------------------------

@@ -18,8 +18,9 @@ from simulator.games.base import knobs_record
 from simulator.schema import Boolean, Choice, Integer, Invalid, Key, ListOf, Table
 
 from .declaration import (
-    ANN_PUTNAM_DRAWS, CARD, CARDS, CAT_CHOOSERS, CHARACTERS, CONSPIRACIES, MAX_DECK, MAX_PLAYERS,
-    MAX_TRYALS, MIN_PLAYERS, N_ACTIONS, OBS, PIETY_RULES, PROCTOR_RULES, TRYAL, TRYALS, UNKNOWN,
+    ANN_PUTNAM_DRAWS, ANN_PUTNAM_HOLDS, CARD, CARDS, CAT_CHOOSERS, CHARACTERS, CONSPIRACIES,
+    MAX_DECK, MAX_PLAYERS, MAX_TRYALS, MIN_PLAYERS, N_ACTIONS, OBS, PIETY_RULES, PROCTOR_RULES,
+    TRYAL, TRYALS, UNKNOWN,
 )
 
 DATA_FILE = "salem/default.toml"  # in the built-in configs
@@ -101,6 +102,10 @@ KEYS = (
         "cards from the top Tituba may arrange (0: the whole deck)", state=True),
     Key("rules.ann_putnam", Choice(ANN_PUTNAM_DRAWS), "end_of_turn",
         "when Ann Putnam draws her 2 cards per reveal", state=True, provisional=True),
+    Key("rules.ann_putnam_held", Choice(ANN_PUTNAM_HOLDS), "at_reveal",
+        "which reveals earn Ann Putnam's draws: \"at_reveal\" (those made while holding her "
+        "ability) or \"at_draw\" (all of the turn's, if she holds it when she draws)",
+        state=True, provisional=True),
     Key("rules.john_proctor", Choice(PROCTOR_RULES), "choose",
         "John Proctor chooses his up to 3 cards from the dead player's hand, or takes 3 blind",
         state=True),

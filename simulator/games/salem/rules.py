@@ -10,9 +10,9 @@ Randomness only through the engine's draws (uniform_index).
 from simulator.games.engine import compiled, inlined, shuffle, uniform_index
 
 from .declaration import (
-    CARD, CARD_COLOUR, CHAR, COLOUR, END, HAND_KINDS, HIDDEN, LOG_LEN, LOG_WIDTH,
-    MAX_PLAYERS, MAX_TRYALS, N_CARDS, N_FRONT, OBS, PHASE, PIETY, RED_VALUE, TRYAL, ALIBI_WITNESS,
-    N_CHARACTERS, UNKNOWN, WITCH,
+    ANN_HELD, ANN_PUTNAM, CARD, CARD_COLOUR, CHAR, COLOUR, END, HAND_KINDS, HIDDEN, LOG_LEN,
+    LOG_WIDTH, MAX_PLAYERS, MAX_TRYALS, N_CARDS, N_FRONT, OBS, PHASE, PIETY, RED_VALUE, TRYAL,
+    ALIBI_WITNESS, N_CHARACTERS, UNKNOWN, WITCH,
 )
 from .state import (
     accusations, add_front, alive, discard, face_down, front, hand_size, parris_left,
@@ -62,6 +62,31 @@ def has_ability(st, seat, character):
         right = right_living(st, seat)
         return right >= 0 and st.character[right] == character
     return False
+
+
+@compiled
+def ann_putnam_earns(st, seat, held):
+    """Does the tryal `seat` has just revealed by its accusation (the reveal and any death it
+    caused resolved) earn the 2 cards of Ann Putnam's ability? `held`: whether `seat` held the
+    ability as it revealed, read before the reveal (a death may change Martha Corey's right).
+    rules.ann_putnam_held = at_reveal: only if it held it then. at_draw: if it holds it when it
+    draws: now with rules.ann_putnam = at_once, else every reveal counts and the end of the turn
+    reads the ability (ann_putnam_draws)."""
+    if st.ann_putnam_held == ANN_HELD.at_reveal:
+        return held
+    if st.ann_putnam == ANN_PUTNAM.at_once:
+        return has_ability(st, seat, CHAR.ann_putnam)
+    return True
+
+
+@compiled
+def ann_putnam_draws(st, seat):
+    """The cards `seat` draws at the end of its turn for the reveals that earned Ann Putnam's
+    draws (`st.ann_pending`): 2 each; with rules.ann_putnam_held = at_draw, none unless it holds
+    her ability now."""
+    if st.ann_putnam_held == ANN_HELD.at_draw and not has_ability(st, seat, CHAR.ann_putnam):
+        return 0
+    return 2 * st.ann_pending[seat]
 
 
 @inlined

@@ -275,6 +275,7 @@ SETTINGS = (
     ("rules.piety = double_threshold", "piety", "no_red"),
     ("rules.tituba_depth", "tituba_depth", 0),
     ("rules.ann_putnam = at_once", "ann_putnam", "end_of_turn"),
+    ("rules.ann_putnam_held = at_draw", "ann_putnam_held", "at_reveal"),
     ("rules.john_proctor = blind", "john_proctor", "choose"),
     ("rules.black_draw_replaced", "black_draw_replaced", False),
     ("variants.conspiracy = middle", "conspiracy", "left"),
