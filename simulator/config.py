@@ -641,6 +641,10 @@ def resolve(raw: dict, source: str, base_dir: Path, code: CodePolicy = USER_CONF
     game_part = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
     values = schema.validate(game_part, game.config_keys, players, ctx.error)
     params = game.load_params(dict(values, players=players), ctx)
+    # a setup the game cannot be played with as it intends (its declaration's SETUP_CHECKS)
+    refusal = game.setup_refusal(params)
+    if refusal:
+        ctx.error(*refusal)
     slots, slot_table = resolve_strategies(raw, game, players, ctx)
     _check_memory(slots, slot_table, ctx)
     return Config(game, params, raw, source, slots, slot_table, game.describe_setup(params))
