@@ -16,7 +16,7 @@ from simulator.games.salem.params import KEYS, PUBLISHED_DECK, describe_setup, p
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "salem"
 
-# The published rulebook's table (shared/rules/salem.md), players -> (not a witch, witch,
+# The published rulebook's table (docs/rules/salem.md), players -> (not a witch, witch,
 # constable, each).
 TABLE = {4: (18, 1, 1, 5), 5: (23, 1, 1, 5), 6: (27, 2, 1, 5), 7: (32, 2, 1, 5),
          8: (29, 2, 1, 4), 9: (33, 2, 1, 4), 10: (27, 2, 1, 3), 11: (30, 2, 1, 3),

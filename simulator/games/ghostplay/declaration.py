@@ -18,8 +18,9 @@ from simulator.games.base import (
 
 NAME = "ghostplay"
 TITLE = "鬼戏 Ghost Play (designer's prototype)"
-SOURCE = ("shared/seeds/001_54de3069f82f70dc.txt (a rulebook draft that stops in the middle of "
-          "its rules); rulings in shared/rules/ghostplay.md")
+SOURCE = ("鬼戏 Ghost Play, the designer's rulebook draft of a prototype (it stops in the middle "
+          "of its rules); the rules as implemented and this project's rulings: "
+          "docs/rules/ghostplay.md")
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
 SCORING = "team"

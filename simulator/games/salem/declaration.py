@@ -21,8 +21,8 @@ from simulator.games.base import (
 
 NAME = "salem"
 TITLE = "Salem 1692 (獵巫鎮)"
-SOURCE = ("shared/seeds/002_f17e79c1ec7a5fa6.txt (a player's summary of Salem 1692, Facade Games "
-          "2015, designer Travis Hancock); rulings in shared/rules/salem.md")
+SOURCE = ("Salem 1692, Facade Games 2015, designer Travis Hancock (from a player's summary of its "
+          "rules); the rules as implemented and this project's rulings: docs/rules/salem.md")
 MIN_PLAYERS = 4
 MAX_PLAYERS = 12
 SCORING = "team"

@@ -7,8 +7,8 @@ constants; nothing below changes during a run. Every code is a position in one d
 
 The source gives the flow, the setup tables and the victory rules; the rank distribution of the
 character deck and what each arcane tile and scheme does are not published. Those defaults are
-this project's (the rules note `shared/rules/vitamors.md`), listed in PROVISIONAL, and each is a
-config key (params.py).
+this project's (docs/rules/vitamors.md gives each), listed in PROVISIONAL, and each is a config
+key (params.py).
 """
 
 from __future__ import annotations
@@ -20,8 +20,9 @@ from simulator.games.base import (
 
 NAME = "vitamors"
 TITLE = "生死逆謀 Vita Mors Conspiro (provisional rules: card ranks and effects are this project's)"
-SOURCE = ("shared/seeds/003_e922fea8aa770ea6.txt (玩聚設計 Play With Us Design, abridged "
-          "transcription); rulings in shared/rules/vitamors.md")
+SOURCE = ("生死逆謀 Vita Mors Conspiro, 玩聚設計 Play With Us Design (from an abridged transcription "
+          "of its rules); the rules as implemented and this project's rulings: "
+          "docs/rules/vitamors.md")
 MIN_PLAYERS = 5
 MAX_PLAYERS = 10
 SCORING = "team"
