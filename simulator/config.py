@@ -101,14 +101,34 @@ def builtin_config_dir() -> Path:
 
 
 def builtin_configs(game: str) -> list[tuple[str, str]]:
-    """A game's built-in configs: (name as a config argument, its first comment line)."""
+    """A game's built-in configs: (name as a config argument, what it is in a sentence)."""
     folder = builtin_config_dir() / game
-    out = []
-    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
-        first = path.read_text(encoding="utf-8").splitlines()[:1]
-        description = first[0].lstrip("# ").strip() if first and first[0].startswith("#") else ""
-        out.append((f"{game}/{path.name}", description))
-    return out
+    return [(f"{game}/{path.name}", blurb(path.read_text(encoding="utf-8")))
+            for path in (sorted(folder.glob("*.toml")) if folder.is_dir() else [])]
+
+
+# A sentence ends at . ! or ? before a space or the end, but not at an abbreviation.
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s|$)")
+
+
+def blurb(text: str) -> str:
+    """What a config file is, in one sentence (`fairplay games`, the setup page): its own
+    `description` key, else the first sentence of the comment block it opens with (over as many
+    comment lines as the sentence takes); "" without either."""
+    try:
+        description = tomllib.loads(text).get("description")
+    except tomllib.TOMLDecodeError:
+        description = None
+    if isinstance(description, str) and description.strip():
+        return " ".join(description.split())
+    comments = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        comments.append(line.lstrip("#").strip())
+    words = " ".join(" ".join(comments).split())
+    end = _SENTENCE_END.search(words)
+    return words[:end.end()] if end else words
 
 
 def locate(spec: str) -> Path:
