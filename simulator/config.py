@@ -101,14 +101,34 @@ def builtin_config_dir() -> Path:
 
 
 def builtin_configs(game: str) -> list[tuple[str, str]]:
-    """A game's built-in configs: (name as a config argument, its first comment line)."""
+    """A game's built-in configs: (name as a config argument, what it is in a sentence)."""
     folder = builtin_config_dir() / game
-    out = []
-    for path in sorted(folder.glob("*.toml")) if folder.is_dir() else []:
-        first = path.read_text(encoding="utf-8").splitlines()[:1]
-        description = first[0].lstrip("# ").strip() if first and first[0].startswith("#") else ""
-        out.append((f"{game}/{path.name}", description))
-    return out
+    return [(f"{game}/{path.name}", blurb(path.read_text(encoding="utf-8")))
+            for path in (sorted(folder.glob("*.toml")) if folder.is_dir() else [])]
+
+
+# A sentence ends at . ! or ? before a space or the end, but not at an abbreviation.
+_SENTENCE_END = re.compile(r"(?<!\be\.g)(?<!\bi\.e)(?<!\betc)(?<!\bvs)[.!?](?=\s|$)")
+
+
+def blurb(text: str) -> str:
+    """What a config file is, in one sentence (`fairplay games`, the setup page): its own
+    `description` key, else the first sentence of the comment block it opens with (over as many
+    comment lines as the sentence takes); "" without either."""
+    try:
+        description = tomllib.loads(text).get("description")
+    except tomllib.TOMLDecodeError:
+        description = None
+    if isinstance(description, str) and description.strip():
+        return " ".join(description.split())
+    comments = []
+    for line in text.splitlines():
+        if not line.startswith("#"):
+            break
+        comments.append(line.lstrip("#").strip())
+    words = " ".join(" ".join(comments).split())
+    end = _SENTENCE_END.search(words)
+    return words[:end.end()] if end else words
 
 
 def locate(spec: str) -> Path:
@@ -641,6 +661,10 @@ def resolve(raw: dict, source: str, base_dir: Path, code: CodePolicy = USER_CONF
     game_part = {k: v for k, v in raw.items() if k not in COMMON_KEYS}
     values = schema.validate(game_part, game.config_keys, players, ctx.error)
     params = game.load_params(dict(values, players=players), ctx)
+    # a setup the game cannot be played with as it intends (its declaration's SETUP_CHECKS)
+    refusal = game.setup_refusal(params)
+    if refusal:
+        ctx.error(*refusal)
     slots, slot_table = resolve_strategies(raw, game, players, ctx)
     _check_memory(slots, slot_table, ctx)
     return Config(game, params, raw, source, slots, slot_table, game.describe_setup(params))

@@ -56,6 +56,9 @@ def game_lines(spec: GameSpec) -> list[str]:
     for key in spec.config_keys:
         lines.append(f"    {key.path} = {key.describe_default()}  ({key.type.describe()}): "
                      f"{key.help}")
+    if spec.setup_checks:
+        lines.append("  setups refused (the game cannot be played with them as it intends):")
+        lines += [f"    - {check.words} ({check.key})" for check in spec.setup_checks]
     lines.append("  built-in configs:")
     for path, description in builtin_configs(spec.name):
         lines.append(f"    {path}{f': {description}' if description else ''}")

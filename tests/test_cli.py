@@ -2,9 +2,12 @@
 
 import json
 
+import pytest
 from click.testing import CliRunner
 
+from simulator import config
 from simulator.cli import main
+from simulator.games import game_names
 from simulator.summary import summarize
 
 
@@ -21,6 +24,35 @@ def test_games_lists_and_describes():
     for fragment in ("seer", "suspect_vote", "known", "seer-led", "at least as many as the humans",
                      "filler role: villager"):
         assert fragment in description
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_each_built_in_config_is_listed_with_one_whole_sentence(name):
+    # `fairplay games <game>` (and the setup page) says what each built-in config is: the first
+    # sentence of its opening comment, whole and short, never a line cut mid-sentence
+    listed = config.builtin_configs(name)
+    assert listed
+    lines = invoke("games", name).splitlines()
+    for path, about in listed:
+        assert about and about[-1] in ".!?", f"{path}: {about!r}"
+        assert about[0].isupper() or not about[0].isascii(), f"{path}: {about!r}"
+        assert len(about) <= 120, f"{path}: {len(about)} characters: {about!r}"
+        assert not about.rstrip(".!?").endswith((",", ";", ":")), f"{path}: {about!r}"
+        assert f"    {path}: {about}" in lines
+
+
+def test_a_blurb_is_the_first_sentence_of_the_opening_comment_or_the_description():
+    text = ("# The 23-player setup with the mayor: elected on day 1, his vote counts\n"
+            "# twice. A dying mayor names his successor.\n# More.\ngame = \"werewolf\"\n")
+    assert config.blurb(text) == ("The 23-player setup with the mayor: elected on day 1, his "
+                                  "vote counts twice.")
+    assert config.blurb("# Three rounds, e.g. for a short game. More\n") == \
+        "Three rounds, e.g. for a short game."
+    assert config.blurb("# No full stop\n\n# Another block.\n") == "No full stop"
+    assert config.blurb('game = "salem"\n# A late comment.\n') == ""
+    described = 'description = "What the  setup\\nis."\n# A comment.\ngame = "salem"\n'
+    assert config.blurb(described) == "What the setup is."
+    assert config.blurb("# Broken [toml.\n[[\n") == "Broken [toml."
 
 
 def test_run_prints_intervals_and_a_verdict(tmp_path):

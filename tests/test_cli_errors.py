@@ -47,6 +47,18 @@ def test_more_wolves_than_allowed():
     assert_one_line_error(result, "roles.werewolf", "at most 4 wolves")
 
 
+def test_a_setup_the_game_cannot_be_played_with(write, tmp_path):
+    # Ghost Play with a ghost deck of events only: every game would be a draw (the game's
+    # declared setup check), refused before anything is played or saved
+    path = write("c.toml", 'game = "ghostplay"\nplayers = 6\n[ghost_deck]\n'
+                           'drain = { kind = "event", effect = "drain", count = 8 }\n')
+    out = tmp_path / "r.json"
+    result = run_cli("run", str(path), "-n", "10", "-o", str(out))
+    assert_one_line_error(result, "c.toml", "ghost_deck", "no ghost card", "draw",
+                          "add ghost cards")
+    assert not out.exists()
+
+
 def test_unknown_role():
     assert_one_line_error(run_cli("run", "werewolf", "--set", "roles.wizard=1"), "roles.wizard",
                           "seer")

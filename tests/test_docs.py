@@ -87,3 +87,28 @@ def test_the_knob_finder_reads_the_rulings_forms():
     assert _knobs_named("config data (key ghost_deck): by default", keys) == ["ghost_deck"]
     assert _knobs_named("24 cards, 6 ranks x 4 (deck.ranks)", keys) == ["deck.ranks"]
     assert _knobs_named("the tryals still deal evenly", keys) == []
+
+
+# Paths of a working folder outside the project: a clone has none of them, so neither a game's
+# source (`fairplay games`, the report's Setup section) nor a document may point there.
+OUTSIDE = ("shared/" + "seeds", "shared/" + "rules")
+ROOT = DOCS.parent.parent
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_a_games_source_names_what_a_user_can_find(name):
+    source = get_game(name).source
+    assert not any(path in source for path in OUTSIDE), source
+    if name != "template":
+        assert f"docs/rules/{name}.md" in source and (ROOT / "docs" / "rules" /
+                                                       f"{name}.md").is_file()
+
+
+def test_no_document_or_module_points_outside_the_project():
+    files = [path for folder in ("docs", "simulator", "tests", "configs", "strategies", "reports")
+             for path in (ROOT / folder).rglob("*") if path.suffix in (".md", ".py", ".toml",
+                                                                      ".txt", ".html", ".js")]
+    files.append(ROOT / "README.md")
+    found = [f"{path.relative_to(ROOT)}: {path_text}" for path in files
+             for path_text in OUTSIDE if path_text in path.read_text(encoding="utf-8")]
+    assert not found, found

@@ -140,6 +140,72 @@ def test_a_deck_that_could_never_dispel_or_summon_a_ghost_is_refused(write):
         .exit_code == 0  # red cards of value 2: one voter reaches 12
 
 
+# A config of its own decks (no `extends`): the ghost deck is only what it lists.
+OWN = 'game = "ghostplay"\nplayers = 5\n'
+
+
+def _ghosts(count, points=1):
+    return "".join(f'g{i} = {{ colour = "{("red", "blue")[i % 2]}", requirement = 2, '
+                   f'points = {points}, possess = "turn-player" }}\n' for i in range(count))
+
+
+def _refusal(path):
+    """The ConfigError a config's setup check raises, or None when it loads."""
+    try:
+        config.load(str(path))
+    except config.ConfigError as error:
+        return error
+    return None
+
+
+def test_a_ghost_deck_with_no_ghost_is_refused(write):
+    """Only events: nobody is possessed, nothing is exorcised, nothing scores: every game would
+    be a draw (the setup check `ghost_deck`, one line)."""
+    path = write("events.toml", OWN + '[ghost_deck]\ndrain = { kind = "event", effect = "drain", '
+                                      'count = 8 }\n')
+    error = _refusal(path)
+    assert error.key == "ghost_deck" and "no ghost card" in error.message
+    assert "every game would be a draw" in error.message and "add ghost cards" in error.message
+    # taking every ghost out of the default deck with count = 0 is the same setup
+    zeroed = "".join(f"g{i:02d} = {{ count = 0 }}\n" for i in range(1, 33))
+    error = _refusal(write("zeroed.toml", HEAD + "[ghost_deck]\n" + zeroed))
+    assert error.key == "ghost_deck" and "no ghost card" in error.message
+
+
+def test_ghosts_none_of_which_scores_are_refused(write):
+    """Points are the sects' only score: with every ghost worth 0 the sects always tie."""
+    error = _refusal(write("pointless.toml", OWN + "[ghost_deck]\n" + _ghosts(8, points=0)))
+    assert error.key == "ghost_deck" and "none of the ghost deck's 8 ghosts is worth a point" \
+        in error.message and "always tie" in error.message
+    # one ghost worth a point is enough; the requirement_4 knob deals points too
+    deck = _ghosts(7, points=0) + 'g7 = { colour = "red", requirement = 2, points = 1, ' \
+                                  'possess = "turn-player" }\n'
+    assert _refusal(write("one.toml", OWN + "[ghost_deck]\n" + deck)) is None
+    assert _refusal(write("knob.toml", OWN + "[ghost_mix]\nrequirement_4 = 2\n[ghost_deck]\n"
+                          + _ghosts(8, points=0))) is None
+
+
+def test_fewer_ghosts_than_a_ghost_king_needs_to_rise_are_refused(write):
+    """A ghost king rises with 3 ghosts on one player (rule a; rule b needs 7)."""
+    seal = "[ghost_kings]\nseal = [2]\n"
+    error = _refusal(write("two.toml", OWN + seal + "[ghost_deck]\n" + _ghosts(2)))
+    assert error.key == "ghost_deck" and "2 ghost(s)" in error.message
+    assert "none could rise" in error.message and "3 at least" in error.message
+    assert _refusal(write("three.toml", OWN + seal + "[ghost_deck]\n" + _ghosts(3))) is None
+
+
+def test_a_seal_no_ghost_king_could_ever_break_is_refused(write):
+    """Each life is a ghost: a seal above the number of ghosts on every ghost-king card could
+    never break; one card within reach is enough."""
+    deck = "[ghost_deck]\n" + _ghosts(5)
+    error = _refusal(write("high.toml", OWN + "[ghost_kings]\nseal = [6, 7]\n" + deck))
+    assert error.key == "ghost_kings.seal" and "needs 6 lives or more" in error.message
+    assert "could never break" in error.message and "to 5 or less" in error.message
+    assert _refusal(write("reach.toml", OWN + "[ghost_kings]\nseal = [7, 5]\n" + deck)) is None
+    # the default deck (32 ghosts) takes any seal a config may set (at most 30)
+    assert config.load("ghostplay", ["ghost_kings.seal=[30]"]).params.seals == (30,)
+
+
 def test_the_requirement_4_knob_redeals_requirements_and_points():
     assert Counter(requirements(32, 10)) == {2: 11, 3: 11, 4: 10}
     for fours in (0, 8, 16, 32):

@@ -1,7 +1,7 @@
 """Ghost Play rules on hand-built positions (simulator/games/ghostplay/rules.py).
 
-Each test names the rule of shared/rules/ghostplay.md it checks; docs/rules/ghostplay.md cites
-them. Seats go round one way: the next seat (the right-hand neighbour, the next voter) is s + 1.
+Each test names the rule it checks; docs/rules/ghostplay.md states each rule and cites its
+tests. Seats go round one way: the next seat (the right-hand neighbour, the next voter) is s + 1.
 """
 
 from __future__ import annotations

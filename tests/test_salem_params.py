@@ -16,7 +16,7 @@ from simulator.games.salem.params import KEYS, PUBLISHED_DECK, describe_setup, p
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "salem"
 
-# The published rulebook's table (shared/rules/salem.md), players -> (not a witch, witch,
+# The published rulebook's table (docs/rules/salem.md), players -> (not a witch, witch,
 # constable, each).
 TABLE = {4: (18, 1, 1, 5), 5: (23, 1, 1, 5), 6: (27, 2, 1, 5), 7: (32, 2, 1, 5),
          8: (29, 2, 1, 4), 9: (33, 2, 1, 4), 10: (27, 2, 1, 3), 11: (30, 2, 1, 3),
@@ -99,6 +99,52 @@ BAD = [
     (["deck.black_cat=2"], "deck.black_cat", "at most 1"),
     (["rules.starting_hand=10", "deck.accusation=10"], "rules.starting_hand", "cannot deal"),
 ]
+
+
+def _refusal(*sets, players=8):
+    try:
+        load(players, *sets)
+    except ConfigError as error:
+        return error
+    return None
+
+
+def test_a_table_that_deals_every_player_a_witch_is_refused():
+    """Every player with a Witch tryal is on the witch team: with fewer other tryals than a row
+    holds, nobody could start in the town (the setup check `tryals`)."""
+    error = _refusal("tryals.8={ not_a_witch = 2, witch = 29, constable = 1 }")
+    assert error.key == "tryals" and "only 3 of the 32 tryal cards are not a Witch" \
+        in error.message and "no town" in error.message and "tryals.8" in error.message
+    assert _refusal("tryals.8={ not_a_witch = 3, witch = 28, constable = 1 }") is None
+    error = _refusal("tryals.4={ not_a_witch = 1, witch = 18, constable = 1 }", players=4)
+    assert error.key == "tryals" and "the 5 each player is dealt" in error.message
+
+
+# Eight characters without Will Griggs (Alibis as Witnesses) or Thomas Danforth (1 fewer), and a
+# deck whose only red cards are its Accusations.
+PLAIN = ['characters=["abigail-williams", "ann-putnam", "cotton-mather", "george-burroughs", '
+         '"giles-corey", "john-proctor", "martha-corey", "mary-warren"]',
+         "deck.evidence=0", "deck.witness=0", "rules.starting_hand=1"]
+
+
+def test_red_cards_that_could_never_cause_a_trial_are_refused():
+    """A trial needs 7 accusations in front of one player; the deck's red cards are all the
+    accusations there are (the setup check `rules.accusations`)."""
+    error = _refusal(*PLAIN, "deck.accusation=6")
+    assert error.key == "rules.accusations" and "add up to 6 accusations, fewer than the 7" \
+        in error.message and "no player could ever be tried" in error.message
+    assert _refusal(*PLAIN, "deck.accusation=7") is None
+    assert _refusal(*PLAIN, "deck.accusation=6", "rules.accusations=6") is None
+    error = _refusal(*PLAIN, "deck.accusation=0")
+    assert error.key == "rules.accusations" and "no red card" in error.message
+    # Will Griggs plays the 3 Alibis as Witnesses (7 each); Thomas Danforth needs 1 fewer
+    griggs = PLAIN[0].replace('"mary-warren"', '"will-griggs"')
+    assert _refusal(griggs, *PLAIN[1:], "deck.accusation=0") is None
+    danforth = PLAIN[0].replace('"mary-warren"', '"thomas-danforth"')
+    assert _refusal(danforth, *PLAIN[1:], "deck.accusation=6") is None
+    error = _refusal(danforth, *PLAIN[1:], "deck.accusation=5")
+    assert "fewer than the 6" in error.message and "rules.accusations to 6 or less" \
+        in error.message
 
 
 @pytest.mark.parametrize("sets, key, fragment", BAD)

@@ -109,6 +109,25 @@ BAD = [
 ]
 
 
+def test_altar_thresholds_no_game_could_reach_are_refused():
+    """A ritual vote needs 3 Life or 4 Death Altar cards, and 9 cards on both altars end the game
+    (10 once Prolong Life raised the limit): thresholds above the longest game leave no ritual,
+    and the jesters would win every game (the setup check `rules.life_cards`)."""
+    with pytest.raises(ConfigError) as error:
+        config.load("vitamors", ["rules.life_cards=10", "rules.death_cards=12"])
+    assert error.value.key == "rules.life_cards"
+    assert "both altars hold 9 together: no ritual could ever be voted" in error.value.message
+    assert "to 9 or less" in error.value.message
+    # one threshold within the limit is enough; Prolong Life raises it in expert mode
+    assert config.load("vitamors", ["rules.life_cards=9", "rules.death_cards=12"])
+    assert config.load("vitamors", ["rules.life_cards=12", "rules.death_cards=9"])
+    expert = ['rules.mode="expert"', "rules.death_cards=12"]
+    assert config.load("vitamors", expert + ["rules.life_cards=10"])
+    with pytest.raises(ConfigError) as error:
+        config.load("vitamors", expert + ["rules.life_cards=11"])
+    assert "both altars hold 10 together" in error.value.message
+
+
 @pytest.mark.parametrize("overrides, key, words", BAD)
 def test_bad_configs_name_the_key_and_what_is_allowed(overrides, key, words):
     with pytest.raises(ConfigError) as error:

@@ -592,6 +592,19 @@ class SetupNeed:
 
 
 @dataclass(frozen=True)
+class SetupCheck:
+    """A setup the game cannot be played with as it intends (Ghost Play with no ghost: every game
+    a draw), declared in `SETUP_CHECKS` and refused when a config is loaded, after its params are
+    read (simulator.config.resolve), in one line naming `key`. `test(params)` returns that line's
+    sentence: why the setup cannot be played and what to change; "" when it can. `words` say
+    what is refused, for `fairplay games`."""
+
+    key: str
+    words: str
+    test: Callable[[Any], str]
+
+
+@dataclass(frozen=True)
 class TurnOrder:
     """What "position" means in a game: seats are numbered in turn order, and a seat's position
     is its offset from the first player in that order (engine.first_player names it)."""
@@ -726,6 +739,8 @@ class GameSpec:
     # event or ending name -> why good players never bring it about in a standard setup (the
     # coverage standard's exemptions, printed beside the coverage table)
     never_used: dict | None = None
+    # setups the game cannot be played with as it intends, refused when a config is loaded
+    setup_checks: tuple[SetupCheck, ...] = ()
 
     def __post_init__(self):
         self.validate()
@@ -733,6 +748,14 @@ class GameSpec:
     @property
     def team_game(self) -> bool:
         return self.scoring == "team"
+
+    def setup_refusal(self, params) -> tuple[str, str] | None:
+        """(key, why) of the first declared setup check a setup (its params) fails, or None."""
+        for check in self.setup_checks:
+            why = check.test(params)
+            if why:
+                return check.key, why
+        return None
 
     def rulings_for(self, params) -> tuple[str, ...]:
         """The provisional rulings a setup (its params) depends on."""
@@ -847,6 +870,9 @@ class GameSpec:
             bad("observation pieces repeat (kind, me, my_role and players are standard)")
         if self.filler_role and self.filler_role not in self.role_names():
             bad(f"filler role {self.filler_role!r} is not one of its roles")
+        for check in self.setup_checks:
+            if not isinstance(check, SetupCheck) or not callable(check.test):
+                bad("SETUP_CHECKS holds SetupCheck(key, words, test) entries")
 
 
 
@@ -859,7 +885,7 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
                     OBSERVATION, END_CONDITIONS, EVENTS, TRACE_EVENTS, LENGTH_UNIT, MAX_LENGTH,
                     MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and SYMMETRIC_SEATS, FILLER_ROLE,
                     TURN_ORDER, COVERAGE_NEEDS, MEASURING_STRATEGY, STANDARD_CONFIGS,
-                    NEVER_USED, optional)
+                    NEVER_USED, SETUP_CHECKS, optional)
     state.py        FIELDS (besides the state knobs, which the engine adds from KEYS)
     metrics.py      TALLIES
     params.py       KEYS, load_params, setup, actions, describe_setup (and provisional_for,
@@ -915,5 +941,6 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         measuring_strategy=getattr(d, "MEASURING_STRATEGY", ""),
         standard_configs=tuple(getattr(d, "STANDARD_CONFIGS", ())),
         never_used=getattr(d, "NEVER_USED", None),
+        setup_checks=tuple(getattr(d, "SETUP_CHECKS", ())),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

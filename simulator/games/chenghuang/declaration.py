@@ -17,8 +17,8 @@ from simulator.games.base import (
 
 NAME = "chenghuang"
 TITLE = "城隍神與夜冥將軍 (Chenghuang / Overseers)"
-SOURCE = ("shared/seeds/000_3589bcffdf3fad8f.txt (BigFun 2015, designer Jacky Huang); rulings in "
-          "shared/rules/chenghuang.md")
+SOURCE = ("城隍神與夜冥將軍, BigFun 2015, designer Jacky Huang (its 2015 rules); the rules as "
+          "implemented and this project's rulings: docs/rules/chenghuang.md")
 MIN_PLAYERS = 3
 MAX_PLAYERS = 6
 SCORING = "individual"

@@ -12,14 +12,15 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Item, Mark, ObservationLayout, Packed, Role, SetupNeed, TraceEvent, TurnOrder,
-    codes, private, public, trace_places,
+    DecisionKind, Item, Mark, ObservationLayout, Packed, Role, SetupCheck, SetupNeed, TraceEvent,
+    TurnOrder, codes, private, public, trace_places,
 )
 
 NAME = "ghostplay"
 TITLE = "鬼戏 Ghost Play (designer's prototype)"
-SOURCE = ("shared/seeds/001_54de3069f82f70dc.txt (a rulebook draft that stops in the middle of "
-          "its rules); rulings in shared/rules/ghostplay.md")
+SOURCE = ("鬼戏 Ghost Play, the designer's rulebook draft of a prototype (it stops in the middle "
+          "of its rules); the rules as implemented and this project's rulings: "
+          "docs/rules/ghostplay.md")
 MIN_PLAYERS = 4
 MAX_PLAYERS = 8
 SCORING = "team"
@@ -61,6 +62,62 @@ STANDARD_CONFIGS = (
     "ghostplay/players-5.toml",
     "ghostplay/default.toml",
     "ghostplay/artifacts.toml",
+)
+
+
+# --- setups the game cannot be played with as it intends (refused when a config is loaded) -------
+RISE_GHOSTS = 3  # ghosts on one player that raise a ghost king (rule a; rule b needs 7)
+
+
+def _ghosts(params) -> list:
+    """The setup's ghost cards, copies expanded (after the `ghost_mix.requirement_4` knob)."""
+    return [card for card in params.ghost_cards() if card.kind == "ghost"]
+
+
+def _no_ghost(params) -> str:
+    if _ghosts(params):
+        return ""
+    return ("the ghost deck holds no ghost card (only events): nobody is ever possessed, no "
+            "exorcism is hosted and no point is scored, so every game would be a draw; add ghost "
+            "cards (kind = \"ghost\", the default, with a count above 0)")
+
+
+def _no_points(params) -> str:
+    ghosts = _ghosts(params)
+    if any(card.points > 0 for card in ghosts):
+        return ""
+    return (f"none of the ghost deck's {len(ghosts)} ghosts is worth a point (points = 0): the "
+            f"sects would always tie, so every game the ghost king does not win would be a "
+            f"draw; give some ghosts points above 0")
+
+
+def _no_rise(params) -> str:
+    ghosts = len(_ghosts(params))
+    if ghosts >= RISE_GHOSTS:
+        return ""
+    return (f"the ghost deck holds {ghosts} ghost(s), and a ghost king rises with {RISE_GHOSTS} "
+            f"ghosts on one player: none could rise, so the ghost king and the evil path could "
+            f"never win; add ghosts ({RISE_GHOSTS} at least)")
+
+
+def _seal_out_of_reach(params) -> str:
+    ghosts, lowest = len(_ghosts(params)), min(params.seals)
+    if lowest <= ghosts:
+        return ""
+    return (f"every ghost-king card needs {lowest} lives or more, and the ghost deck's {ghosts} "
+            f"ghosts give at most {ghosts}: the seal could never break, so the ghost king and "
+            f"the evil path could never win; lower ghost_kings.seal to {ghosts} or less, or add "
+            f"ghosts")
+
+
+SETUP_CHECKS = (
+    SetupCheck("ghost_deck", "a ghost deck with no ghost card (every game a draw)", _no_ghost),
+    SetupCheck("ghost_deck", "ghosts none of which is worth a point (the sects always tie)",
+               _no_points),
+    SetupCheck("ghost_deck", f"fewer than {RISE_GHOSTS} ghosts (no ghost king could rise)",
+               _no_rise),
+    SetupCheck("ghost_kings.seal", "a seal on every ghost-king card above the number of ghosts "
+               "(it could never break)", _seal_out_of_reach),
 )
 
 # --- identities (身份牌) --------------------------------------------------------------------------

@@ -15,14 +15,14 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games.base import (
-    DecisionKind, Digits, Item, Mark, ObservationLayout, Packed, Role, TraceEvent, TurnOrder,
-    codes, private, public, trace_places,
+    DecisionKind, Digits, Item, Mark, ObservationLayout, Packed, Role, SetupCheck, TraceEvent,
+    TurnOrder, codes, private, public, trace_places,
 )
 
 NAME = "salem"
 TITLE = "Salem 1692 (獵巫鎮)"
-SOURCE = ("shared/seeds/002_f17e79c1ec7a5fa6.txt (a player's summary of Salem 1692, Facade Games "
-          "2015, designer Travis Hancock); rulings in shared/rules/salem.md")
+SOURCE = ("Salem 1692, Facade Games 2015, designer Travis Hancock (from a player's summary of its "
+          "rules); the rules as implemented and this project's rulings: docs/rules/salem.md")
 MIN_PLAYERS = 4
 MAX_PLAYERS = 12
 SCORING = "team"
@@ -113,6 +113,46 @@ CHARACTER_TEXT = (
     "may play an Alibi as a Witness (7 accusations)",
     "once per game, may confess without revealing a tryal",
 )
+
+
+# --- setups the game cannot be played with as it intends (refused when a config is loaded) -------
+def _no_town(params) -> str:
+    each = params.tryals_each
+    others = params.tryals[TRYAL.not_a_witch] + params.tryals[TRYAL.constable]
+    if others >= each:
+        return ""
+    return (f"only {others} of the {sum(params.tryals)} tryal cards are not a Witch, fewer than "
+            f"the {each} each player is dealt: every player would start on the witch team, so "
+            f"there would be no town to play; keep at least {each} tryals that are not a Witch "
+            f"in tryals.{params.players}")
+
+
+def _no_trial(params) -> str:
+    names = {CHARACTERS[c] for c in params.characters}
+    most = sum(int(RED_VALUE[kind]) * params.deck[kind]
+               for kind in (CARD.accusation, CARD.evidence, CARD.witness))
+    if "will-griggs" in names:  # his Alibis play as Witnesses
+        most += int(RED_VALUE[ALIBI_WITNESS]) * params.deck[CARD.alibi]
+    lower = int("thomas-danforth" in names)  # his accusations need 1 fewer
+    fewest = max(params.knobs.accusations - lower, 1)
+    if most >= fewest:
+        return ""
+    if not most:
+        return ("the deck has no red card (Accusation, Evidence, Witness): no player could ever "
+                "be tried; add red cards (deck.accusation, deck.evidence, deck.witness)")
+    return (f"the deck's red cards add up to {most} accusations, fewer than the {fewest} that "
+            f"cause a trial: no player could ever be tried; lower rules.accusations to "
+            f"{most + lower} or less, or add red cards (deck.accusation, deck.evidence, "
+            f"deck.witness)")
+
+
+SETUP_CHECKS = (
+    SetupCheck("tryals", "fewer tryals that are not a Witch than each player is dealt (every "
+               "player a witch: no town)", _no_town),
+    SetupCheck("rules.accusations", "red cards that add up to fewer accusations than a trial "
+               "needs (no trial ever)", _no_trial),
+)
+
 
 # --- roles: character x final team ----------------------------------------------------------------
 ROLES = tuple(Role(f"{name}/{team}", team, f"{name} on the {team} team: {text}")

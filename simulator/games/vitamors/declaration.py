@@ -7,21 +7,22 @@ constants; nothing below changes during a run. Every code is a position in one d
 
 The source gives the flow, the setup tables and the victory rules; the rank distribution of the
 character deck and what each arcane tile and scheme does are not published. Those defaults are
-this project's (the rules note `shared/rules/vitamors.md`), listed in PROVISIONAL, and each is a
-config key (params.py).
+this project's (docs/rules/vitamors.md gives each), listed in PROVISIONAL, and each is a config
+key (params.py).
 """
 
 from __future__ import annotations
 
 from simulator.games.base import (
-    DecisionKind, Digits, Item, Mark, ObservationLayout, Role, SetupNeed, TraceEvent, TurnOrder,
-    codes, private, public, trace_places,
+    DecisionKind, Digits, Item, Mark, ObservationLayout, Role, SetupCheck, SetupNeed, TraceEvent,
+    TurnOrder, codes, private, public, trace_places,
 )
 
 NAME = "vitamors"
 TITLE = "生死逆謀 Vita Mors Conspiro (provisional rules: card ranks and effects are this project's)"
-SOURCE = ("shared/seeds/003_e922fea8aa770ea6.txt (玩聚設計 Play With Us Design, abridged "
-          "transcription); rulings in shared/rules/vitamors.md")
+SOURCE = ("生死逆謀 Vita Mors Conspiro, 玩聚設計 Play With Us Design (from an abridged transcription "
+          "of its rules); the rules as implemented and this project's rulings: "
+          "docs/rules/vitamors.md")
 MIN_PLAYERS = 5
 MAX_PLAYERS = 10
 SCORING = "team"
@@ -112,6 +113,34 @@ STANDARD_CONFIGS = (
     "vitamors/expert.toml",
     "vitamors/expert-8.toml",
 )
+
+
+# --- setups the game cannot be played with as it intends (refused when a config is loaded) -------
+def longest_play(params) -> int:
+    """The most cards a game can see offered: the card limit, raised by every scroll whose item
+    moves it up."""
+    raising = sum(count for item, count in enumerate(params.scrolls)
+                  if params.effects[item] == EFFECT.card_limit)
+    knobs = params.knobs
+    return min(knobs.card_limit + max(knobs.card_limit_step, 0) * raising, MAX_ALTAR)
+
+
+def _no_ritual(params) -> str:
+    limit = longest_play(params)
+    if min(params.life_cards, params.death_cards) <= limit:
+        return ""
+    return (f"a ritual vote needs {params.life_cards} cards on the Life Altar or "
+            f"{params.death_cards} on the Death Altar, but the game ends when both altars hold "
+            f"{limit} together: no ritual could ever be voted, so the jesters would win every "
+            f"game; lower rules.life_cards or rules.death_cards to {limit} or less, or raise "
+            f"rules.card_limit")
+
+
+SETUP_CHECKS = (
+    SetupCheck("rules.life_cards", "altar thresholds for a ritual vote above the card limit (no "
+               "ritual ever: the jesters win every game)", _no_ritual),
+)
+
 
 MAX_SCROLLS = 15   # scroll tokens in the box: the most positions a setup may use
 MAX_ALTAR = 15     # cards the two altars may hold together (the card limit, prolonged, at most)

@@ -49,11 +49,11 @@ from simulator.schema import AnyOf, Choice, Integer, Invalid, Key, ListOf, Table
 
 # (the source's tables of jesters and scrolls are declared in declaration.py)
 from .declaration import (
-    DEFAULT_EFFECTS, EFFECT, EFFECT_NAMES, EXPERT_SCROLLS, ITEM, ITEM_LABELS, ITEMS,
+    DEFAULT_EFFECTS, EFFECT_NAMES, EXPERT_SCROLLS, ITEM, ITEM_LABELS, ITEMS,
     JESTERS_BY_PLAYERS, MAX_ALTAR, MAX_DECK, MAX_PLAYERS, MAX_RANKS, MAX_SCROLLS, MIN_PLAYERS,
     MODES, N_ITEMS, N_SCHEMES, N_TILES, NOVICE_SCROLLS, OBS, REMOVED_SCROLL_RULES,
     REPLACED_SCYTHE_RULES, ROLE, SCHEMES, SCROLL_TABLES, SPELL_RULES, STARTING_PLAYER_RULES,
-    SWAP_RULES,
+    SWAP_RULES, longest_play,
 )
 from .observation import init_observation
 
@@ -184,15 +184,6 @@ def _laid_over(official: dict, given: dict) -> dict:
     for players, row in given.items():
         out.setdefault(players, {}).update(row)
     return out
-
-
-def longest_play(params: VitamorsParams) -> int:
-    """The most cards a game can see offered: the card limit, raised by every scroll whose item
-    moves it up."""
-    raising = sum(count for item, count in enumerate(params.scrolls)
-                  if params.effects[item] == EFFECT.card_limit)
-    knobs = params.knobs
-    return min(knobs.card_limit + max(knobs.card_limit_step, 0) * raising, MAX_ALTAR)
 
 
 def load_params(values: dict, ctx) -> VitamorsParams:

@@ -14,7 +14,8 @@ from simulator.games.base import (
 
 NAME = "werewolf"
 TITLE = "The Werewolves in Village (狼人小鎮)"
-SOURCE = "shared/seeds/004_85e4f6ba95f96566.txt (2011 house variant of Werewolf / Mafia)"
+SOURCE = ("The Werewolves in Village (狼人小鎮), a 2011 house variant of Werewolf / Mafia; the rules "
+          "as implemented and this project's rulings: docs/rules/werewolf.md")
 MIN_PLAYERS = 8  # role players; the moderator is the simulator
 MAX_PLAYERS = 23
 SCORING = "team"
