@@ -5,6 +5,7 @@ set -eu
 cd "$(dirname "$0")/.."
 fairplay baseline \
     configs/werewolf/base.toml \
+    configs/werewolf/base-random.toml \
     baselines/setups/werewolf-seer-led-12.toml \
     configs/werewolf/three-wolves.toml \
     configs/werewolf/rich-16.toml \
@@ -12,6 +13,7 @@ fairplay baseline \
     -n 200000 --seed 0 -o baselines/werewolf.json --force "$@"
 fairplay baseline \
     configs/chenghuang/default.toml \
+    configs/chenghuang/random.toml \
     configs/chenghuang/mixed.toml \
     configs/chenghuang/overseers.toml \
     configs/chenghuang/players-3.toml \

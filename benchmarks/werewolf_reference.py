@@ -120,8 +120,8 @@ def process_rate(games: int, seed: int) -> float:
     """Games per wall second of a whole `fairplay run` process (start-up included)."""
     with tempfile.TemporaryDirectory() as out:
         started = time.perf_counter()
-        subprocess.run([sys.executable, "-m", "simulator.cli", "run", "werewolf", "-n", str(games),
-                        "--seed", str(seed), "--workers", "1", "-q", "-o",
+        subprocess.run([sys.executable, "-m", "simulator.cli", "run", "werewolf/base-random.toml",
+                        "-n", str(games), "--seed", str(seed), "--workers", "1", "-q", "-o",
                         os.path.join(out, "r.json")],
                        cwd=ROOT, check=True, stdout=subprocess.DEVNULL)
         return games / (time.perf_counter() - started)
@@ -136,7 +136,7 @@ def main() -> None:
 
     from simulator import config
 
-    cfg = config.load("werewolf", [], PLAYERS)
+    cfg = config.load("werewolf/base-random.toml", [], PLAYERS)
     play_reference(10, np.random.default_rng(0))  # compile, or load from the cache
     engine_rate(cfg, 10, 0)
     process_rate(10, 0)

@@ -39,7 +39,10 @@ def test_a_run_is_an_ordinary_result_with_the_cli_s_tallies(server, tmp_path):
     team = next(t for t in run["tables"] if t["group"] == "team")
     for row in team["rows"]:
         assert row["low"] <= row["rate"] <= row["high"]
-    assert run["verdict"]["sentence"]
+    assert run["verdict"]["sentence"].endswith(" Measured with `people` at every seat.") or \
+        " Measured with `people` at every seat. " in run["verdict"]["sentence"]  # the run card
+    ends = next(t for t in run["tables"] if t["group"] == "end")["rows"]
+    assert ends and all(row["wins"] > 0 for row in ends)  # what the setup cannot produce: left out
 
     saved = Result.load(tmp_path / answer["output"])
     assert (tmp_path / answer["setup"]).read_text(encoding="utf-8").count("\n") == 3  # extends + 1

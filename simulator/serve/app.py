@@ -108,7 +108,7 @@ class Workbench:
         summary = summarize(run.result)
         tables = []
         for group, title in headline.RATE_TABLES.items():
-            rows = summary.rows_of(group)
+            rows = summary.shown_rows(group)
             if rows:
                 tables.append({"group": group, "title": title, "rows": [
                     {"name": r.name, "rate": r.rate.value, "low": r.rate.low,
