@@ -15,8 +15,10 @@ import time
 
 import numpy as np
 
-from simulator import adaptive, config, runner, sequential
-from simulator.stopping import Rule
+from simulator.statistics import adaptive, sequential
+from simulator.setup import config
+from simulator.run import runner
+from simulator.run.stopping import Rule
 
 
 def main() -> None:
@@ -35,7 +37,7 @@ def main() -> None:
             rule = None if kind == "fixed" else Rule("precision", args.games, 1e-9)
             started = time.perf_counter()
             runner.run(cfg, args.games, seed=round_, workers=1, chunk_size=args.chunk_size,
-                       stopping=rule)
+                       stopping=rule, stop_check=adaptive.stops)
             times[kind].append(time.perf_counter() - started)
     base = statistics.median(times["fixed"])
     for kind, values in times.items():

@@ -80,7 +80,7 @@ timed("_optimize_functions", "own code")
 timed("_optimize_final_module", "linked module")
 timed("_finalize_final_module", "machine code")
 timed("serialize_using_object_code", "machine code")
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 cfg = config.load(sys.argv[2], [], None)
 started = time.perf_counter()

@@ -40,7 +40,7 @@ def measure(game: str, players: int | None, strategy: str | None, overrides: lis
     """Games per CPU second of `calls` timed calls of `games` games each."""
     import numpy as np
 
-    from simulator import config
+    from simulator.setup import config
 
     if strategy:
         overrides = overrides + [f'strategies.all="{strategy}"']
@@ -109,7 +109,7 @@ def interpreted_rate(game, players, strategy, overrides, games) -> float:
 def peak_memory_mib(game: str, games: int) -> float:
     """Peak resident memory of a one-worker `fairplay run GAME -n games` process."""
     code = ("import resource, tempfile, os\n"
-            "from simulator import config, runner\n"
+            "from simulator.setup import config\nfrom simulator.run import runner\n"
             f"runner.run(config.load({game!r}), {games}, seed=0, workers=1)\n"
             "print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -1,4 +1,4 @@
-"""The players' standard on every standard config of a game (simulator/standard.py): does the
+"""The players' standard on every standard config of a game (simulator/studies/standard.py): does the
 people-like strategy beat random, how much does a best response gain each team (exploitability),
 what never occurs (coverage), and does any seat or turn-order position win more? Prints the
 tables of docs/strategies.md and saves every figure as JSON.
@@ -17,7 +17,7 @@ import sys
 import time
 from pathlib import Path
 
-from simulator import standard
+from simulator.studies import standard
 from simulator.games import game_names, get_game
 
 

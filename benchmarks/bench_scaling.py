@@ -51,7 +51,8 @@ def main() -> None:
     import psutil
     from distributed import Client, LocalCluster
 
-    from simulator import config, runner
+    from simulator.setup import config
+    from simulator.run import runner
 
     cfg = config.load(args.game)
     cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1",

@@ -13,7 +13,7 @@ calibrated when no variant wins more than 1 point above the even share.
                                                                # players (under a minute)
     python benchmarks/chenghuang_scan.py --base risk=0.8       # the scan around other defaults
 
-Every row is a run of the platform (simulator.runner, the seed given, all cores unless
+Every row is a run of the platform (simulator.run.runner, the seed given, all cores unless
 --workers); the rate is the deviant seat's share of the games with its 95% Wilson interval (the
 game is the unit: one seat, one winner a game).
 """
@@ -23,7 +23,9 @@ from __future__ import annotations
 import argparse
 import time
 
-from simulator import config, runner, stats
+from simulator.setup import config
+from simulator.run import runner
+from simulator.statistics import inference
 from strategies.chenghuang import builtin
 
 VALUES = (0.0, 0.25, 0.5, 0.75, 1.0)
@@ -36,13 +38,13 @@ def lineup_config(players: int, lone: dict, others: dict) -> config.Config:
     return config.from_raw(raw, "chenghuang scan")
 
 
-def seat0(cfg: config.Config, games: int, seed: int, workers: int | None) -> stats.Rate:
+def seat0(cfg: config.Config, games: int, seed: int, workers: int | None) -> inference.Rate:
     result = runner.run(cfg, games, seed, workers)
     t = result.tallies
-    return stats.wilson(int(t["seat_wins"][0]), int(t["games"][0]))
+    return inference.wilson(int(t["seat_wins"][0]), int(t["games"][0]))
 
 
-def row(label: str, value: str, rate: stats.Rate, share: float) -> str:
+def row(label: str, value: str, rate: inference.Rate, share: float) -> str:
     return (f"| {label} | {value} | {100 * rate.value:.2f}% ({100 * rate.low:.2f}–"
             f"{100 * rate.high:.2f}%) | {100 * (rate.value - share):+.2f} |")
 

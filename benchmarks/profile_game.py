@@ -25,7 +25,7 @@ import time
 WORK = tempfile.mkdtemp(prefix="fairplay-profile-")
 os.environ["NUMBA_CACHE_DIR"] = os.path.join(WORK, "cache")  # compile afresh: objects at hand
 
-from simulator import config  # noqa: E402
+from simulator.setup import config  # noqa: E402
 from simulator.games.driver import simulate  # noqa: E402
 
 

@@ -16,7 +16,8 @@ import argparse
 import math
 import re
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 
 FACTION = re.compile(r"\s+seat (\d+): \S+ (exile|jester)")
 START = re.compile(r"\s+seat (\d+) is the starting player")

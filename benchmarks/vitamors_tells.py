@@ -17,11 +17,11 @@ import argparse
 import numpy as np
 from scipy.stats import binomtest
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games.vitamors import GAME
 from simulator.games.vitamors.declaration import END, END_CONDITIONS, EXILE, TR
-from simulator.runner import chunk_rng
+from simulator.run.chunks import chunk_rng
 
 ROWS_PER_GAME = 400  # a game has at most ~32 turns of at most ~12 rows each, plus its setup
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import argparse
 import re
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 
 
 def main() -> None:

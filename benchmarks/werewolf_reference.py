@@ -134,7 +134,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
 
-    from simulator import config
+    from simulator.setup import config
 
     cfg = config.load("werewolf/base-random.toml", [], PLAYERS)
     play_reference(10, np.random.default_rng(0))  # compile, or load from the cache

@@ -24,8 +24,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from reports import render  # noqa: E402
-from simulator import config, runner  # noqa: E402
-from simulator import sweep as sw  # noqa: E402
+from simulator.setup import config
+from simulator.run import runner  # noqa: E402
+from simulator.studies import sweep as sw  # noqa: E402
 
 OUT = ROOT / "docs" / "images"
 SCREENS = {390: 844, 1280: 800}  # width: height (a phone's first screen, a laptop's)

@@ -6,4 +6,7 @@ show, from the statistics of ``reports.measures`` and the sentences of ``reports
 ``reports.charts`` draws the charts (matplotlib, inline SVG) and ``reports.export`` writes the tables
 as CSV. The ``fairplay report``, ``fairplay sweep`` and ``fairplay export`` commands are in
 ``simulator.cli.reports``. See docs/reports.md.
+
+May import: simulator's studies, statistics, run and setup. Must not import: simulator.api,
+simulator.serve or simulator.cli.
 """

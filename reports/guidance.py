@@ -15,10 +15,13 @@ import shlex
 
 import numpy as np
 
-from simulator import config, runner, schema, stats
-from simulator.rates import ratio_moments
-from simulator.results import Result
-from simulator.summary import summarize
+from simulator.setup import config
+from simulator.run import runner
+from simulator import schema
+from simulator.statistics import inference
+from simulator.statistics.rates import ratio_moments
+from simulator.run.results import Result
+from simulator.statistics.summary import summarize
 
 
 # --- numbers as people write them --------------------------------------------------------------
@@ -73,7 +76,7 @@ def p_text(p) -> str:
     """A p-value as the statistics module writes it."""
     if p is None:
         return "n/a"
-    return stats.format_p(float(p))
+    return inference.format_p(float(p))
 
 
 def count_text(per_game: float, name: str, single: bool = False) -> str:
@@ -220,7 +223,7 @@ def balance_knobs(result: Result) -> list[dict]:
         elif isinstance(current, (dict, list)):  # a whole table: too long to print, not one value
             text = f"a table of {len(current)} entries (see the config)"
         else:
-            from simulator.sweep import label
+            from simulator.studies.sweep import label
 
             text = label(current)
         role = key.path.split(".", 1)[1] if key.path.startswith("roles.") else None
@@ -256,7 +259,7 @@ def role_rates(result: Result, confidence: float = 0.95) -> list[dict]:
     out = []
     for r, role in enumerate(game.roles):
         if r < len(t["role_games"]) and t["role_games"][r]:
-            rate = stats.clustered_rate(ratio_moments(game, t, "role_wins", r), confidence)
+            rate = inference.clustered_rate(ratio_moments(game, t, "role_wins", r), confidence)
             out.append({"name": role.name, "rate": _finite(rate.value), "low": _finite(rate.low),
                         "high": _finite(rate.high)})
     return out
@@ -553,7 +556,7 @@ def per_game_text(x: float) -> str:
 # --- tests -------------------------------------------------------------------------------------
 def test_method(result: Result, name: str) -> str:
     """The statistical test behind one of a run's tests, for a summary whose tests do not carry
-    it (stats.Test.method): recomputed from the tallies, as simulator.summary.summarize runs it."""
+    it (inference.Test.method): recomputed from the tallies, as simulator.statistics.summary.summarize runs it."""
     try:
         for test in summarize(result).tests:
             if test.name == name:

@@ -1,15 +1,15 @@
 """The numbers a report shows, computed from a result file and nothing else.
 
-Every function here takes a :class:`simulator.results.Result` (or a sweep or a comparison built
+Every function here takes a :class:`simulator.run.results.Result` (or a sweep or a comparison built
 from result files) and returns plain dicts and lists of numbers and strings. The templates only
 format these values, and the same dicts are embedded in the page as a JSON block
 (``<script type="application/json" id="fairplay-numbers">``), so a test, or a designer's script,
-can check every number against :mod:`simulator.stats`.
+can check every number against :mod:`simulator.statistics.inference`.
 
-Rates are Wilson intervals (``stats.wilson``) at 95% unless told otherwise; the "balance
+Rates are Wilson intervals (``inference.wilson``) at 95% unless told otherwise; the "balance
 measure" of a result is the share of *decided* games won by the first team (the first seat in an
 individual game), against the config's ``balance_target`` (default: an equal share), as in the
-verdict of :func:`simulator.stats.favoured_sentence`.
+verdict of :func:`simulator.statistics.inference.favoured_sentence`.
 """
 
 from __future__ import annotations
@@ -20,13 +20,13 @@ from typing import Any
 import numpy as np
 
 from reports.guidance import round_games
-from simulator import headline, stats, summary
-from simulator import verdict as verdicts
-from simulator.config import COMMON_KEYS
+from simulator.statistics import headline, inference, summary
+from simulator.statistics import verdict as verdicts
+from simulator.setup.config import COMMON_KEYS
 from simulator.games.base import MAX_STRATEGY_SLOTS
-from simulator.rates import position_label
-from simulator.results import Result
-from simulator.summary import summarize
+from simulator.statistics.rates import position_label
+from simulator.run.results import Result
+from simulator.statistics.summary import summarize
 
 CONFIDENCE = 0.95
 
@@ -39,16 +39,16 @@ def _finite(x) -> float | None:
     return x if math.isfinite(x) else None
 
 
-def rate_dict(rate: stats.Rate, name: str = "", group: str = "", games: int | None = None) -> dict:
+def rate_dict(rate: inference.Rate, name: str = "", group: str = "", games: int | None = None) -> dict:
     """A rate as numbers, with the games needed to halve its interval.
 
     ``games_to_halve`` is in games: a rate over seat-games (roles, strategies) is worth its
     effective trials (the game is the unit), which grow in proportion to the games.
     """
     if rate.effective_trials is not None and games is not None:
-        halve = stats.games_to_halve_rate(rate, games)
+        halve = inference.games_to_halve_rate(rate, games)
     else:
-        halve = stats.games_to_halve(rate.successes, rate.trials, rate.confidence)
+        halve = inference.games_to_halve(rate.successes, rate.trials, rate.confidence)
         if games is not None and rate.trials and games != rate.trials:
             halve = math.ceil(halve * games / rate.trials)
     return {
@@ -67,13 +67,13 @@ def rate_dict(rate: stats.Rate, name: str = "", group: str = "", games: int | No
 def first_rate(summary, group: str, name: str, confidence: float) -> dict:
     """The first row of a summary's group as numbers (no games: an empty rate)."""
     rows = summary.rows_of(group)
-    rate = rows[0].rate if rows else stats.wilson(0, 0, confidence)
+    rate = rows[0].rate if rows else inference.wilson(0, 0, confidence)
     return rate_dict(rate, name, "draws" if group == "draw" else group, summary.games)
 
 
 def first_team_target(result: Result) -> float:
     """The intended share of decided games of the first team (first seat when individual)."""
-    from simulator import verdict as verdicts
+    from simulator.statistics import verdict as verdicts
 
     game = result.game
     target = result.data.get("config", {}).get("balance_target")
@@ -92,12 +92,12 @@ def balance(result: Result, confidence: float = CONFIDENCE) -> dict:
     else:
         wins, who = t["seat_wins"], "seat 0"
     if game.team_game:  # the games won by a team somebody was dealt
-        from simulator import verdict as verdicts
+        from simulator.statistics import verdict as verdicts
 
         wins = wins[verdicts.dealt_teams(game, t, result.data.get("dealt_teams"))]
         who = game.teams[0]
     decided = int(np.sum(wins))
-    rate = stats.wilson(int(wins[0]), decided, confidence)
+    rate = inference.wilson(int(wins[0]), decided, confidence)
     target = first_team_target(result)
     value = rate.value
     out = rate_dict(rate, who, "balance", decided)
@@ -127,14 +127,14 @@ def _flat(table: dict, prefix: str = "") -> list[tuple[str, Any]]:
 
 
 def value_text(value) -> str:
-    from simulator.sweep import label
+    from simulator.studies.sweep import label
 
     return label(value)
 
 
 def toml_text(raw: dict) -> str:
     """A config dict as TOML text: top-level keys first, then one [table] per table."""
-    from simulator.sweep import toml_key, toml_value
+    from simulator.studies.sweep import toml_key, toml_value
 
     lines = []
     tables = []
@@ -197,7 +197,7 @@ def _hist_stats(counts: np.ndarray, confidence: float) -> dict:
     n = float(counts.sum())
     total = float((values * counts).sum())
     total_sq = float((values ** 2 * counts).sum())
-    mean, low, high = stats.mean_interval(total, total_sq, n, confidence)
+    mean, low, high = inference.mean_interval(total, total_sq, n, confidence)
     sd = math.sqrt(max(total_sq - total * total / n, 0.0) / (n - 1)) if n > 1 else None
     return {"n": int(n), "mean": _finite(mean), "low": _finite(low), "high": _finite(high),
             "sd": _finite(sd) if sd is not None else None}
@@ -222,7 +222,7 @@ def _means(result: Result, total, confidence: float) -> list[dict]:
         n = int(trials[i])
         if n == 0:
             continue
-        mean, low, high = stats.mean_interval(float(sums[i]), float(squares[i]), n, confidence)
+        mean, low, high = inference.mean_interval(float(sums[i]), float(squares[i]), n, confidence)
         sd = math.sqrt(max(float(squares[i]) - float(sums[i]) ** 2 / n, 0.0) / (n - 1)) \
             if n > 1 else None
         means.append({"name": row_label, "n": n, "sum": int(sums[i]), "sum_sq": int(squares[i]),
@@ -293,7 +293,7 @@ def tally_sections(result: Result, tallies, confidence: float = CONFIDENCE) -> l
         elif tally.per:
             games = int(t["games"][0])
             trials = _trials(result, tally)
-            rates = [rate_dict(stats.wilson(int(k), int(n), confidence), label, name, games)
+            rates = [rate_dict(inference.wilson(int(k), int(n), confidence), label, name, games)
                      for label, k, n in zip(axis_labels(result, tally), array.reshape(-1),
                                             trials) if n]
             trials_meaning = game.tally(tally.per).meaning if tally.per != "games" else "games"
@@ -408,7 +408,7 @@ def _plural(word: str, n: float) -> str:
 
 def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
     """The verdict block: a headline, the designer's sentence, and how sure it is (the status
-    within the config's balance tolerance comes from simulator.verdict)."""
+    within the config's balance tolerance comes from simulator.statistics.verdict)."""
     game = result.game
     games = summary.games
     judged = summary.judgement
@@ -454,7 +454,7 @@ def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
         if test is not None:
             effect = "has a significant effect" if test["significant"] else \
                 "has no significant effect"
-            seat += (f"{what} {effect} on who wins ({stats.format_p(test['p_holm'])}, "
+            seat += (f"{what} {effect} on who wins ({inference.format_p(test['p_holm'])}, "
                      f"Holm-corrected with every other finding). ")
     seat += " ".join(judged.notes)
     if game.symmetric_seats:

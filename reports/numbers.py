@@ -11,15 +11,16 @@ from __future__ import annotations
 import json
 import math
 
-from simulator import adaptive, stats
-from simulator import roles as roles_module
-from simulator import tune as tune_module
-from simulator.compare import (Comparison, change_phrase, difference_clause, difference_sentence,
-                               fairness_headline)
+from simulator.statistics import adaptive, inference
+from simulator.studies import roles as roles_module
+from simulator.studies import tune as tune_module
+from simulator.studies.compare import (
+    Comparison, change_phrase, difference_clause, difference_sentence, fairness_headline,
+)
 from simulator.games import get_game
-from simulator.results import Result
-from simulator.summary import players_line
-from simulator.sweep import Sweep
+from simulator.run.results import Result
+from simulator.statistics.summary import players_line
+from simulator.studies.sweep import Sweep
 
 from . import guidance, measures
 from .guidance import interval_text, percent
@@ -54,8 +55,8 @@ def _role_words(setup: dict, result: Result) -> None:
 # --- a comparison ------------------------------------------------------------------------------
 def _difference(c: Comparison, d) -> dict:
     alpha = 1 - c.confidence
-    ra = stats.wilson(d.k1, d.n1, c.confidence)
-    rb = stats.wilson(d.k2, d.n2, c.confidence)
+    ra = inference.wilson(d.k1, d.n1, c.confidence)
+    rb = inference.wilson(d.k2, d.n2, c.confidence)
     return {
         "group": d.group, "name": d.name,
         "a": measures.rate_dict(ra, d.name, d.group), "b": measures.rate_dict(rb, d.name, d.group),
@@ -80,7 +81,7 @@ def role_value(a: Result, b: Result, role_index: int, confidence: float = CONFID
         team = game.teams.index(role.team)
         k1, n1 = int(a.tallies["team_wins"][team]), int(a.tallies["games"][0])
         k2, n2 = int(b.tallies["team_wins"][team]), int(b.tallies["games"][0])
-        diff, low, high, p = stats.two_proportions(k1, n1, k2, n2, confidence)
+        diff, low, high, p = inference.two_proportions(k1, n1, k2, n2, confidence)
         measure = f"{role.team} win rate"
         sign = 1
     else:
@@ -90,7 +91,7 @@ def role_value(a: Result, b: Result, role_index: int, confidence: float = CONFID
             n = int(t["games"][0]) * len(t["seat_wins"]) - int(t["role_games"][role_index])
             return k, n
         (k1, n1), (k2, n2) = others(a), others(b)
-        d, lo, hi, p = stats.two_proportions(k1, n1, k2, n2, confidence)
+        d, lo, hi, p = inference.two_proportions(k1, n1, k2, n2, confidence)
         diff, low, high = -d, -hi, -lo
         measure = "win rate of the other seats (negated)"
         sign = -1

@@ -22,10 +22,10 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from simulator.compare import compare
+from simulator.studies.compare import compare
 from simulator.fileio import write_atomically
-from simulator.results import Result
-from simulator.sweep import Sweep
+from simulator.run.results import Result
+from simulator.studies.sweep import Sweep
 
 from . import charts, export, guidance, measures
 from .numbers import compare_numbers, role_values_numbers, run_numbers, sweep_numbers
@@ -189,7 +189,7 @@ def render_run_report(result: Result, confidence: float = CONFIDENCE, origin: st
 
 def write_run_report(result: Result, path, origin: str = "",
                      role_values: dict | None = None) -> Path:
-    """Write the report of `result` (a simulator.results.Result) to `path` (HTML)."""
+    """Write the report of `result` (a simulator.run.results.Result) to `path` (HTML)."""
     return _write(render_run_report(result, origin=origin, role_values=role_values), path)
 
 

@@ -11,10 +11,19 @@
         print(line)
 """
 
-from simulator.config import Config, ConfigError, load
-from simulator.results import Result, ResultError
-from simulator.runner import resume, run, trace_game as trace
-from simulator.summary import Summary, summarize
+from functools import partial
+
+from simulator.run import runner
+from simulator.run.results import Result, ResultError
+from simulator.run.runner import trace_game as trace
+from simulator.setup.config import Config, ConfigError, load
+from simulator.statistics import adaptive
+from simulator.statistics.summary import Summary, summarize
+
+# A run, or a resumed one, with the statistics stage deciding when an adaptive run (a
+# `stopping` rule) has played enough.
+run = partial(runner.run, stop_check=adaptive.stops)
+resume = partial(runner.resume, stop_check=adaptive.stops)
 
 __all__ = ["Config", "ConfigError", "Result", "ResultError", "Summary", "load", "resume", "run",
            "summarize", "trace"]

@@ -16,7 +16,7 @@ import sys
 
 import numpy as np
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import engine, get_game
 from simulator.games.base import OBS_FIRST, OBS_ME, OBS_ROLE, PRIVATE
 from simulator.games.driver import Lineup, play

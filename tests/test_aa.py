@@ -11,7 +11,9 @@ the unit the rates stay within alpha.
 import pytest
 from scipy import stats as sps
 
-from simulator import compare, config, regression, runner
+from simulator.studies import compare, regression
+from simulator.setup import config
+from simulator.run import runner
 
 PAIRS = 200
 

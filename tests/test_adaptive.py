@@ -9,11 +9,14 @@ import pytest
 from click.testing import CliRunner
 from scipy import stats as sps
 
-from simulator import adaptive, chunks, config, runner, sequential
+from simulator import api
+from simulator.statistics import adaptive, sequential
+from simulator.run import chunks, runner
+from simulator.setup import config
 from simulator.cli import main
-from simulator.results import Result, checksum
-from simulator.stopping import Rule
-from simulator.summary import summarize
+from simulator.run.results import Result, checksum
+from simulator.run.stopping import Rule
+from simulator.statistics.summary import summarize
 
 
 def tallies(result):
@@ -34,7 +37,7 @@ PRECISION = Rule("precision", 200_000, 0.02)
 
 @pytest.fixture(scope="module")
 def precise(cfg):
-    return runner.run(cfg, PRECISION.max_games, seed=4, workers=1, chunk_size=500,
+    return api.run(cfg, PRECISION.max_games, seed=4, workers=1, chunk_size=500,
                       stopping=PRECISION)
 
 
@@ -47,10 +50,10 @@ def test_a_precision_run_stops_when_the_half_width_is_reached_and_not_before(cfg
     assert precise.complete and precise.data["games_requested"] == games
     assert widest(precise) <= 0.02
     # the previous chunk boundary is the same seed's run one chunk shorter: not precise yet
-    before = runner.run(cfg, games - 500, seed=4, workers=1, chunk_size=500)
+    before = api.run(cfg, games - 500, seed=4, workers=1, chunk_size=500)
     assert widest(before) > 0.02
     # the run equals a fixed run of the games it took, bit for bit
-    assert tallies(runner.run(cfg, games, seed=4, workers=1, chunk_size=500)) == \
+    assert tallies(api.run(cfg, games, seed=4, workers=1, chunk_size=500)) == \
         tallies(precise)
     # its headline rates are the teams' (a team game), as the summary prints them
     summary = summarize(precise)
@@ -63,7 +66,7 @@ def test_a_precision_run_stops_when_the_half_width_is_reached_and_not_before(cfg
 def test_an_individual_games_headline_rates_are_its_seats_roles_and_strategies():
     """Chenghuang (individual scores): the rates the rule checks are the summary's seat, role
     and strategy rows, with the same game-level intervals."""
-    result = runner.run(config.load("chenghuang", players=4), 2_000, seed=1, workers=1,
+    result = api.run(config.load("chenghuang", players=4), 2_000, seed=1, workers=1,
                         chunk_size=1_000)
     rows = [(row.group, row.name, row.rate) for row in summarize(result).rows
             if row.group in ("seat", "role", "strategy") and row.rate.trials]
@@ -72,7 +75,7 @@ def test_an_individual_games_headline_rates_are_its_seats_roles_and_strategies()
 
 
 def test_a_run_that_cannot_reach_its_precision_stops_at_the_cap_and_says_so(cfg):
-    capped = runner.run(cfg, 1_200, seed=4, workers=1, chunk_size=500,
+    capped = api.run(cfg, 1_200, seed=4, workers=1, chunk_size=500,
                         stopping=Rule("precision", 1_200, 0.001))
     assert capped.games_played == 1_200 and capped.data["stopped"]["reason"] == "max-games"
     assert widest(capped) > 0.001
@@ -80,7 +83,7 @@ def test_a_run_that_cannot_reach_its_precision_stops_at_the_cap_and_says_so(cfg)
 
 
 def test_the_same_seed_stops_at_the_same_chunk_on_one_and_two_workers(cfg, precise):
-    two = runner.run(cfg, PRECISION.max_games, seed=4, workers=2, chunk_size=500,
+    two = api.run(cfg, PRECISION.max_games, seed=4, workers=2, chunk_size=500,
                      stopping=PRECISION)
     assert tallies(two) == tallies(precise)
     assert two.data["stopped"] == precise.data["stopped"]
@@ -105,7 +108,7 @@ def test_chunks_that_finish_out_of_order_wait_for_the_prefix_and_those_beyond_th
                         0.0)
 
     monkeypatch.setattr(runner, "play_jobs", swapped)
-    shuffled = runner.run(cfg, PRECISION.max_games, seed=4, chunk_size=500, stopping=PRECISION)
+    shuffled = api.run(cfg, PRECISION.max_games, seed=4, chunk_size=500, stopping=PRECISION)
     assert order[:4] == [1, 0, 3, 2]
     last = precise.games_played // 500 - 1  # the chunk the rule stops at
     beyond = [chunk for chunk in order if chunk > last]
@@ -124,12 +127,12 @@ def test_an_interrupted_adaptive_run_resumes_to_the_same_stop(cfg, precise, tmp_
             raise KeyboardInterrupt
 
     with pytest.raises(runner.Interrupted):
-        runner.run(cfg, PRECISION.max_games, seed=4, workers=1, chunk_size=500,
+        api.run(cfg, PRECISION.max_games, seed=4, workers=1, chunk_size=500,
                    checkpoint=path, progress=runner.Progress(advance=advance),
                    stopping=PRECISION)
     saved = Result.load(path)
     assert saved.games_played == 1_000 and not saved.complete and "stopped" not in saved.data
-    resumed = runner.resume(path, workers=2)
+    resumed = api.resume(path, workers=2)
     assert tallies(resumed) == tallies(precise)
     assert resumed.data["stopped"] == precise.data["stopped"]
     assert Result.load(path).data["stopped"] == precise.data["stopped"]
@@ -142,8 +145,8 @@ def test_an_interrupted_adaptive_run_resumes_to_the_same_stop(cfg, precise, tmp_
 def test_until_decided_stops_when_the_verdict_is_settled(overrides, status):
     cfg = config.load("werewolf/seer-led.toml", overrides)
     rule = Rule("decided", 400_000)
-    one = runner.run(cfg, rule.max_games, seed=2, workers=1, chunk_size=2_000, stopping=rule)
-    two = runner.run(cfg, rule.max_games, seed=2, workers=2, chunk_size=2_000, stopping=rule)
+    one = api.run(cfg, rule.max_games, seed=2, workers=1, chunk_size=2_000, stopping=rule)
+    two = api.run(cfg, rule.max_games, seed=2, workers=2, chunk_size=2_000, stopping=rule)
     stopped = one.data["stopped"]
     assert stopped["reason"] == status
     assert one.games_played < rule.max_games and tallies(one) == tallies(two)
@@ -152,7 +155,7 @@ def test_until_decided_stops_when_the_verdict_is_settled(overrides, status):
     assert summarize(one).judgement.status == stopped["reason"]
     assert stopped["critical_z_balanced"] >= sps.norm.isf(sequential.ALPHA_BALANCED)
     # and the previous boundary was not settled by the sequential test
-    shorter = runner.run(cfg, one.games_played - 2_000, seed=2, workers=1, chunk_size=2_000)
+    shorter = api.run(cfg, one.games_played - 2_000, seed=2, workers=1, chunk_size=2_000)
     shorter.data["stopping"] = rule.to_json()
     shorter.data["games_requested"] = rule.max_games
     assert adaptive.decision(shorter)[0] is None
@@ -330,10 +333,17 @@ def test_repeated_intervals_cover_the_truth_wherever_the_run_stops(designed):
 
 def test_an_early_stop_prints_its_intervals_at_the_repeated_level():
     rule = Rule("decided", 400_000, None)  # the base game: the wolves win 84%
-    result = runner.run(config.load("werewolf"), 400_000, seed=2, workers=1, chunk_size=5_000,
+    result = api.run(config.load("werewolf"), 400_000, seed=2, workers=1, chunk_size=5_000,
                         stopping=rule)
     level = adaptive.interval_level(result.data)
     assert result.games_played < 400_000 and level > 0.95
     summary = summarize(result)
     assert all(row.rate.confidence == level for row in summary.rows)
     assert "repeated confidence intervals" in summary.table()
+
+
+def test_playing_an_adaptive_run_needs_the_statistics_stages_check(cfg):
+    """The run stage never reads a result statistically: an adaptive result played without the
+    stop check the caller passes (simulator.api passes adaptive.stops) is refused."""
+    with pytest.raises(ValueError, match="needs its stopping check"):
+        runner.run(cfg, 1_000, seed=1, chunk_size=500, stopping=PRECISION)

@@ -1,5 +1,5 @@
 """`fairplay best-response`: a search of one team's strategy parameters (Optuna), on common
-random numbers, whose gain is measured again on fresh games (simulator/best_response.py).
+random numbers, whose gain is measured again on fresh games (simulator/studies/best_response.py).
 
 A planted weakness (a parameter whose default makes the wolves play at random) is found, with a
 gain whose interval excludes 0; where every value of the parameter plays alike, the gain's
@@ -14,8 +14,8 @@ import json
 import pytest
 
 from cli_checks import one_line_error, run_cli
-from simulator import best_response as br
-from simulator import config
+from simulator.studies import best_response as br
+from simulator.setup import config
 from simulator.games import get_game
 
 # The wolves play werewolf's people-like strategy with probability `skill`, else at random: the
@@ -128,7 +128,7 @@ def test_an_interrupted_search_is_saved_and_resumed(tmp_path, monkeypatch):
 def test_ctrl_c_inside_a_candidate_s_games_stops_the_search_in_one_line(tmp_path, monkeypatch):
     """Ctrl-C while a candidate's chunks play reaches the runner first, which saves and raises
     its Interrupted: the search still stops as after any Ctrl-C (exit 130, no traceback)."""
-    from simulator import runner
+    from simulator.run import runner
 
     path = planted_file(tmp_path)
     out = tmp_path / "br.json"
@@ -184,7 +184,7 @@ def test_the_paired_difference_is_the_paired_interval_and_covers_with_unequal_co
     95% of the time (400 simulated comparisons: 0.95 ± 3 standard errors, 0.917 to 0.983)."""
     import numpy as np
 
-    from simulator import roles
+    from simulator.studies import roles
 
     rng = np.random.default_rng(11)
     n = np.full(40, 100)

@@ -13,7 +13,7 @@ from simulator.games.chenghuang.declaration import (
 from simulator.games.chenghuang.params import ChenghuangParams, Knobs
 from simulator.games.chenghuang.trace import decode_trace
 from simulator.games.driver import StrategyFault
-from simulator.stats import individual_fairness, simultaneous_rates, wilson
+from simulator.statistics.inference import individual_fairness, simultaneous_rates, wilson
 from strategies.chenghuang import builtin as builtin_strategies
 from strategies.common import strategy
 

@@ -1,7 +1,7 @@
 """Chenghuang configs: the shipped TOML files load, and every bad input is one clear error that
 names the key and what is allowed.
 
-Configs go through the platform's own path (simulator.config): the player count, then the game's
+Configs go through the platform's own path (simulator.setup.config): the player count, then the game's
 declared keys (simulator.schema, from params.KEYS), then the game's `load_params`, which checks
 what involves several keys at once.
 """
@@ -13,15 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from simulator import config, schema
-from simulator.config import ConfigError
+from simulator.setup import config
+from simulator import schema
+from simulator.setup.config import ConfigError
 from simulator.games import driver, game_names
 from simulator.games.chenghuang import GAME
 from simulator.games.chenghuang.declaration import (
     ADVANCED_POOL, BASIC_POOL, CARD, FAN_MODE, OFFICIAL_DECK, ROLE, SET_LEN, T,
 )
 from simulator.games.chenghuang.params import KEYS, ChenghuangParams, describe_setup
-from simulator.summary import summarize
+from simulator.statistics.summary import summarize
 
 CONFIGS = Path(__file__).resolve().parents[1] / "configs" / "chenghuang"
 
@@ -65,7 +66,7 @@ def test_overseers_variant():
 def test_overseers_steal_four_fires():
     """范將軍 is in the Overseers pool, so its steal happens: with 5 of 9 roles dealt a round, it
     is at the table in 5/9 of the rounds (about 1.7 of 3 rounds a game)."""
-    from simulator import runner
+    from simulator.run import runner
 
     cfg = config.load(str(CONFIGS / "overseers.toml"))
     result = runner.run(cfg, 300, seed=3, workers=1)
@@ -89,7 +90,7 @@ def test_every_player_count_plays_its_official_setup(players):
 
 
 def test_a_sweep_over_players_plays_four_official_setups():
-    from simulator import sweep
+    from simulator.studies import sweep
 
     plan, configs = sweep.plan("chenghuang", [sweep.parse_vary("players=3..6")], 10, 0)
     assert [cell.status for cell in plan.cells].count("invalid") == 0
@@ -216,8 +217,8 @@ def test_bad_configs_name_the_key_and_what_is_allowed(raw, key, words):
 
 
 def test_the_platform_loads_and_runs_the_shipped_configs():
-    """Through simulator.config and simulator.runner, as `fairplay run` does."""
-    from simulator import runner
+    """Through simulator.setup.config and simulator.run.runner, as `fairplay run` does."""
+    from simulator.run import runner
 
     assert "chenghuang" in game_names()
     cfg = config.load(str(CONFIGS / "overseers.toml"))
@@ -234,7 +235,7 @@ def test_the_platform_loads_and_runs_the_shipped_configs():
 
 def test_the_report_of_a_four_player_run_shows_the_25_card_deck():
     from reports import render
-    from simulator import runner
+    from simulator.run import runner
 
     cfg = config.load("chenghuang", players=4)
     page = render.render_run_report(runner.run(cfg, 50, seed=1, workers=1))

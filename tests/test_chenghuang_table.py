@@ -14,7 +14,8 @@ from collections import Counter
 
 import pytest
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 from simulator.games.chenghuang.declaration import (
     CARD, HAND, KIND_LABELS, KINDS, LAYOUT, PACKED, TR,
 )

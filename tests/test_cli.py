@@ -5,10 +5,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from simulator import config
+from simulator.setup import config
 from simulator.cli import main
 from simulator.games import game_names
-from simulator.summary import summarize
+from simulator.statistics.summary import summarize
 
 
 def invoke(*args):
@@ -82,7 +82,8 @@ def test_trace_shows_a_whole_game():
 
 
 def test_the_summary_shows_the_setup_and_ends_with_the_provisional_rulings():
-    from simulator import config, runner
+    from simulator.setup import config
+    from simulator.run import runner
     from simulator.games.chenghuang.declaration import PROVISIONAL
 
     cfg = config.load("chenghuang", ["players=4"])

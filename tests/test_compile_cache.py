@@ -1,7 +1,7 @@
 """The compiled-code cache is keyed per game: editing one game's rules recompiles that game only,
 editing its strategies recompiles them and not its kernel, editing a trace's sentences nothing.
 
-`simulator.compile_cache` names each group's cache folder after a hash of the sources its compiled
+`simulator.run.compile_cache` names each group's cache folder after a hash of the sources its compiled
 code can depend on. These tests edit a copy of the source tree and compare the keys; the contract
 suite checks, for every game, that a second process loads the kernel from the cache.
 """
@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from simulator import compile_cache
+from simulator.run import compile_cache
 from simulator.games import GAMES, EXAMPLES
 
 ROOT = compile_cache.ROOT

@@ -1,4 +1,4 @@
-"""The progress of a kernel's first compile (simulator.compiling): what compiles now, how many
+"""The progress of a kernel's first compile (simulator.run.compiling): what compiles now, how many
 functions are done, and one closing line with the time it took."""
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import pytest
 from numba import njit, types
 from numba.core.dispatcher import Dispatcher
 
-from simulator import compiling, config
+from simulator.run import compiling
+from simulator.setup import config
 from simulator.games import driver, get_game
 from simulator.games.kernel_support import compile_strategy
 
@@ -92,7 +93,7 @@ def test_a_cold_first_run_says_what_it_compiled_and_compiles_only_the_strategies
 def test_the_helper_compiles_the_named_strategies_into_the_cache(tmp_path):
     cache = tmp_path / "cache"
     env = dict(os.environ, NUMBA_CACHE_DIR=str(cache))
-    done = subprocess.run([sys.executable, "-m", "simulator.compiling", "template", "suspicious"],
+    done = subprocess.run([sys.executable, "-m", "simulator.run.compiling", "template", "suspicious"],
                           env=env, cwd=ROOT, capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[0] == compiling.STRATEGIES_DONE
@@ -192,7 +193,7 @@ def test_a_helper_whose_run_is_killed_ends_too(tmp_path):
     parent = subprocess.Popen(
         [sys.executable, "-c",
          "import subprocess, sys, time\n"
-         "helper = subprocess.Popen([sys.executable, '-m', 'simulator.compiling', 'werewolf'],"
+         "helper = subprocess.Popen([sys.executable, '-m', 'simulator.run.compiling', 'werewolf'],"
          " stdout=subprocess.PIPE, text=True)\n"
          "print(helper.pid, flush=True)\n"
          "helper.stdout.readline()\n"  # its strategies are done: it compiles phases now

@@ -1,10 +1,12 @@
 """`fairplay coverage`: every event and ending with its rate per game; the blind spots marked,
-and what a setup does not deal is "not available", not a blind spot (simulator/coverage.py)."""
+and what a setup does not deal is "not available", not a blind spot (simulator/statistics/coverage.py)."""
 
 from __future__ import annotations
 
 from cli_checks import one_line_error, run_cli
-from simulator import config, coverage, runner
+from simulator.setup import config
+from simulator.statistics import coverage
+from simulator.run import runner
 
 
 def test_every_event_and_ending_is_listed_and_what_is_not_dealt_is_not_available():

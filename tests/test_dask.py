@@ -1,4 +1,4 @@
-"""The Dask backend (`--scheduler`, simulator/dask_backend.py, docs/scale.md): the same chunks on a
+"""The Dask backend (`--scheduler`, simulator/run/dask_backend.py, docs/scale.md): the same chunks on a
 real LocalCluster (loopback, 2 worker processes) give bit-identical tallies to the local backend,
 for a run, a resumed run and a sweep; a worker killed in the middle of a run loses nothing and
 counts nothing twice; mistakes (a bad address, Dask not installed, a worker that would play other
@@ -20,14 +20,15 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-import simulator
-from simulator import chunks, config, runner
+import simulator.run
+from simulator.run import chunks, runner
+from simulator.setup import config
 from simulator.cli import main
-from simulator.results import Result, checksum
+from simulator.run.results import Result, checksum
 
 distributed = pytest.importorskip("distributed")  # in the `test` extra; `dask` extra for users
 
-from simulator import dask_backend  # noqa: E402
+from simulator.run import dask_backend  # noqa: E402
 
 
 def run_cli(*args):
@@ -235,8 +236,8 @@ def test_a_bad_or_unreachable_scheduler_is_one_line_and_exit_2(monkeypatch):
 
 def test_without_the_extra_scheduler_names_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # `import distributed` fails
-    monkeypatch.delitem(sys.modules, "simulator.dask_backend")
-    monkeypatch.delattr(simulator, "dask_backend")
+    monkeypatch.delitem(sys.modules, "simulator.run.dask_backend")
+    monkeypatch.delattr(simulator.run, "dask_backend")
     for args in (["run", "werewolf"], ["sweep", "werewolf", "--vary", "players=8..9"],
                  ["baseline", "werewolf"], ["check", "b.json"]):
         one_line(run_cli(*args, "--scheduler", "local"), 2,

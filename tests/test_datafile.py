@@ -1,4 +1,4 @@
-"""The one loader of versioned JSON files (simulator/datafile.py): kind, version, fields, game and
+"""The one loader of versioned JSON files (simulator/setup/datafile.py): kind, version, fields, game and
 tallies, each refused in one line that names what is wrong."""
 
 from __future__ import annotations
@@ -7,11 +7,11 @@ import json
 
 import pytest
 
-from simulator import datafile
+from simulator.setup import datafile
 from simulator.games import get_game
-from simulator.regression import BaselineError, load_baseline
-from simulator.results import RESULT_FILE, ResultError
-from simulator.sweep import SWEEP_FILE, SweepError
+from simulator.studies.regression import BaselineError, load_baseline
+from simulator.run.results import RESULT_FILE, ResultError
+from simulator.studies.sweep import SWEEP_FILE, SweepError
 
 
 def test_a_newer_version_is_refused_as_newer_and_an_older_one_with_its_remedy():

@@ -19,8 +19,9 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator import config, runner
-from simulator.results import Result, checksum
+from simulator.setup import config
+from simulator.run import runner
+from simulator.run.results import Result, checksum
 
 from cli_checks import one_line_error, run_cli
 

@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import game_names, get_game
-from simulator.results import Result
+from simulator.run.results import Result
 
 from cli_checks import one_line_error, run_cli
 
@@ -157,7 +157,7 @@ def test_every_command_summary_fits_the_help_page():
 
 # --- 7. a cold first run shows its compile as it goes ----------------------------------------
 def test_the_compile_estimate_scales_with_how_busy_the_machine_is():
-    from simulator.compiling import IDLE_COMPILE_SECONDS, expected_time
+    from simulator.run.compiling import IDLE_COMPILE_SECONDS, expected_time
 
     low, high = IDLE_COMPILE_SECONDS
     assert expected_time(load=0.5, cores=2) == \

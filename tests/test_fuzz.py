@@ -43,10 +43,10 @@ from click.testing import CliRunner
 from hypothesis import HealthCheck, Phase, example, given, settings
 from hypothesis import strategies as st
 
-from simulator import config
+from simulator.setup import config
 from simulator.cli import main
 from simulator.games import game_names, get_game
-from simulator.results import checksum
+from simulator.run.results import checksum
 
 GAMES = game_names(listed_only=True)
 # the games `fairplay roles` can value (a team game with a filler role); the others are refused

@@ -34,7 +34,8 @@ import numpy as np
 import pytest
 from numba import typeof
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 from simulator.games import driver, game_names, get_game
 from simulator.games.base import STANDARD_TALLY_NAMES
 
@@ -322,7 +323,8 @@ def test_kernel_argument_types_survive_pickling(game):
 
 CACHED = """
 import sys
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 cfg = config.load(sys.argv[1])
 runner.run(cfg, 20, seed=0, workers=1)
 stats = cfg.game.kernel.stats

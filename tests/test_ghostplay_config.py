@@ -8,12 +8,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games.ghostplay import GAME
 from simulator.games.ghostplay.declaration import EV, PROVISIONAL, TR
 from simulator.games.ghostplay.params import default_params, describe_setup, requirements
-from simulator.summary import summarize
+from simulator.statistics.summary import summarize
 
 from cli_checks import one_line_error as assert_one_line_error
 from cli_checks import run_cli
@@ -225,7 +225,7 @@ def test_every_summary_says_what_is_provisional():
     assert GAME.provisional == PROVISIONAL and len(PROVISIONAL) >= 20
     lines = GAME.decode_trace(np.zeros((0, 6), np.int64), default_params(6))
     assert lines[0].startswith("PROVISIONAL rules")
-    from simulator import runner
+    from simulator.run import runner
     table = summarize(runner.run(config.load("ghostplay"), 40, seed=0, workers=1)).table()
     assert f"depends on {len(PROVISIONAL)} rulings" in table.splitlines()[-1]
     assert TR.end in range(len(GAME.trace_events))

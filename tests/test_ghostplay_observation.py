@@ -34,7 +34,7 @@ import importlib, json, pkgutil, sys
 import numpy as np
 sys.path.insert(0, {tests!r})
 import contract_probe as probe
-from simulator import config
+from simulator.setup import config
 from simulator.games import engine, get_game
 from simulator.games.driver import play
 

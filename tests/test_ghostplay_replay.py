@@ -19,7 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 
 CONFIGS = sorted(str(p) for p in (Path(__file__).resolve().parent.parent / "configs" /
                                   "ghostplay").glob("*.toml"))

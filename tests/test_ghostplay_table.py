@@ -13,7 +13,8 @@ from collections import Counter
 
 import pytest
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 
 IDENTITY = re.compile(r"^\(private\) setup: seat (\d+) is dealt (.+)$")
 TURN = re.compile(r"^== turn \d+: seat (\d+)( \(the ghost king\))? ==$")

@@ -1,4 +1,4 @@
-"""One list of headline measures (simulator.headline): the run summary's rows, the stopping
+"""One list of headline measures (simulator.statistics.headline): the run summary's rows, the stopping
 rule's rows, the regression check's measures and a sweep cell's rates are the same measures."""
 
 from __future__ import annotations
@@ -6,9 +6,11 @@ from __future__ import annotations
 import pytest
 
 from reports import measures as report_measures
-from simulator import adaptive, config, headline, runner
-from simulator.regression.checking import run_setups
-from simulator.summary import summarize
+from simulator.statistics import adaptive, headline
+from simulator.setup import config
+from simulator.run import runner
+from simulator.studies.regression.checking import run_setups
+from simulator.statistics.summary import summarize
 
 
 @pytest.fixture(scope="module")

@@ -27,8 +27,13 @@ def module_files() -> dict[str, Path]:
 
 def imports_of(name: str, path: Path, modules) -> set[str]:
     """The modules of `modules` that module `name` (its source at `path`) imports, anywhere."""
+    return {target for target, _ in import_lines(name, path, modules)}
+
+
+def import_lines(name: str, path: Path, modules) -> list[tuple[str, int]]:
+    """(module imported, line number) for every import of module `name`, anywhere in it."""
     is_package = path.name == "__init__.py"
-    found = set()
+    found = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), str(path))):
         if isinstance(node, ast.Import):
             targets = [alias.name for alias in node.names]
@@ -49,7 +54,7 @@ def imports_of(name: str, path: Path, modules) -> set[str]:
             while target and target not in modules:
                 target = target.rpartition(".")[0]
             if target and target != name:
-                found.add(target)
+                found.append((target, node.lineno))
     return found
 
 
@@ -128,6 +133,70 @@ def test_the_graph_sees_function_level_and_relative_imports(tmp_path):
 
 def test_no_import_cycles():
     graph = import_graph()
-    assert "simulator.runner" in graph  # the packages were found
+    assert "simulator.run.runner" in graph  # the packages were found
     found = cycles(graph)
     assert not found, "import cycles:\n" + "\n\n".join(describe(graph, c) for c in found)
+
+
+# --- stages: simulator/ is grouped by what each part does, and imports run only downwards --------
+# (docs/architecture.md draws it). A module's stage is its folder under simulator/ (or its
+# package); the games, the engine and the strategies are the ground the stages stand on.
+STAGES = [
+    {"simulator.schema", "simulator.fileio", "simulator.games", "strategies", "configs"},
+    {"simulator.setup"},
+    {"simulator.run"},
+    {"simulator.statistics"},
+    {"simulator.studies"},
+    {"reports"},
+    {"simulator.api"},
+    {"simulator.serve"},
+    {"simulator.cli"},
+]
+
+
+def stage_of(module: str) -> int | None:
+    """The stage (an index into STAGES) of a module; None for the package `simulator` itself,
+    whose __init__ sets up the compiled-code cache and may import what that needs."""
+    for depth in (2, 1):
+        head = ".".join(module.split(".")[:depth])
+        for level, members in enumerate(STAGES):
+            if head in members:
+                return level
+    return None
+
+
+def stage_violations(modules) -> list[str]:
+    """Every import from a lower stage to a higher one, as "file:line: A imports B (stage x
+    below stage y)"."""
+    found = []
+    for name, path in modules.items():
+        here = stage_of(name)
+        if here is None:
+            continue
+        for target, line in import_lines(name, path, modules):
+            there = stage_of(target)
+            if there is not None and there > here:
+                found.append(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}:"
+                             f"{line}: {name} imports {target} "
+                             f"(a {sorted(STAGES[here])[0]} module imports a higher stage, "
+                             f"{sorted(STAGES[there])[0]})")
+    return found
+
+
+def test_every_module_belongs_to_a_stage():
+    lost = [name for name in module_files() if stage_of(name) is None and name != "simulator"]
+    assert not lost, f"modules outside every stage (add a folder to STAGES): {lost}"
+
+
+def test_no_import_runs_from_a_lower_stage_to_a_higher_one():
+    found = stage_violations(module_files())
+    assert not found, "imports that run up the stages:\n" + "\n".join(found)
+
+
+def test_the_stage_check_names_the_offending_line(tmp_path):
+    planted = tmp_path / "runner.py"
+    planted.write_text("import os\n\ndef f():\n    from simulator.statistics import adaptive\n")
+    modules = dict(module_files(), **{"simulator.run.runner": planted})
+    found = stage_violations(modules)
+    assert found == [f"{planted}:4: simulator.run.runner imports simulator.statistics.adaptive "
+                     f"(a simulator.run module imports a higher stage, simulator.statistics)"]

@@ -11,7 +11,7 @@ import pickle
 import numpy as np
 import pytest
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver, get_game
 from simulator.games.base import Field, knob_fields, knobs_record
 from simulator.schema import Boolean, Choice, Integer, Key, ListOf, Number

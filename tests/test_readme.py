@@ -3,7 +3,8 @@
 import re
 from pathlib import Path
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

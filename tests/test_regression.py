@@ -1,4 +1,4 @@
-"""Tests of `fairplay baseline` / `fairplay check` (simulator/regression/,
+"""Tests of `fairplay baseline` / `fairplay check` (simulator/studies/regression/,
 simulator/cli/regression.py).
 
 Every run here uses a fixed seed and plays in-process (--workers 1), so each test is
@@ -29,8 +29,10 @@ from click.testing import CliRunner
 from scipy import stats as sps
 
 from simulator.games import get_game
-from simulator import config, regression, runner
-from simulator.regression import baselines, checking
+from simulator.setup import config
+from simulator.studies import regression
+from simulator.run import runner
+from simulator.studies.regression import baselines, checking
 from simulator.cli.regression import baseline as baseline_command
 from simulator.cli.regression import check as check_command
 

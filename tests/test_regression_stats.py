@@ -1,6 +1,6 @@
 """The statistics of `fairplay check` on hand-made counts (no simulation).
 
-Expected p-values are recomputed here from textbook formulas, independently of simulator.stats.
+Expected p-values are recomputed here from textbook formulas, independently of simulator.statistics.inference.
 """
 
 from __future__ import annotations
@@ -12,10 +12,10 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from simulator import regression
+from simulator.studies import regression
 from simulator.games import get_game
 from simulator.games.base import Tally
-from simulator.regression import DRIFT, FAIL, MISSING, NEW, OK, Measure, compare
+from simulator.studies.regression import DRIFT, FAIL, MISSING, NEW, OK, Measure, compare
 
 
 def rate(name, k, n, moments=None, group="team"):

@@ -2,7 +2,7 @@
 HTML, self-contained, and shows what a designer needs (verdict, setup, provisional rules, notes,
 scores only where a game keeps them, reproducibility).
 
-The expected numbers are computed here from the raw JSON of the result file with simulator.stats,
+The expected numbers are computed here from the raw JSON of the result file with simulator.statistics.inference,
 independently of reports.measures, and compared with both the page's embedded JSON block and the
 text a reader sees in the tables.
 """
@@ -24,12 +24,14 @@ from click.testing import CliRunner
 
 from reports import render
 from simulator.cli.reports import export, report, sweep
-from simulator import config, runner, stats
-from simulator import verdict as verdicts
-from simulator import sweep as sw
+from simulator.setup import config
+from simulator.run import runner
+from simulator.statistics import inference
+from simulator.statistics import verdict as verdicts
+from simulator.studies import sweep as sw
 from simulator.games.base import Item, Role, Tally
 from simulator.games.werewolf import GAME as WEREWOLF
-from simulator.results import Result
+from simulator.run.results import Result
 
 
 @click.group()
@@ -204,27 +206,27 @@ def external_references(page: str) -> list[str]:
 
 
 # --- every number comes from the statistics module ---------------------------------------------
-def expected_rows(raw: dict) -> dict[tuple[str, str], stats.Rate]:
-    from simulator.rates import ratio_moments
+def expected_rows(raw: dict) -> dict[tuple[str, str], inference.Rate]:
+    from simulator.statistics.rates import ratio_moments
 
     t = {k: np.asarray(v) for k, v in raw["tallies"].items()}
     games = t["games"][0]
     rows = {}
     for i, team in enumerate(WEREWOLF.teams):
-        rows[("team", team)] = stats.wilson(t["team_wins"][i], games)
+        rows[("team", team)] = inference.wilson(t["team_wins"][i], games)
     for seat, wins in enumerate(t["seat_wins"]):
-        rows[("seat", f"seat {seat}")] = stats.wilson(wins, games)
+        rows[("seat", f"seat {seat}")] = inference.wilson(wins, games)
     # seat-games: the game is the unit
     for r, role in enumerate(WEREWOLF.roles):
         if t["role_games"][r]:
-            rows[("role", role.name)] = stats.clustered_rate(
+            rows[("role", role.name)] = inference.clustered_rate(
                 ratio_moments(WEREWOLF, t, "role_wins", r))
     for s, label in enumerate(raw["strategies"]):
-        rows[("strategy", label)] = stats.clustered_rate(
+        rows[("strategy", label)] = inference.clustered_rate(
             ratio_moments(WEREWOLF, t, "slot_wins", s))
     for e, name in enumerate(WEREWOLF.end_names):
         if t["end_counts"][e]:  # an ending that never occurred is not shown
-            rows[("end", name)] = stats.wilson(t["end_counts"][e], games)
+            rows[("end", name)] = inference.wilson(t["end_counts"][e], games)
     return rows
 
 
@@ -244,14 +246,14 @@ def test_embedded_numbers_are_the_statistics_modules(run_html, raw):
         assert row["low"] == pytest.approx(rate.low, abs=1e-12)
         assert row["high"] == pytest.approx(rate.high, abs=1e-12)
         if rate.effective_trials is not None:  # seat-games: in games, the game as the unit
-            halve = stats.games_to_halve_rate(rate, games)
+            halve = inference.games_to_halve_rate(rate, games)
         else:
-            halve = stats.games_to_halve(rate.successes, rate.trials)
+            halve = inference.games_to_halve(rate.successes, rate.trials)
         assert row["games_to_halve"] == halve
 
     # balance: the first team's share of decided games against an even split
     decided = sum(t["team_wins"])
-    rate = stats.wilson(t["team_wins"][0], decided)
+    rate = inference.wilson(t["team_wins"][0], decided)
     assert numbers["balance"]["rate"] == pytest.approx(rate.value)
     assert numbers["balance"]["low"] == pytest.approx(rate.low)
     assert numbers["balance"]["covers_target"] == (rate.low <= 0.5 <= rate.high)
@@ -262,7 +264,7 @@ def test_embedded_numbers_are_the_statistics_modules(run_html, raw):
     tests = {x["name"]: x for x in numbers["tests"]}
     assert set(tests) == {"camp balance"}
     ahead = 0 if t["team_wins"][0] >= t["team_wins"][1] else 1
-    rate = stats.wilson(t["team_wins"][ahead], decided)
+    rate = inference.wilson(t["team_wins"][ahead], decided)
     se = (rate.value * (1 - rate.value) / decided) ** 0.5
     assert tests["camp balance"]["p"] == pytest.approx(
         2 * sps.norm.sf(abs(rate.value - 0.5) / se))
@@ -271,7 +273,7 @@ def test_embedded_numbers_are_the_statistics_modules(run_html, raw):
     # game length
     hist = np.array(t["length_hist"], dtype=float)
     days = np.arange(len(hist))
-    mean, low, high = stats.mean_interval((days * hist).sum(), (days ** 2 * hist).sum(),
+    mean, low, high = inference.mean_interval((days * hist).sum(), (days ** 2 * hist).sum(),
                                           hist.sum())
     assert numbers["length"]["hist"] == t["length_hist"]
     assert numbers["length"]["mean"] == pytest.approx(mean)
@@ -524,7 +526,7 @@ def test_individual_game_with_scores_provisional_rules_and_notes(tmp_path):
     assert [s["counts"] for s in dist["series"]] == result.data["tallies"]["seat_score_hist"]
     for seat, row in enumerate(dist["means"]):
         values = x["scores"][:, seat].astype(float)
-        mean, low, high = stats.mean_interval(values.sum(), (values ** 2).sum(), len(values))
+        mean, low, high = inference.mean_interval(values.sum(), (values ** 2).sum(), len(values))
         assert row["n"] == 1000
         assert (row["mean"], row["low"], row["high"]) == pytest.approx((mean, low, high))
         assert row["sd"] == pytest.approx(values.std(ddof=1))
@@ -542,7 +544,7 @@ def test_individual_game_with_scores_provisional_rules_and_notes(tmp_path):
     other = {s["tally"]: s for s in numbers["other_measures"]}
     assert set(other) == {"role_round_wins", "role_round_sum"}
     for r, row in enumerate(other["role_round_wins"]["rates"]):
-        rate = stats.wilson(int(x["top"][x["round_roles"] == r].sum()),
+        rate = inference.wilson(int(x["top"][x["round_roles"] == r].sum()),
                             int((x["round_roles"] == r).sum()))
         assert (row["rate"], row["low"], row["high"]) == pytest.approx(
             (rate.value, rate.low, rate.high))
@@ -621,7 +623,7 @@ def test_comparison_numbers_are_two_sample_tests_with_holm(pages, result_file, o
             expected[("end", name)] = (a["end_counts"][e], games_a, b["end_counts"][e], games_b)
     shown = {(d["group"], d["name"]): d for d in numbers["differences"]}
     assert list(shown) == list(expected)  # the same rows, in the report's order
-    from simulator.rates import ratio_moments
+    from simulator.statistics.rates import ratio_moments
 
     ta, tb = ({k: np.asarray(v) for k, v in t.items()} for t in (a, b))
     pvalues = []
@@ -629,10 +631,10 @@ def test_comparison_numbers_are_two_sample_tests_with_holm(pages, result_file, o
         if key[0] in ("role", "strategy"):  # seat-games: each run's game-level variance
             name, i = ("role_wins", WEREWOLF.role_index(key[1])) if key[0] == "role" else \
                 ("slot_wins", 0)
-            diff, low, high, p = stats.two_clustered(ratio_moments(WEREWOLF, ta, name, i),
+            diff, low, high, p = inference.two_clustered(ratio_moments(WEREWOLF, ta, name, i),
                                                      ratio_moments(WEREWOLF, tb, name, i))
         else:
-            diff, low, high, p = stats.two_proportions(*counts)
+            diff, low, high, p = inference.two_proportions(*counts)
         row = shown[key]
         assert (row["diff"], row["low"], row["high"], row["p"]) == \
             pytest.approx((diff, low, high, p)), key
@@ -643,10 +645,10 @@ def test_comparison_numbers_are_two_sample_tests_with_holm(pages, result_file, o
         hist = np.array(t["length_hist"], dtype=float)
         days = np.arange(len(hist))
         sums += [(days * hist).sum(), (days ** 2 * hist).sum(), hist.sum()]
-    ldiff, llow, lhigh, lp = stats.two_means(*sums)
+    ldiff, llow, lhigh, lp = inference.two_means(*sums)
     assert numbers["length"]["diff"] == pytest.approx(ldiff)
     assert (numbers["length"]["low"], numbers["length"]["high"]) == pytest.approx((llow, lhigh))
-    adjusted = stats.holm(pvalues + [lp])
+    adjusted = inference.holm(pvalues + [lp])
     assert [shown[k]["p_holm"] for k in expected] == pytest.approx(list(adjusted[:-1]))
     assert numbers["length"]["adjusted"] == pytest.approx(adjusted[-1])
     for key, row in shown.items():
@@ -687,7 +689,7 @@ def test_comparison_labels_and_mismatched_games(result_file, other_file, tmp_pat
     outcome = CliRunner().invoke(cli, ["report", str(result_file), str(other_file),
                                        "--labels", "same,same"])
     assert outcome.exit_code == 2
-    from simulator.compare import CompareError, compare
+    from simulator.studies.compare import CompareError, compare
 
     individual, _ = individual_result()
     with pytest.raises(CompareError, match="cannot compare"):
@@ -768,7 +770,7 @@ def test_every_report_names_the_scripted_players(pages):
      "by role: seer-led (the human team), random (the wolf team); seat 0: random"),
 ])
 def test_strategy_line_in_words(overrides, line):
-    from simulator.summary import players_line
+    from simulator.statistics.summary import players_line
 
     # a few games played: the line names the roles dealt (werewolf declares more than the base
     # game deals)
@@ -918,7 +920,7 @@ def test_export_of_a_sweep_has_one_row_per_cell(tmp_path):
             assert "roles.werewolf" in row["error"] and row["balance"] == ""
             continue
         t = cell.result.tallies
-        rate = stats.wilson(int(t["team_wins"][0]), int(t["team_wins"].sum()))
+        rate = inference.wilson(int(t["team_wins"][0]), int(t["team_wins"].sum()))
         assert float(row["balance"]) == pytest.approx(rate.value, abs=1e-15)
         assert float(row["balance_low"]) == pytest.approx(rate.low, abs=1e-15)
         assert float(row["werewolf_per_game"]) == cell.levels[1]

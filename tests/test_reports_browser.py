@@ -21,8 +21,9 @@ import pytest
 
 from browser import start_browser, unavailable
 from reports import render
-from simulator import config, runner
-from simulator import sweep as sw
+from simulator.setup import config
+from simulator.run import runner
+from simulator.studies import sweep as sw
 
 
 
@@ -232,7 +233,7 @@ CJK_TEXT = r"""(() => {
 
 @pytest.fixture(scope="module")
 def roles_report(tmp_path_factory):
-    from simulator import roles as roles_module
+    from simulator.studies import roles as roles_module
 
     data = roles_module.run_roles("werewolf", games=400, seed=1, workers=1)
     return render.write_roles_report(data, tmp_path_factory.mktemp("roles") / "roles.html")

@@ -4,8 +4,8 @@
 from __future__ import annotations
 
 from cli_checks import one_line_error, run_cli
-from simulator import robustness
-from simulator.robustness import Row
+from simulator.studies import robustness
+from simulator.studies.robustness import Row
 
 
 def test_the_run_is_played_again_with_each_strategy_family(tmp_path):

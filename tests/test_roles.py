@@ -1,4 +1,4 @@
-"""fairplay roles: what each role is worth, from paired runs (simulator/roles.py).
+"""fairplay roles: what each role is worth, from paired runs (simulator/studies/roles.py).
 
 Werewolf's seer-led config with small runs and fixed seeds. Every bound is the 95% interval the
 command itself reports: a role whose interval lies wholly above (below) zero moves the human win
@@ -14,7 +14,7 @@ import pytest
 
 from cli_checks import one_line_error, run_cli
 from reports import render
-from simulator import roles as roles_module
+from simulator.studies import roles as roles_module
 from test_reports import html_errors, numbers_of
 
 CONFIG = "configs/werewolf/seer-led.toml"
@@ -210,7 +210,7 @@ def test_the_intervals_of_one_table_hold_together_and_name_the_players(values):
     the table says which strategies played."""
     from scipy import stats as sps
 
-    from simulator.stats import holm
+    from simulator.statistics.inference import holm
 
     data, output, _ = values
     rows, chunks = data["roles"], data["chunks"]

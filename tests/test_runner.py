@@ -10,9 +10,10 @@ import time
 import numpy as np
 import pytest
 
-from simulator import chunks, config, runner
-from simulator.results import Result
-from simulator.summary import summarize
+from simulator.run import chunks, runner
+from simulator.setup import config
+from simulator.run.results import Result
+from simulator.statistics.summary import summarize
 
 
 def tallies(result):

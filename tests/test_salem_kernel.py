@@ -8,7 +8,8 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 from simulator.cli import main
 from simulator.games import driver
 from simulator.games.salem import GAME

@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from simulator import config
+from simulator.setup import config
 from simulator.cli import main
-from simulator.config import ConfigError
+from simulator.setup.config import ConfigError
 from simulator.games.salem.declaration import CARD, CARDS, CHARACTERS, TRYAL
 from simulator.games.salem.params import KEYS, PUBLISHED_DECK, describe_setup, published_table
 

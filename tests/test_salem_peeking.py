@@ -35,7 +35,7 @@ def main() -> None:
     games, seed = int(sys.argv[1]), int(sys.argv[2])
     sys.path.insert(0, str(HERE.parent))
     import contract_probe as probe
-    from simulator import config
+    from simulator.setup import config
     from simulator.games import engine
     from simulator.games.driver import Lineup, play
     from simulator.games.salem import GAME, kernel

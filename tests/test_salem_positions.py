@@ -12,7 +12,7 @@ from types import SimpleNamespace
 
 import numpy as np
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games.base import OBS_PLAYERS, StrategyInfo
 from simulator.games.salem import GAME

@@ -27,7 +27,8 @@ from pathlib import Path
 
 import pytest
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 from simulator.games.base import PRIVATE_MARK
 from simulator.games.salem.declaration import CHARACTERS, FRONT_LABELS, TRYAL_LABELS
 

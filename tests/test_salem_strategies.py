@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 from scipy.stats import beta
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games.base import OBS_KIND, OBS_ME, OBS_ROLE
 from simulator.games.salem import GAME

@@ -13,7 +13,8 @@ from __future__ import annotations
 import re
 from collections import Counter
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 from simulator.games.base import PRIVATE_MARK
 from simulator.games.salem.declaration import CARD, FRONT_LABELS, PLACE, TR
 from simulator.games.salem.trace import decode_trace

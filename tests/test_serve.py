@@ -15,7 +15,8 @@ import pytest
 from click.testing import CliRunner
 from starlette.testclient import TestClient
 
-from simulator import config, schema
+from simulator.setup import config
+from simulator import schema
 from simulator.cli import main
 from simulator.cli.serve import is_loopback
 from simulator.games import game_names, get_game

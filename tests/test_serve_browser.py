@@ -17,7 +17,7 @@ import pytest
 
 from browser import start_browser
 from serving import Server
-from simulator.results import Result
+from simulator.run.results import Result
 
 GAMES = 1_000_000  # 50 chunks: long enough to be seen between updates, a few seconds here
 

@@ -16,9 +16,10 @@ import numpy as np
 import pytest
 
 from serving import SESSION, Server, processes_in, run_of
-from simulator import config, runner
-from simulator import sweep as sweeps
-from simulator.results import Result
+from simulator.setup import config
+from simulator.run import runner
+from simulator.studies import sweep as sweeps
+from simulator.run.results import Result
 
 LONG = 10**9  # a run that only a stop ends
 

@@ -10,8 +10,8 @@ import importlib
 
 import pytest
 
-from simulator import config
-from simulator.describe import game_lines
+from simulator.setup import config
+from simulator.setup.describe import game_lines
 from simulator.games import EXAMPLES, GAMES, game_names, get_game
 from simulator.games.base import SetupCheck
 

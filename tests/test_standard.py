@@ -1,4 +1,4 @@
-"""The players' standard (simulator/standard.py, docs/strategies.md) on every game's standard
+"""The players' standard (simulator/studies/standard.py, docs/strategies.md) on every game's standard
 configs, on small runs with fixed seeds: the people-like players beat `random` for every team,
 every available event and ending occurs (or the game says why good players never bring it about),
 and no seat wins more than the tolerance above the table's average. The exploitability figures
@@ -15,7 +15,7 @@ import math
 
 import pytest
 
-from simulator import standard
+from simulator.studies import standard
 from simulator.games import game_names, get_game
 
 GAMES = [g for g in game_names(listed_only=True) if get_game(g).standard_configs]

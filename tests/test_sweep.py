@@ -1,4 +1,4 @@
-"""Tests of sweeps (simulator/sweep.py) and the `fairplay sweep` command.
+"""Tests of sweeps (simulator/studies/sweep.py) and the `fairplay sweep` command.
 
 Cells are tiny (a few hundred games, one worker, in this process) so the whole file stays fast;
 the kernel compiles once per test session.
@@ -17,9 +17,10 @@ from click.testing import CliRunner
 from reports import render
 from simulator.cli.reports import report, sweep
 from reports.numbers import sweep_numbers
-from simulator import chunks, config, runner
-from simulator import sweep as sw
-from simulator.results import Result
+from simulator.run import chunks, runner
+from simulator.setup import config
+from simulator.studies import sweep as sw
+from simulator.run.results import Result
 
 
 @click.group()

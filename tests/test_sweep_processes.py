@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from simulator import sweep as sw
+from simulator.studies import sweep as sw
 
 
 @pytest.mark.slow

@@ -7,7 +7,7 @@ setting fields by name; the rule is called as the kernel calls it.
 import numpy as np
 import pytest
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games._template import GAME
 from simulator.games._template.declaration import END, OBS, ROLE, UNKNOWN

@@ -6,10 +6,10 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from simulator import sweep as sweep_module
-from simulator import tune
+from simulator.studies import sweep as sweep_module
+from simulator.studies import tune
 from simulator.cli import main
-from simulator.sweep import Sweep
+from simulator.studies.sweep import Sweep
 
 SPACE = ["roles.werewolf=1..3", "strategies.all=random,seer-led"]
 BASE = ["players=10"]

@@ -13,11 +13,12 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from simulator import config, runner
-from simulator import verdict as verdicts
+from simulator.setup import config
+from simulator.run import runner
+from simulator.statistics import verdict as verdicts
 from simulator.games import get_game
-from simulator.stats import holm
-from simulator.summary import summarize
+from simulator.statistics.inference import holm
+from simulator.statistics.summary import summarize
 
 from cli_checks import run_cli
 

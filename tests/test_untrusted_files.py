@@ -24,9 +24,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator import fileio, runner
-from simulator import sweep as sweep_module
-from simulator.results import Result, checksum
+from simulator import fileio
+from simulator.run import runner
+from simulator.studies import sweep as sweep_module
+from simulator.run.results import Result, checksum
 
 from cli_checks import one_line_error, run_cli
 from test_faults import _children, _running

@@ -1,14 +1,16 @@
-"""Verdicts within the designer's tolerance (simulator/verdict.py): balanced within ±2 points,
+"""Verdicts within the designer's tolerance (simulator/statistics/verdict.py): balanced within ±2 points,
 unbalanced by X, or not enough games yet; individual games judged by seat, role and strategy."""
 
 
 import numpy as np
 import pytest
 
-from simulator import config, runner, verdict
-from simulator.config import ConfigError
+from simulator.setup import config
+from simulator.run import runner
+from simulator.statistics import verdict
+from simulator.setup.config import ConfigError
 from simulator.games import get_game
-from simulator.summary import summarize
+from simulator.statistics.summary import summarize
 
 WEREWOLF = get_game("werewolf")
 

@@ -7,7 +7,7 @@ import re
 
 import numpy as np
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games.vitamors import GAME
 from simulator.games.vitamors.declaration import DECISION, END, EV, OBS, SCROLL
@@ -169,7 +169,7 @@ def test_the_header_names_every_changed_setting():
 def test_a_plain_trace_is_what_the_table_saw():
     """Without --private, no line tells a hidden rank, faction or scroll; the proposals declined
     and the Reaper's passes are there."""
-    from simulator import runner
+    from simulator.run import runner
     from simulator.games.base import PRIVATE_MARK
 
     cfg = config.load("vitamors")

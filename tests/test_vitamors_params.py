@@ -9,14 +9,14 @@ import numpy as np
 import pytest
 from click.testing import CliRunner
 
-from simulator import config
+from simulator.setup import config
 from simulator.cli import main
-from simulator.config import ConfigError
+from simulator.setup.config import ConfigError
 from simulator.games import driver
 from simulator.games.vitamors import GAME
 from simulator.games.vitamors.declaration import EV, ITEM, ITEMS, OBS
 from simulator.games.vitamors.params import describe_setup
-from simulator.summary import summarize
+from simulator.statistics.summary import summarize
 
 NOVICE = {5: (2, 2, 0, 1, 0, 0, 0), 6: (3, 3, 0, 1, 1, 0, 0), 7: (3, 3, 0, 1, 1, 0, 0),
           8: (3, 3, 0, 1, 1, 0, 0), 9: (3, 4, 0, 1, 1, 0, 0), 10: (4, 4, 0, 2, 1, 0, 0)}
@@ -85,7 +85,7 @@ def test_every_setup_says_the_rules_are_provisional():
     notes = config.load("vitamors", ['effects.gaze="nothing"']).notes
     assert "gaze = nothing" in notes["effects"]
     assert "provisional" in GAME.decode_trace(np.zeros((0, 6), np.int64), None)[0]
-    from simulator import runner
+    from simulator.run import runner
 
     summary = summarize(runner.run(config.load("vitamors"), 200, seed=1, workers=1)).table()
     assert summary.splitlines()[-1].startswith(

@@ -21,7 +21,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games.base import PRIVATE_MARK
 from simulator.games.vitamors import GAME

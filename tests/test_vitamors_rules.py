@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from scipy.stats import binom
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver
 from simulator.games.vitamors import GAME
 from simulator.games.vitamors.declaration import (

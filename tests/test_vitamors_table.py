@@ -12,7 +12,8 @@ from collections import Counter
 
 import pytest
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 from simulator.games.base import is_private_line
 
 FEATHER, REAPER = "死神之羽 Death's Feather", "the Reaper"

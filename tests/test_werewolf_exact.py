@@ -13,7 +13,9 @@ import numpy as np
 import pytest
 from scipy import stats as sps
 
-from simulator import config, runner, stats
+from simulator.setup import config
+from simulator.run import runner
+from simulator.statistics import inference
 from simulator.games.werewolf import oracle
 
 # (players, werewolves): 1 to 4 wolves, several head counts
@@ -40,7 +42,7 @@ def check_against_oracle(strategy, players, wolves, games, seed):
     result = simulate(strategy, players, wolves, games, seed)
     humans = players - wolves
     p_town, lengths = exact(strategy, humans, wolves)
-    town = stats.wilson(int(result.tallies["team_wins"][0]), games, confidence=0.999)
+    town = inference.wilson(int(result.tallies["team_wins"][0]), games, confidence=0.999)
     assert town.low <= p_town <= town.high, (strategy, players, wolves, p_town, town)
 
     # length distribution: exact probabilities of each game length, summed over winners
@@ -88,7 +90,7 @@ def hamster_run(tie_reference, games, seed):
         "roles.werewolf=2", "roles.seer=0", "roles.hamster=1", "rules.ignore_availability=true",
         "strategies.all=random", f"rules.tie_reference={tie_reference}"])
     result = runner.run(cfg, games, seed=seed, workers=2, chunk_size=50_000)
-    return stats.wilson(int(result.tallies["team_wins"][0]), games, confidence=0.999)
+    return inference.wilson(int(result.tallies["team_wins"][0]), games, confidence=0.999)
 
 
 def test_ties_broken_at_random_make_hanging_uniform_after_a_hamster_night():

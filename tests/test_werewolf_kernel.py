@@ -19,8 +19,9 @@ import numpy as np
 import pytest
 from numba import typeof
 
-from simulator import config, runner
-from simulator.config import ConfigError
+from simulator.setup import config
+from simulator.run import runner
+from simulator.setup.config import ConfigError
 from simulator.games import driver
 from simulator.games.base import MAX_STRATEGY_SLOTS
 from simulator.games.werewolf.declaration import (

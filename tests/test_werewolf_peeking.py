@@ -29,7 +29,7 @@ import numpy as np
 import pytest
 from numba import carray, njit, types
 
-from simulator import config
+from simulator.setup import config
 from simulator.games import driver, engine, kernel_support
 from simulator.games.base import (
     FLAG_TALKS, STRATEGY_SIGNATURE, TRACE_WIDTH, StrategyInfo, StrategyParam,

@@ -25,7 +25,8 @@ import pytest
 from numba import carray
 
 from cli_checks import one_line_error, run_cli
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 from simulator.games import driver
 from simulator.games.base import TRACE_WIDTH, StrategyInfo, StrategyParam
 from simulator.games.kernel_support import _address_as_pointer

@@ -20,8 +20,8 @@ import numpy as np
 import pytest
 from numba import njit
 
-from simulator import config
-from simulator.config import ConfigError
+from simulator.setup import config
+from simulator.setup.config import ConfigError
 from simulator.games import driver
 from simulator.games.base import OBS_KIND, OBS_ME, OBS_PLAYERS, OBS_ROLE
 from simulator.games.engine import ask

@@ -14,8 +14,9 @@ import numpy as np
 import pytest
 from scipy.stats import chi2 as chi2_dist
 
-from simulator import config, runner
-from simulator.config import ConfigError
+from simulator.setup import config
+from simulator.run import runner
+from simulator.setup.config import ConfigError
 from simulator.games import driver
 from simulator.games.base import FLAG_TALKS, MAX_STRATEGY_PARAMS, MEMORY_PER_SEAT
 from simulator.games.werewolf.declaration import (
@@ -629,11 +630,11 @@ def test_the_pack_wins_the_mayors_election_no_more_than_its_first_vote_buys():
     first voter names the least suspected, which on day 1 is no worse than at random). It was 12
     of 14 traced games before the town rallied. Over 300 traced games the 99% Wilson interval
     (about ±7 points) must reach down to that bound."""
-    from simulator import stats
+    from simulator.statistics import inference
 
     games = 300
     wolves = wolf_mayors(games, seed=21)
     w, living = 4, 22
     bound = w / living + (1 - w / living) * w / (living - 1)
-    interval = stats.wilson(wolves, games, confidence=0.99)
+    interval = inference.wilson(wolves, games, confidence=0.99)
     assert interval.low <= bound, (wolves, games, bound)

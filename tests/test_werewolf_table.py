@@ -10,7 +10,8 @@ import re
 
 import pytest
 
-from simulator import config, runner
+from simulator.setup import config
+from simulator.run import runner
 
 DEAL = re.compile(r"^  seat (\d+): (.+)$")
 BECOMES = re.compile(r"^  the paranoid, seat (\d+) \(.*\), names .* and becomes the (.+)$")

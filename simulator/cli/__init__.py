@@ -3,6 +3,9 @@
 A user's mistake (bad config, bad option, unreadable result) prints one line and exits with 2;
 never a traceback. Ctrl-C saves what is done and exits with 130. The helpers every command
 shares (one-line errors, progress bars, output files, --scheduler) are in `support`.
+
+The top stage: may import every other (`fairplay serve` starts the workbench); nothing imports
+it.
 """
 
 import click

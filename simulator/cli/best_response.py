@@ -83,9 +83,9 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
       fairplay best-response configs/werewolf/standard-16.toml --team wolf --trials 40
       fairplay best-response vitamors --team exiles --rounds 2
     """
-    from simulator import best_response as br
-    from simulator import chunks, runner
-    from simulator.config import ConfigError
+    from simulator.run import chunks
+    from simulator.setup.config import ConfigError
+    from simulator.studies import best_response as br
 
     if workers is not None and workers < 1:
         _fail("--workers must be at least 1")
@@ -99,11 +99,11 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
             saved = br.load(resume_path)
         except br.BestResponseError as exc:
             _fail(exc)
-        config, team, role = saved["config"], saved.get("team_arg"), saved.get("role_arg")
-        seat = saved.get("seat_arg")
-        overrides, players = saved.get("overrides", []), saved.get("players_arg")
-        trials, n_games, seed = saved["trials"], saved["games"], saved["seed"]
-        chunk_size, confirm_games = saved.get("chunk_size"), saved.get("confirm_games")
+        asked = br.Request.of_file(saved)
+        config, team, role, seat = asked.config, asked.team, asked.role, asked.seat
+        overrides, players = asked.overrides, asked.players
+        trials, n_games, seed = asked.trials, asked.games, asked.seed
+        chunk_size, confirm_games = asked.chunk_size, asked.confirm_games
         done, output, force = saved["searched"], resume_path, True
     if config is None:
         _fail("give a CONFIG and --team, --role or --seat, or --resume FILE")
@@ -128,66 +128,31 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
     say = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     # A search file is data: a resumed search runs only the strategy files whose contents it
     # recorded when it began (the user named them then), checked on the bytes that are run.
-    from simulator import config as config_module
+    from simulator.setup import config as config_module
 
     code = config_module.USER_CONFIG if resume_path is None else config_module.recorded(
         saved.get("strategy_files") or {}, "the search began")
+    request = br.Request(config, team, role, seat, players, tuple(overrides), trials, n_games,
+                         seed, chunk_size, confirm_games, rounds,
+                         "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
     try:
-        files = br.strategy_files(config_module.load(config, list(overrides), players, code=code))
+        config_module.load(config, list(overrides), players, code=code)
     except ConfigError as exc:
         _fail(exc)
     lock = lock_output(output)
-    arguments = {"team_arg": team, "role_arg": role, "seat_arg": seat, "players_arg": players,
-                 "strategy_files": files,
-                 "confirm_games": confirm_games, "trials": trials, "games": n_games,
-                 "seed": seed, "config": config, "overrides": list(overrides),
-                 "command": "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])}
-
-    tried = list(done)
-
-    def checkpoint(records):
-        tried[:] = records
-        br.save({**br.BEST_RESPONSE_FILE.header(), "complete": False,
-                 "chunk_size": chunk_size, "searched": records, **arguments}, output)
-
     try:
-        if rounds > 1:
-            from simulator import config as config_module
-
-            teams = list(config_module.load(config, list(overrides), players).game.teams)
-            first = team or teams[0]
-            order = teams[teams.index(first):] + teams[:teams.index(first)]
-            data = br.rounds(config, order, rounds, overrides=list(overrides), players=players,
-                             trials=trials, games=n_games, seed=seed, chunk_size=chunk_size,
-                             confirm_games=confirm_games, workers=workers, scheduler=scheduler,
-                             announce=say)
-            last = data["rounds"][-1]
-            result = dict(last, rounds=data["rounds"], settled=data["settled"], **arguments,
-                          complete=True)
-        else:
-            result = dict(br.search(config, team, role, overrides, players, trials, n_games,
-                                    seed, chunk_size, confirm_games, workers, scheduler, done,
-                                    on_trial=checkpoint, announce=say, seat=seat, code=code),
-                          **arguments,
-                          complete=True)
+        result = br.play_search(request, output, workers, scheduler, done, code, say)
     except (br.BestResponseError, ConfigError, chunks.SchedulerError) as exc:
-        lock.release()
         _fail(exc)
-    except runner.RunFault as stop:
-        checkpoint(list(tried))  # (the file exists even when no candidate finished)
-        lock.release()
+    except br.SearchStopped as stop:
         raise RunFailed(f"{stop} (in a candidate's games); the candidates finished are saved "
                         f"to {output}") from None
     except KeyboardInterrupt:
-        lock.release()
         click.echo(f"\nInterrupted: the candidates finished are saved to {output}; continue "
                    f"with: fairplay best-response --resume {output}", err=True)
         sys.exit(130)
-    br.save(result, output)
-    from simulator import fileio
-
-    fileio.write_atomically(toml_path, br.toml_text(result, toml_path.parent))
-    lock.release()
+    finally:
+        lock.release()
     lines = _lines(result)
     if rounds > 1:
         lines.append("  after the rounds, every team playing its tuned players:")

@@ -28,10 +28,11 @@ def coverage(source, n_games, seed, players, overrides, workers, quiet):
       fairplay coverage vitamors --set mode=expert -n 20000
       fairplay coverage results/werewolf-p9-seed0.json
     """
-    from simulator import config, runner
-    from simulator import coverage as coverage_module
-    from simulator.config import ConfigError
-    from simulator.results import Result, ResultError
+    from simulator.setup import config
+    from simulator.run import runner
+    from simulator.statistics import coverage as coverage_module
+    from simulator.setup.config import ConfigError
+    from simulator.run.results import Result, ResultError
 
     if n_games < 1 or seed < 0:
         _fail("-n must be at least 1 and --seed at least 0")

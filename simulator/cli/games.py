@@ -14,7 +14,7 @@ from simulator.cli.support import fail as _fail
 def games(game, keys_markdown):
     """List the games, or describe one GAME: roles, decisions, observation, strategies, config
     keys and built-in configs."""
-    from simulator import describe
+    from simulator.setup import describe
     from simulator.games import game_names, get_game
 
     if game is None:

@@ -12,14 +12,15 @@ from pathlib import Path
 
 import click
 
-from simulator import chunks, regression, runner
+from simulator.run import chunks, runner
+from simulator.studies import regression
 from simulator.cli.support import fail as _fail
 from simulator.cli.support import (
     RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, progress_bar,
     scheduler_option, writable_file,
 )
-from simulator.config import ConfigError
-from simulator.results import ResultError
+from simulator.setup.config import ConfigError
+from simulator.run.results import ResultError
 
 
 def _progress(quiet: bool) -> runner.Progress | None:

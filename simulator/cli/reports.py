@@ -15,7 +15,7 @@ from pathlib import Path
 import click
 
 from reports import guidance
-from simulator import chunks, runner
+from simulator.run import chunks, runner
 from simulator.cli.support import fail as _fail
 from simulator.cli.support import (
     RunFailed, check_run_options, check_scheduler, distinct_outputs, free_default,
@@ -51,9 +51,9 @@ def report(files, output, labels, cell_index, force):
       fairplay report sweep.json --cell 3 -o cell3.html
       fairplay report A.json B.json -o compare.html
     """
-    from simulator.compare import CompareError
-    from simulator.results import Result, ResultError
-    from simulator.sweep import Sweep, SweepError, is_sweep_file
+    from simulator.studies.compare import CompareError
+    from simulator.run.results import Result, ResultError
+    from simulator.studies.sweep import Sweep, SweepError, is_sweep_file
 
     from reports import render
 
@@ -114,7 +114,7 @@ def _free(path: Path, force: bool) -> Path:
 
 # --- sweep -------------------------------------------------------------------------------------
 def _progress(quiet: bool):
-    from simulator.sweep import SweepProgress
+    from simulator.studies.sweep import SweepProgress
 
     return progress_bar(quiet, SweepProgress)
 
@@ -211,7 +211,7 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
           -n 20000 --seed 1 -o sweep.json --report sweep.html
       fairplay sweep --resume sweep.json      # after Ctrl-C: play what is left
     """
-    from simulator import sweep as sweep_module
+    from simulator.studies import sweep as sweep_module
 
     from reports import numbers as numbers_module
     from reports import render
@@ -271,8 +271,8 @@ def sweep(config, vary, n_games, seed, workers, overrides, chunk_size, output, r
 
 def _plan_sweep(config, vary, n_games, seed, overrides, chunk_size):
     """A new sweep's cells (and its default file), or one line saying what is wrong."""
-    from simulator import sweep as sweep_module
-    from simulator.config import ConfigError
+    from simulator.studies import sweep as sweep_module
+    from simulator.setup.config import ConfigError
 
     if config is None or not vary:
         _fail("give a CONFIG and at least one --vary KEY=LEVELS, or --resume SWEEP")
@@ -299,7 +299,7 @@ def _plan_sweep(config, vary, n_games, seed, overrides, chunk_size):
 
 def _play_sweep(planned, path, workers, quiet, scheduler):
     """Play a planned (or resumed) sweep, saving it to `path`; a stop is one line."""
-    from simulator import sweep as sweep_module
+    from simulator.studies import sweep as sweep_module
 
     try:
         done = sweep_module.execute(planned, workers, _progress(quiet), checkpoint=path,
@@ -341,8 +341,8 @@ def export(file, folder):
       fairplay export results/werewolf-p9-seed0.json --csv tables/
       fairplay export sweep.json --csv sweep-tables/
     """
-    from simulator.results import Result, ResultError
-    from simulator.sweep import Sweep, SweepError, is_sweep_file
+    from simulator.run.results import Result, ResultError
+    from simulator.studies.sweep import Sweep, SweepError, is_sweep_file
 
     from reports import export as export_module
     from reports import numbers as numbers_module

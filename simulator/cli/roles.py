@@ -43,7 +43,7 @@ def roles(config, players, n_games, seed, workers, chunk_size, overrides, output
     \b
       fairplay roles werewolf --players 12 -n 200000 -o roles.json --report roles.html
     """
-    from simulator import roles as roles_module
+    from simulator.studies import roles as roles_module
 
     check_run_options(workers, n_games, seed, chunk_size)
     distinct_outputs([(output, "-o"), (report_path, "--report")],
@@ -86,9 +86,9 @@ def canonical_command(config, players, overrides, n_games, seed, chunk_size) -> 
 def measure(config, players, overrides, n_games, seed, chunk_size, workers, quiet) -> dict:
     """Plan and play the role values of CONFIG (`fairplay roles`, `fairplay run --role-values`);
     a mistake or a fault is one line and a non-zero exit."""
-    from simulator import roles as roles_module
-    from simulator import chunks, runner
-    from simulator.config import ConfigError
+    from simulator.studies import roles as roles_module
+    from simulator.run import chunks, runner
+    from simulator.setup.config import ConfigError
 
     command = canonical_command(config, players, overrides, n_games, seed, chunk_size)
     try:

@@ -8,23 +8,24 @@ from pathlib import Path
 
 import click
 
-from simulator import chunks, runner
-from simulator.runner import reproduce_command
+from simulator.run import chunks, runner
+from simulator.run.runner import reproduce_command
 from simulator.cli.support import (
     RunFailed, check_run_options, check_scheduler, distinct_outputs, free_default,
     is_fairplay_report, lock_output, may_replace, progress_bar, save_failed_line,
     scheduler_option, trace_command, writable_file, write_report,
 )
 from simulator.cli.support import fail as _fail
-from simulator.config import ConfigError
+from simulator.setup.config import ConfigError
 from simulator.games import driver
-from simulator.results import ResultError
-from simulator.stopping import DEFAULT_MAX_GAMES, Rule
-from simulator.summary import summarize
+from simulator.run.results import ResultError
+from simulator.run.stopping import DEFAULT_MAX_GAMES, Rule
+from simulator.statistics import adaptive
+from simulator.statistics.summary import summarize
 
 
 def _load_config(spec, overrides, players):
-    from simulator import config
+    from simulator.setup import config
 
     try:
         return config.load(spec, overrides, players)
@@ -51,7 +52,7 @@ def _other_work(path: Path, planned) -> str | None:
     """What `path` holds besides this very run (None: nothing, or the same config, seed, chunk
     size, games and stopping rule: played again, it is the same file)."""
     from simulator import fileio
-    from simulator.results import RESULT_FILE
+    from simulator.run.results import RESULT_FILE
 
     if not path.exists():
         return None
@@ -62,8 +63,9 @@ def _other_work(path: Path, planned) -> str | None:
     if not isinstance(stored, dict) or stored.get("schema") != RESULT_FILE.schema:
         return "exists and is not a fairplay result"
     identity = ("game", "config", "seed", "chunk_size", "games_requested", "stopping")
+    fingerprint = (stored.get("fingerprint") or {}).get("config")
     if any(stored.get(key) != planned.data.get(key) for key in identity) or \
-            (stored.get("fingerprint") or {}).get("config") != planned.data["fingerprint"]["config"]:
+            fingerprint != planned.data["fingerprint"]["config"]:
         return "holds another run's result (another config, seed, length or chunk size)"
     return None
 
@@ -181,7 +183,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                            f"nothing to play{hint}", err=True)
             else:
                 result = runner.execute(result, workers, path, progress, isolate=True,
-                                        scheduler=scheduler)
+                                        scheduler=scheduler, stop_check=adaptive.stops)
         else:
             if config is None:
                 _fail("give a CONFIG (a .toml file or a game name), or --resume RESULT")
@@ -214,7 +216,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             if stopping is not None and not quiet:
                 click.echo(f"Playing {stopping.describe()}", err=True)
             result = runner.execute(planned, workers, path, progress, isolate=True,
-                                    scheduler=scheduler)
+                                    scheduler=scheduler, stop_check=adaptive.stops)
     except (ConfigError, ResultError, chunks.SchedulerError) as exc:
         _fail(exc)
     except runner.SaveFailed as failed:
@@ -247,7 +249,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         beside = f" ({default} holds another run)" if default and path != default else ""
         click.echo(f"\nResult saved to {path}{beside}")
     if robustness:
-        from simulator import robustness as robustness_module
+        from simulator.studies import robustness as robustness_module
 
         try:
             found = robustness_module.rows(config, result, overrides, players,
@@ -259,7 +261,7 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
         click.echo("\n" + "\n".join(robustness_module.table(found)), err=to_stdout)
     values = None
     if role_values:
-        from simulator import roles as roles_module
+        from simulator.studies import roles as roles_module
         from simulator.cli.roles import measure
 
         values = measure(config, players, overrides, result.games_played, seed, None, workers,

@@ -227,7 +227,7 @@ def check_scheduler(scheduler, workers) -> None:
     if workers is not None and scheduler != "local":
         fail("--workers sets the size of a --scheduler local cluster; a remote cluster has its "
              "own workers (give --workers or --scheduler ADDRESS, not both)")
-    from simulator import chunks, dask_backend
+    from simulator.run import chunks, dask_backend
 
     try:
         if scheduler == "local":

@@ -17,7 +17,7 @@ from simulator.cli.support import (
 
 def _game_of(config: str) -> str:
     """The game a config names (for the default file name); the config's own errors come later."""
-    from simulator import config as config_module
+    from simulator.setup import config as config_module
 
     try:
         return str(config_module.read_toml(config_module.locate(config)).get("game", "game"))
@@ -63,9 +63,9 @@ def tune(config, vary, objective, n_games, start, alpha, top, seed, workers, ove
       fairplay tune werewolf --vary roles.werewolf=1..3 --vary players=7..9 \\
           --objective balanced -n 32000 -o tune.json --report tune.html
     """
-    from simulator import sweep as sweep_module
-    from simulator import tune as tune_module
-    from simulator.config import ConfigError
+    from simulator.studies import sweep as sweep_module
+    from simulator.studies import tune as tune_module
+    from simulator.setup.config import ConfigError
 
     check_run_options(workers, n_games, seed, chunk_size)
     if top < 1:

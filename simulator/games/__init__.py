@@ -2,6 +2,11 @@
 
 Games are imported on first use, so listing them, or running one, never compiles the others.
 The contract suite (tests/test_game_contract.py) runs over every game registered here.
+
+The games and the engine under them (`engine`, `kernel_support`, `driver`, `base`) are the
+bottom stage beside `simulator.schema` and `simulator.fileio`: they may import those (and the
+strategies, which they run), nothing of setup, run, statistics, studies, reports, api, serve or
+cli.
 """
 
 import importlib

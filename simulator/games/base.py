@@ -64,7 +64,7 @@ STRATEGY_SIGNATURE = types.int64(
 
 
 # A trace line that shows what one seat privately learns starts (after its indentation) with
-# this mark; `fairplay trace` prints such lines only with --private (simulator.runner.trace_game).
+# this mark; `fairplay trace` prints such lines only with --private (simulator.run.runner.trace_game).
 PRIVATE_MARK = "(private) "
 
 
@@ -595,7 +595,7 @@ class SetupNeed:
 class SetupCheck:
     """A setup the game cannot be played with as it intends (Ghost Play with no ghost: every game
     a draw), declared in `SETUP_CHECKS` and refused when a config is loaded, after its params are
-    read (simulator.config.resolve), in one line naming `key`. `test(params)` returns that line's
+    read (simulator.setup.config.resolve), in one line naming `key`. `test(params)` returns that line's
     sentence: why the setup cannot be played and what to change; "" when it can. `words` say
     what is refused, for `fairplay games`."""
 
@@ -725,14 +725,14 @@ class GameSpec:
     # is dealt (Ghost Play's evil side at an even count) is not judged by the verdict.
     dealt_teams: Callable[[Any], tuple[str, ...]] | None = None
     # event or ending name -> the roles (any one dealt) or config key (on) that make it
-    # available in a setup, for `fairplay coverage` (simulator/coverage.py)
+    # available in a setup, for `fairplay coverage` (simulator/statistics/coverage.py)
     coverage_needs: dict | None = None
     # the role that fills a setup's remaining seats (werewolf: "villager"), or "": `fairplay
     # roles` measures a role's value by putting it in place of one filler
     filler_role: str = ""
     # params -> the provisional rulings a setup depends on (default: all of them)
     provisional_for: Callable[[Any], tuple[str, ...]] | None = None
-    # the game's people-like strategy: what its players' standard measures (simulator/standard.py)
+    # the game's people-like strategy: what its players' standard measures (simulator/studies/standard.py)
     measuring_strategy: str = ""
     # the built-in configs the players' standard is measured on (three player counts, each mode)
     standard_configs: tuple[str, ...] = ()

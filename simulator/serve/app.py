@@ -28,15 +28,18 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from simulator import chunks, compare, fileio, headline, runner
-from simulator import sweep as sweeps
-from simulator import config as config_module
-from simulator.config import ConfigError
+from simulator.run import chunks, runner
+from simulator.studies import compare
+from simulator import fileio
+from simulator.statistics import headline
+from simulator.studies import sweep as sweeps
+from simulator.setup import config as config_module
+from simulator.setup.config import ConfigError
 from simulator.games.base import is_private_line
 from simulator.games import game_names, get_game
 from simulator.serve import setups
 from simulator.serve.runs import Runs
-from simulator.summary import summarize
+from simulator.statistics.summary import summarize
 
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 TOKEN_COOKIE = "fairplay_token"
@@ -364,7 +367,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         tune = {kind: name, "trials": trials}
 
         def check_space():  # nothing to tune is said now, not after the process starts
-            from simulator import best_response
+            from simulator.studies import best_response
 
             cfg = config_module.resolve(setup.raw(), source, root, config_module.DATA_ONLY)
             try:

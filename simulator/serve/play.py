@@ -14,9 +14,14 @@ gone.
     python -m simulator.serve.play SETUP.toml OUTPUT.json --games N --seed S --parent PID
         [--workers W] [--resume] [--vary KEY=LEVELS ...]
 
-A best-response search is the `fairplay best-response` command itself, run here only so that it
-too ends with the server (`--cli -- best-response ...`); the server follows it through the file
-the command saves after every candidate and the lines it prints.
+    python -m simulator.serve.play --best-response SETUP OUTPUT.json --team T | --role R
+        --trials N --games N --seed S --parent PID [--workers W] [--resume]
+
+A best-response search is what `fairplay best-response SETUP --team T --trials N -n N --seed S
+-o OUTPUT.json` plays, through the same function (simulator.studies.best_response.play_search):
+the server follows it through the file saved after every candidate, and the lines it prints on
+standard error; it exits 0 when done, 130 when stopped (the candidates finished are saved), 1
+when it failed (its last line says why).
 """
 
 from __future__ import annotations
@@ -55,15 +60,67 @@ class _Reporter:
         return kind(announce=status, status=status, warn=status, **callbacks)
 
 
+def play_search(argv) -> int:
+    """A best-response search of the workbench (see the module's docstring)."""
+    parser = argparse.ArgumentParser(prog="python -m simulator.serve.play --best-response")
+    parser.add_argument("setup")
+    parser.add_argument("output")
+    parser.add_argument("--parent", type=int, required=True)
+    parser.add_argument("--team")
+    parser.add_argument("--role")
+    parser.add_argument("--trials", type=int, default=40)
+    parser.add_argument("--games", type=int, default=20_000)
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--workers", type=int, default=None)
+    parser.add_argument("--resume", action="store_true")
+    args = parser.parse_args(argv)
+
+    from simulator.run.local_backend import die_with_parent
+
+    die_with_parent(args.parent)  # a server killed outright takes its search with it
+    from pathlib import Path
+
+    from simulator import fileio
+    from simulator.setup import config
+    from simulator.studies import best_response as br
+
+    def say(line):
+        print(line, file=sys.stderr, flush=True)
+
+    output = Path(args.output)
+    try:
+        if args.resume:
+            saved = br.load(output)
+            request, done = br.Request.of_file(saved), saved["searched"]
+            code = config.recorded(saved.get("strategy_files") or {}, "the search began")
+        else:
+            who = ["--team", args.team] if args.team else ["--role", args.role]
+            request = br.Request(args.setup, args.team, args.role, trials=args.trials,
+                                 games=args.games, seed=args.seed,
+                                 command=" ".join(["fairplay", "best-response", args.setup, *who,
+                                                   "--trials", str(args.trials), "-n",
+                                                   str(args.games), "--seed", str(args.seed),
+                                                   "-o", str(output)]))
+            done, code = (), config.USER_CONFIG
+        lock = fileio.OutputLock(output).acquire()
+        try:
+            br.play_search(request, output, args.workers, None, done, code, say)
+        finally:
+            lock.release()
+    except KeyboardInterrupt:
+        say(f"stopped: the candidates finished are saved to {output}")
+        return 130
+    except (br.BestResponseError, br.SearchStopped, config.ConfigError, fileio.Busy,
+            OSError) as exc:
+        say(str(exc))
+        return 1
+    return 0
+
+
 def main(argv=None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--cli"]:  # --cli PARENT COMMAND...: a fairplay command, ending with PARENT
-        from simulator.local_backend import die_with_parent
-
-        die_with_parent(int(argv[1]))
-        from simulator.cli import main as fairplay
-
-        return fairplay(argv[2:], prog_name="fairplay", standalone_mode=True)
+    if argv[:1] == ["--best-response"]:
+        return play_search(argv[1:])
     parser = argparse.ArgumentParser(prog="python -m simulator.serve.play")
     parser.add_argument("setup")
     parser.add_argument("output")
@@ -75,14 +132,15 @@ def main(argv=None) -> int:
     parser.add_argument("--vary", action="append", default=[])
     args = parser.parse_args(argv)
 
-    from simulator.local_backend import die_with_parent
+    from simulator.run.local_backend import die_with_parent
 
     die_with_parent(args.parent)  # a server killed outright takes its runs with it
 
     from pathlib import Path
 
-    from simulator import chunks, config, runner
-    from simulator.results import ResultError
+    from simulator.run import chunks, runner
+    from simulator.setup import config
+    from simulator.run.results import ResultError
 
     output = Path(args.output)
     if args.vary:
@@ -123,8 +181,9 @@ def main(argv=None) -> int:
 def play_sweep(args, output) -> int:
     import shlex
 
-    from simulator import chunks, config, runner
-    from simulator import sweep as sweeps
+    from simulator.run import chunks, runner
+    from simulator.setup import config
+    from simulator.studies import sweep as sweeps
 
     reporter = _Reporter()
     report = reporter.report

@@ -21,8 +21,8 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from simulator.results import Result, ResultError
-from simulator.sweep import Sweep, SweepError
+from simulator.run.results import Result, ResultError
+from simulator.studies.sweep import Sweep, SweepError
 
 STOP_WAIT_SECONDS = 15.0  # how long a stopped run may take to save before it is killed
 PAGE_GONE_SECONDS = 5.0  # a page that does not come back within this is closed: its runs stop
@@ -94,14 +94,14 @@ class Runs:
         self._launch(run, resume=True)
 
     def _launch(self, run: Run, resume: bool = False) -> None:
-        if run.tune:  # `fairplay best-response` itself, ending with this server
+        if run.tune:  # a best-response search, as `fairplay best-response` plays it
             tune = run.tune
-            how = ["--resume", str(run.output)] if resume else \
-                [str(run.setup), "--team" if tune.get("team") else "--role",
-                 tune.get("team") or tune["role"], "--trials", str(tune["trials"]),
-                 "-n", str(run.games), "--seed", str(run.seed), "-o", str(run.output)]
-            command = [sys.executable, "-m", "simulator.serve.play", "--cli", str(os.getpid()),
-                       "best-response", *how, "--workers", str(self.workers)]
+            command = [sys.executable, "-m", "simulator.serve.play", "--best-response",
+                       str(run.setup), str(run.output), "--team" if tune.get("team") else "--role",
+                       tune.get("team") or tune["role"], "--trials", str(tune["trials"]),
+                       "--games", str(run.games), "--seed", str(run.seed), "--parent",
+                       str(os.getpid()), "--workers", str(self.workers)] + \
+                (["--resume"] if resume else [])
         else:
             command = [sys.executable, "-m", "simulator.serve.play", str(run.setup),
                        str(run.output), "--games", str(run.games), "--seed", str(run.seed),
@@ -123,7 +123,7 @@ class Runs:
 
     def _watch_search(self, run: Run) -> None:
         """A best-response search: its lines are its status, its file its progress."""
-        from simulator import best_response
+        from simulator.studies import best_response
 
         def read_file():
             try:

@@ -14,11 +14,11 @@ import math
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from simulator import config as config_module
+from simulator.setup import config as config_module
 from simulator import schema
-from simulator.config import ConfigError
+from simulator.setup.config import ConfigError
 from simulator.games import game_names, get_game
-from simulator.sweep import toml_key, toml_value
+from simulator.studies.sweep import toml_key, toml_value
 
 # The platform's own keys besides `players` and `strategies` (config.COMMON_KEYS).
 COMMON_FIELDS = (

@@ -26,7 +26,7 @@ TEAMS = ()
 LENGTH_UNIT = "rounds"
 DEFAULT_CONFIG = "chenghuang/default.toml"
 
-# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# The players' standard (simulator/studies/standard.py, docs/strategies.md): the people-like strategy this
 # game's balance is measured with, and the built-in configs it is measured on.
 MEASURING_STRATEGY = "balanced"
 # What makes an event available (`fairplay coverage`): the advanced pool's roles.

@@ -29,7 +29,7 @@ SCORING = "team"
 LENGTH_UNIT = "turns"
 DEFAULT_CONFIG = "vitamors/default.toml"
 
-# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# The players' standard (simulator/studies/standard.py, docs/strategies.md): the people-like strategy this
 # game's balance is measured with, and the built-in configs it is measured on.
 MEASURING_STRATEGY = "conspirator"
 

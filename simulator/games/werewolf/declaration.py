@@ -22,7 +22,7 @@ SCORING = "team"
 LENGTH_UNIT = "days"
 DEFAULT_CONFIG = "werewolf/base.toml"
 
-# The players' standard (simulator/standard.py, docs/strategies.md): the people-like strategy this
+# The players' standard (simulator/studies/standard.py, docs/strategies.md): the people-like strategy this
 # game's balance is measured with, and the built-in configs it is measured on.
 MEASURING_STRATEGY = "people"
 STANDARD_CONFIGS = (

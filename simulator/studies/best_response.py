@@ -1,0 +1,491 @@
+"""Best responses: how much better could one team do by tuning its players' parameters?
+
+A balance number belongs to the game only if no side could easily do much better. This module
+searches one team's (or one role's) strategy parameters, the declared `StrategyParam`s with their
+ranges, for the highest win rate of the seats it tunes, the other seats keeping their strategies.
+
+* **A kept optimiser.** Optuna's TPE sampler proposes parameter values (integers where the
+  parameter is an integer); its successive-halving pruner drops a candidate whose rate after a
+  quarter (a half) of its games is already among the worst (racing).
+* **Common random numbers.** Every candidate plays the same seed and chunks, so the differences
+  between candidates are paired: the deals and the other seats' random draws are the same until
+  the tuned choices differ.
+* **No winner's curse.** The best of many noisy candidates looks better than it is. The gain
+  reported is measured again on fresh seeds: the default and the best found play the same fresh
+  games, and the difference of their rates has a paired interval over chunks (the same estimate
+  as `fairplay roles`, simulator/studies/roles.py).
+* **Alternating teams.** With `rounds`, the teams take turns: each plays its best response to
+  the others' current parameters; the rates where the rounds settle are "the balance when every
+  team plays its tuned players".
+
+The objective is the win rate of the tuned seats: their wins over their seat-games (a team
+game's team win rate when every seat of the team is tuned).
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import json
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from simulator.setup import config as config_module
+from simulator.setup import datafile
+from simulator import fileio
+from simulator.studies import roles
+from simulator.run import runner
+from simulator.run.chunks import chunk_count
+from simulator.run.results import versions
+
+RUNGS = 3  # a candidate plays a quarter, a half, then all of its games (successive halving)
+
+
+class BestResponseError(Exception):
+    """A user's mistake (no such team, nothing to tune): one line."""
+
+
+# A best-response file: what `fairplay best-response` saves as it goes, and `--resume` reads.
+BEST_RESPONSE_FILE = datafile.Kind(
+    "fairplay.best_response", 1, "best-response",
+    error=lambda path, message: BestResponseError(f"{path}: {message}"),
+    made_by="fairplay best-response", remedy="start a new search", game_field=None,
+    fields={"config": ((str,), datafile.REQUIRED), "trials": ((int,), datafile.REQUIRED),
+            "games": ((int,), datafile.REQUIRED), "seed": ((int,), datafile.REQUIRED),
+            "searched": ((list,), datafile.REQUIRED), "overrides": ((list,), []),
+            "strategy_files": ((dict,), {})})
+
+
+@dataclass
+class Space:
+    """What is tuned: the config keys (one per role of the team), the strategy they play, and its
+    declared parameters with finite ranges."""
+
+    team: str
+    keys: list[str]  # strategies.<role> keys (or strategies."seat.N") set for the tuned seats
+    strategy: str
+    params: list  # StrategyParam
+    fixed: dict  # parameter values the config gives that are not tuned (no finite range)
+    roles: list[str]
+    seat: int | None = None  # an individual game's one tuned seat (its roles are every role)
+    start: dict | None = None  # the tuned parameters as configured: the first candidate
+
+    def configured(self) -> dict:
+        """The players as configured (the strategy's defaults where the config gives none)."""
+        return {p.name: (int(self.start[p.name]) if p.integer else float(self.start[p.name]))
+                for p in self.params}
+
+    def table(self, values: dict) -> dict:
+        """The strategy table a config key takes for these parameter values."""
+        return {"name": self.strategy, **self.fixed, **values}
+
+    def overrides(self, values: dict) -> list[str]:
+        """`--set` lines that play these values."""
+        from simulator.studies.sweep import toml_value
+
+        return [f"{key}={toml_value(self.table(values))}" for key in self.keys]
+
+
+def search_space(cfg, team: str | None = None, role: str | None = None,
+                 seat: int | None = None) -> Space:
+    """The tuned seats (every role of `team` the config deals, `role`, or one `seat`: an
+    individual game's player against the rest of the table), the one strategy they play, and its
+    parameters with finite ranges. Raises BestResponseError when there is nothing to tune."""
+    game = cfg.game
+    if sum(x is not None for x in (team, role, seat)) != 1:
+        raise BestResponseError("give one of --team, --role or --seat")
+    if seat is not None:
+        if not 0 <= seat < cfg.players:
+            raise BestResponseError(f"--seat {seat} is not a seat of {cfg.players} players "
+                                    f"(0 to {cfg.players - 1})")
+        slots = {int(s) for s in cfg.slot_table[seat]}
+        if len(slots) != 1:
+            raise BestResponseError(f"seat {seat} plays {len(slots)} strategies (one per role): "
+                                    f"tune a role instead (--role)")
+        slot = cfg.slots[slots.pop()]
+        return _space(slot, f"seat {seat}", [f'strategies."seat.{seat}"'], game.role_names(),
+                      seat)
+    if role is not None:
+        if role not in game.role_names():
+            raise BestResponseError(f"unknown role {role!r}; {game.name} has: "
+                                    f"{', '.join(game.role_names())}")
+        tuned = [role]
+        team = game.roles[game.role_index(role)].team or role
+    else:
+        if team not in game.teams:
+            raise BestResponseError(f"unknown team {team!r}; {game.name} has: "
+                                    f"{', '.join(game.teams) or 'no teams (use --role)'}")
+        dealt = roles.role_counts(cfg)
+        tuned = [r.name for i, r in enumerate(game.roles) if r.team == team and dealt[i]]
+        if not tuned:
+            raise BestResponseError(f"no role of team {team} is dealt in this setup")
+    slots = {int(cfg.slot_table[seat, game.role_index(name)])
+             for seat in range(cfg.players) for name in tuned}
+    if len(slots) != 1:
+        raise BestResponseError(f"the {team} roles play {len(slots)} different strategies; tune "
+                                f"one role at a time (--role)")
+    return _space(cfg.slots[slots.pop()], team, [f"strategies.{name}" for name in tuned], tuned)
+
+
+def _space(slot, team: str, keys: list[str], tuned: list[str], seat: int | None = None) -> Space:
+    tunable = [p for p in slot.info.params if math.isfinite(p.low) and math.isfinite(p.high)
+               and p.high > p.low]
+    if not tunable:
+        raise BestResponseError(f"strategy {slot.name} declares no parameter with a finite "
+                                f"range: nothing to tune (use a people-like strategy)")
+    given = dict(slot.params)
+    fixed = {p.name: given[p.name] for p in slot.info.params if p not in tunable}
+    return Space(team, keys, slot.name, tunable, fixed, tuned, seat,
+                 {p.name: given[p.name] for p in tunable})
+
+
+def objective_of(tallies: dict, cfg, space: Space) -> tuple[int, int]:
+    """(wins, seat-games) of the tuned seats: the tallies of the tuned roles (a strategy slot may
+    be shared with other roles' seats, a role's tallies are its seats' alone); a tuned seat's
+    wins over the games."""
+    if space.seat is not None:
+        return int(tallies["seat_wins"][space.seat]), int(tallies["games"][0])
+    index = [cfg.game.role_index(name) for name in space.roles]
+    return (sum(int(tallies["role_wins"][r]) for r in index),
+            sum(int(tallies["role_games"][r]) for r in index))
+
+
+def _config(spec: str, overrides, players, code=config_module.USER_CONFIG):
+    """A candidate's config; `code` says which user strategy files it may run (a resumed search:
+    only those whose contents the search recorded)."""
+    return config_module.load(spec, list(overrides), players, code=code)
+
+
+def strategy_files(cfg) -> dict:
+    """The SHA-256 of every user strategy file a config plays, as a search records them."""
+    return {slot.name: slot.info.digest for slot in cfg.slots if slot.info.digest}
+
+
+class Candidate:
+    """One candidate's run, played rung by rung: each rung extends the same run (the same seed
+    and chunks), so a candidate that reaches the last rung played exactly `games` games once."""
+
+    def __init__(self, spec, overrides, players, space, values, seed, chunk_size, code):
+        self.cfg = _config(spec, list(overrides) + space.overrides(values), players, code)
+        self.space, self.seed, self.chunk_size = space, seed, chunk_size
+        self.result = None
+
+    def rate(self, games: int, workers, scheduler) -> float:
+        if self.result is None:
+            self.result = runner.start(self.cfg, games, self.seed, self.chunk_size)
+        else:
+            self.result.data["games_requested"], self.result.data["complete"] = games, False
+        try:
+            runner.execute(self.result, workers, scheduler=scheduler)
+        except runner.Interrupted:  # Ctrl-C: the search stops as its caller expects
+            raise KeyboardInterrupt from None
+        wins, seat_games = objective_of(self.result.tallies, self.cfg, self.space)
+        return wins / seat_games if seat_games else math.nan
+
+
+def rungs_of(games: int, chunk_size: int) -> list[int]:
+    """A quarter, a half and all of the games, each a whole number of chunks."""
+    out = []
+    for k in range(RUNGS):
+        n = max(chunk_size, (games >> (RUNGS - 1 - k)) // chunk_size * chunk_size)
+        if not out or n > out[-1]:
+            out.append(n)
+    return out
+
+
+def search(spec: str, team: str | None = None, role: str | None = None, overrides=(),
+           players: int | None = None, trials: int = 40, games: int = 20_000, seed: int = 0,
+           chunk_size: int | None = None, confirm_games: int | None = None,
+           workers: int | None = None, scheduler: str | None = None, done: list | None = None,
+           on_trial=None, announce=lambda line: None, seat: int | None = None,
+           code=config_module.USER_CONFIG) -> dict:
+    """One best-response search: `trials` candidates, each on `games` games of seed `seed`
+    (common random numbers), then the default and the best found on `confirm_games` fresh games.
+    `done`: candidates already tried (a resumed search) as {"params", "value", "state"} records.
+    Returns the search's JSON data. Ctrl-C raises KeyboardInterrupt with `on_trial` having seen
+    every finished candidate."""
+    import optuna
+
+    # (a failed trial is the search's own one-line error, not Optuna's warning with a traceback)
+    optuna.logging.set_verbosity(optuna.logging.ERROR)
+    cfg = _config(spec, overrides, players, code)
+    space = search_space(cfg, team, role, seat)
+    chunk_size = chunk_size or max(1, min(runner.DEFAULT_CHUNK_SIZE, games // 32))
+    if chunk_size < 1 or games < chunk_size:
+        raise BestResponseError(f"-n {games:,} must be at least one chunk ({chunk_size:,} games)")
+    confirm_games = confirm_games or 2 * games
+    rungs = rungs_of(games, chunk_size)
+    distributions = {
+        p.name: optuna.distributions.IntDistribution(int(p.low), int(p.high)) if p.integer
+        else optuna.distributions.FloatDistribution(float(p.low), float(p.high))
+        for p in space.params}
+    study = optuna.create_study(
+        direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed),
+        pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
+    default = space.configured()
+    records = list(done or [])
+    for record in records:  # a resumed search: what was tried already
+        study.add_trial(optuna.trial.create_trial(
+            params=record["params"], distributions=distributions,
+            value=record["value"] if record["state"] == "complete" else None,
+            intermediate_values={i: v for i, v in enumerate(record.get("rungs", []))},
+            state=optuna.trial.TrialState.COMPLETE if record["state"] == "complete"
+            else optuna.trial.TrialState.PRUNED))
+    if not records:
+        study.enqueue_trial(default)  # the default is a candidate too
+
+    def evaluate(trial) -> float:
+        values = {p.name: trial.suggest_int(p.name, int(p.low), int(p.high)) if p.integer
+                  else trial.suggest_float(p.name, float(p.low), float(p.high))
+                  for p in space.params}
+        candidate = Candidate(spec, overrides, players, space, values, seed, chunk_size, code)
+        seen = []
+        value = math.nan
+        for step, n in enumerate(rungs):
+            value = candidate.rate(n, workers, scheduler)
+            seen.append(value)
+            trial.report(value, step)
+            if step < len(rungs) - 1 and trial.should_prune():
+                records.append({"params": values, "value": value, "state": "pruned",
+                                "rungs": seen})
+                if on_trial:
+                    on_trial(records)
+                raise optuna.TrialPruned()
+        records.append({"params": values, "value": value, "state": "complete", "rungs": seen})
+        if on_trial:
+            on_trial(records)
+        return value
+
+    left = trials - len(records)
+    for _ in range(max(0, left)):
+        study.optimize(evaluate, n_trials=1, catch=())
+        announce(f"candidate {len(records)} of {trials}: {_describe(records[-1])}")
+    complete = [r for r in records if r["state"] == "complete"]
+    best = max(complete, key=lambda r: (r["value"], -records.index(r)))
+    announce(f"measuring the default and the best found again on {confirm_games:,} fresh games")
+    confirm = confirm_gain(spec, overrides, players, space, default, best["params"],
+                           confirm_games, seed + 1_000_003, roles.default_chunk_size(confirm_games),
+                           workers, scheduler, code)
+    return {
+        **BEST_RESPONSE_FILE.header(),
+        "default_rate_searched": next((r["value"] for r in records
+                                       if r["params"] == default and r["state"] == "complete"),
+                                      None),
+        "game": cfg.game.name, "config": spec, "overrides": list(overrides),
+        "players": cfg.players, "team": space.team, "roles": space.roles, "seat": space.seat,
+        "strategy": space.strategy, "keys": space.keys, "fixed": space.fixed,
+        "strategy_files": strategy_files(cfg),
+        "params": [{"name": p.name, "low": p.low, "high": p.high, "default": p.default,
+                    "integer": p.integer, "meaning": p.meaning} for p in space.params],
+        "games": games, "trials": trials, "seed": seed, "chunk_size": chunk_size,
+        "rungs": rungs, "method": "Optuna TPE sampler, successive-halving pruner; every "
+                                  "candidate on the same seed (common random numbers)",
+        "searched": records, "default": default, "best": best["params"],
+        "confirm": confirm,
+        "set": space.overrides(best["params"]),
+        "versions": versions(),
+        "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+    }
+
+
+def _describe(record: dict) -> str:
+    values = ", ".join(f"{k}={v:g}" for k, v in record["params"].items())
+    state = "" if record["state"] == "complete" else " (dropped early)"
+    return f"{values}: {100 * record['value']:.2f}%{state}"
+
+
+def confirm_gain(spec, overrides, players, space, default: dict, best: dict, games: int,
+                 seed: int, chunk_size: int, workers, scheduler,
+                 code=config_module.USER_CONFIG) -> dict:
+    """The default and the best parameters on the same fresh games (seed `seed`): their rates
+    and the gain with its 95% paired interval over chunks."""
+    return paired_gain(spec, overrides, players, space,
+                       (space.overrides(default), space.overrides(best)), games, seed,
+                       chunk_size, workers, scheduler, code)
+
+
+def paired_gain(spec, overrides, players, space, variants, games: int, seed: int,
+                chunk_size: int, workers, scheduler, code=config_module.USER_CONFIG) -> dict:
+    """Two variants of the tuned seats' players (two lists of overrides) on the same games
+    (seed `seed`): their rates and the second's gain over the first with its 95% paired
+    interval over chunks (roles.paired_difference: the chunk is the unit, the game's correlations
+    inside it; a team's seat-games may differ between the two where players change teams during
+    play)."""
+    cfgs = [_config(spec, list(overrides) + list(variant), players, code)
+            for variant in variants]
+    results = [runner.start(cfg, games, seed, chunk_size) for cfg in cfgs]
+    chunks = chunk_count(games, chunk_size)
+    wins = np.zeros((2, chunks), dtype=np.int64)
+    seat_games = np.zeros((2, chunks), dtype=np.int64)
+    index = {id(result): i for i, result in enumerate(results)}
+
+    def on_done(result, chunk, tallies, seconds):
+        i = index[id(result)]
+        wins[i, chunk], seat_games[i, chunk] = objective_of(tallies, cfgs[i], space)
+        result.add_chunk(chunk, tallies)
+
+    jobs = ((result, chunk) for chunk in range(chunks) for result in results)
+    runner.play_jobs(results, jobs, workers, on_done, isolate=True, scheduler=scheduler)
+    rates = wins.sum(axis=1) / np.maximum(seat_games.sum(axis=1), 1)
+    gain, low, high, _ = roles.paired_difference(wins[1], seat_games[1], wins[0], seat_games[0])
+    return {"games": games, "seed": seed, "chunk_size": chunk_size, "chunks": chunks,
+            "default_rate": float(rates[0]), "best_rate": float(rates[1]),
+            "gain": gain, "low": low, "high": high,
+            "excludes_zero": bool(low > 0 or high < 0)}
+
+
+def rounds(spec: str, teams: list[str], count: int, overrides=(), players=None, **kwargs) -> dict:
+    """Alternating best responses: round k tunes teams[k % len(teams)] against the others'
+    current parameters. Returns every round's search and the settled overrides."""
+    current = list(overrides)
+    out = []
+    for k in range(count):
+        team = teams[k % len(teams)]
+        data = search(spec, team=team, overrides=current, players=players, **kwargs)
+        keys = set(data["keys"])
+        current = [o for o in current if o.split("=", 1)[0] not in keys] + data["set"]
+        out.append(data)
+    return {"rounds": out, "settled": current}
+
+
+def toml_text(data: dict, out_dir: Path) -> str:
+    """A config that `extends` the searched one and plays the best parameters found (after
+    `rounds`, every team's)."""
+    from simulator.studies.sweep import toml_key, toml_value
+
+    spec = data["config"]
+    path = Path(spec)
+    if path.exists():
+        extends = os.path.relpath(path.resolve(), out_dir.resolve())
+    else:
+        extends = str(config_module.locate(spec).relative_to(config_module.builtin_config_dir()))
+    who = data["team"] if data.get("seat") is not None else f"team {data['team']}"
+    lines = [f"# the best response of {who} found by fairplay best-response",
+             f"extends = {toml_value(Path(extends).as_posix())}"]
+    if data.get("players_arg") is not None:
+        lines.append(f"players = {int(data['players_arg'])}")
+    tuned = data.get("settled") or list(data.get("overrides", [])) + data["set"]
+    keys = {text.split("=", 1)[0] for text in tuned}
+    for text in data.get("overrides", []):
+        if text.split("=", 1)[0] not in keys:
+            lines.append(f"# also given: --set {text}")
+    lines += ["", "[strategies]"]
+    for text in tuned:
+        path, value = config_module.parse_override(text, "")
+        if path[0] == "strategies" and len(path) == 2:
+            lines.append(f"{toml_key(path[1])} = {toml_value(value)}")
+    return "\n".join(lines) + "\n"
+
+
+def save(data: dict, path) -> None:
+    fileio.write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
+
+
+def load(path) -> dict:
+    """A best-response file (read as data: nothing it names is run)."""
+    data = BEST_RESPONSE_FILE.load(path)
+    searched = data["searched"]
+    if not all(isinstance(r, dict) and isinstance(r.get("params"), dict) and
+               isinstance(r.get("value"), (int, float)) and r.get("state") in ("complete", "pruned")
+               for r in searched):
+        raise BestResponseError(f"{path}: corrupt best-response file (its candidates)")
+    if not all(isinstance(k, str) and isinstance(v, str)
+               for k, v in data["strategy_files"].items()):
+        raise BestResponseError(f"{path}: corrupt best-response file (its strategy files)")
+    return data
+
+
+
+# --- a whole search, saved as it goes: what `fairplay best-response` and the workbench run ------
+@dataclass
+class Request:
+    """One best-response search as a user asks for it (the command's arguments, stored in its
+    file so that `--resume` repeats it)."""
+
+    config: str
+    team: str | None = None
+    role: str | None = None
+    seat: int | None = None
+    players: int | None = None
+    overrides: tuple = ()
+    trials: int = 40
+    games: int = 20_000
+    seed: int = 0
+    chunk_size: int | None = None
+    confirm_games: int | None = None
+    rounds: int = 1
+    command: str = ""
+
+    def arguments(self, files: dict) -> dict:
+        """What the search's file records of the request (its `--resume` reads them back)."""
+        return {"team_arg": self.team, "role_arg": self.role, "seat_arg": self.seat,
+                "players_arg": self.players, "strategy_files": files,
+                "confirm_games": self.confirm_games, "trials": self.trials,
+                "games": self.games, "seed": self.seed, "config": self.config,
+                "overrides": list(self.overrides), "command": self.command}
+
+    @classmethod
+    def of_file(cls, saved: dict) -> "Request":
+        """The request a search file recorded (a search to resume)."""
+        return cls(saved["config"], saved.get("team_arg"), saved.get("role_arg"),
+                   saved.get("seat_arg"), saved.get("players_arg"),
+                   tuple(saved.get("overrides", [])), saved["trials"], saved["games"],
+                   saved["seed"], saved.get("chunk_size"), saved.get("confirm_games"),
+                   command=saved.get("command", ""))
+
+
+class SearchStopped(Exception):
+    """A search stopped by a strategy's fault: the candidates finished are saved."""
+
+    def __init__(self, fault: runner.RunFault, output: Path):
+        super().__init__(str(fault))
+        self.fault, self.output = fault, output
+
+
+def play_search(request: Request, output: Path, workers: int | None = None,
+                scheduler: str | None = None, done=(), code=config_module.USER_CONFIG,
+                announce=lambda line: None) -> dict:
+    """Run `request` (continuing from the candidates `done`), saving the search to `output`
+    after every candidate and, at the end, the whole search there and the config that plays its
+    best parameters beside it (OUTPUT.toml). Ctrl-C leaves the finished candidates saved
+    (KeyboardInterrupt goes on up); a strategy's fault too (SearchStopped)."""
+    files = strategy_files(_config(request.config, list(request.overrides), request.players,
+                                   code))
+    arguments = request.arguments(files)
+    tried = list(done)
+
+    def checkpoint(records):
+        tried[:] = records
+        save({**BEST_RESPONSE_FILE.header(), "complete": False,
+              "chunk_size": request.chunk_size, "searched": records, **arguments}, output)
+
+    common = dict(overrides=list(request.overrides), players=request.players,
+                  trials=request.trials, games=request.games, seed=request.seed,
+                  chunk_size=request.chunk_size, confirm_games=request.confirm_games,
+                  workers=workers, scheduler=scheduler, announce=announce)
+    try:
+        if request.rounds > 1:
+            teams = list(_config(request.config, list(request.overrides), request.players)
+                         .game.teams)
+            first = request.team or teams[0]
+            order = teams[teams.index(first):] + teams[:teams.index(first)]
+            data = rounds(request.config, order, request.rounds, **common)
+            result = dict(data["rounds"][-1], rounds=data["rounds"], settled=data["settled"],
+                          **arguments, complete=True)
+        else:
+            common.pop("overrides")
+            common.pop("players")
+            result = dict(search(request.config, request.team, request.role,
+                                 list(request.overrides), request.players, done=list(done),
+                                 on_trial=checkpoint, seat=request.seat, code=code, **common),
+                          **arguments, complete=True)
+    except runner.RunFault as fault:
+        checkpoint(list(tried))  # (the file exists even when no candidate finished)
+        raise SearchStopped(fault, output) from None
+    save(result, output)
+    toml_path = output.with_suffix(".toml")
+    fileio.write_atomically(toml_path, toml_text(result, toml_path.parent))
+    return result
