@@ -75,12 +75,16 @@ def test_a_planted_weakness_is_found_with_a_gain_that_excludes_zero(tmp_path):
 
 def test_where_every_value_plays_alike_the_gain_includes_zero(tmp_path):
     (tmp_path / "alike.py").write_text(ALIKE)
-    data = br.search("werewolf", team="wolf",
-                     overrides=[f"strategies.wolf={tmp_path / 'alike.py'}:alike"],
-                     trials=12, games=2_000, seed=3, workers=1)
-    complete = [r["value"] for r in data["searched"] if r["state"] == "complete"]
-    assert max(complete) > data["default_rate_searched"]  # the search's best was lucky ...
-    confirm = data["confirm"]
+    overrides = [f"strategies.wolf={tmp_path / 'alike.py'}:alike"]
+    data = br.search("werewolf", team="wolf", overrides=overrides, trials=12, games=2_000,
+                     seed=3, workers=1)
+    family = [r for r in data["searched"] if r["state"] == "complete" and "strategy" not in r]
+    lucky = max(family, key=lambda r: r["value"])
+    assert lucky["value"] > data["default_rate_searched"]  # the family's best was lucky ...
+    space = br.search_space(config.load("werewolf", overrides), team="wolf")
+    confirm = br.paired_gain("werewolf", overrides, None, space,
+                             (space.overrides(data["default"]), space.overrides(lucky["params"])),
+                             4_000, 1_000_003, 125, 1, None)
     assert confirm["low"] <= 0 <= confirm["high"]  # ... and fresh games say so
 
 
@@ -117,12 +121,19 @@ def test_an_interrupted_search_is_saved_and_resumed(tmp_path, monkeypatch):
     assert stopped.exit_code == 130 and "best-response --resume" in stopped.stderr
     saved = json.loads(out.read_text())
     assert not saved["complete"] and 1 <= len(saved["searched"]) < 5
+    assert {r["stage"] for r in saved["searched"]} == {"screen"}  # stopped inside the screen
     monkeypatch.setattr(br.Candidate, "rate", real)
     resumed = run_cli("best-response", "--resume", out, "-q")
     assert resumed.exit_code == 0, resumed.output
     done = json.loads(out.read_text())
-    assert done["complete"] and len(done["searched"]) == 5
-    assert done["searched"][:len(saved["searched"])] == saved["searched"]
+    assert done["complete"] and done["searched"][:len(saved["searched"])] == saved["searched"]
+    stages = [r["stage"] for r in done["searched"]]
+    # the screen (skill alone: 0, 1, 0.25, 0.5, 0.75), the sampler's 5, the other strategies
+    assert stages == ["screen"] * 5 + ["sampler"] * 5 + ["outside"] * stages.count("outside")
+    uninterrupted = run_cli(*args[:-1], tmp_path / "again.json")
+    assert uninterrupted.exit_code == 0, uninterrupted.output
+    again = json.loads((tmp_path / "again.json").read_text())
+    assert again["searched"] == done["searched"] and again["confirm"] == done["confirm"]
 
 
 def test_ctrl_c_inside_a_candidate_s_games_stops_the_search_in_one_line(tmp_path, monkeypatch):
@@ -172,7 +183,11 @@ def test_one_seat_of_an_individual_game_is_tuned_and_its_config_plays_it(tmp_pat
     data = json.loads(out.read_text())
     assert data["seat"] == 1 and data["set"][0].startswith('strategies."seat.1"=')
     tuned = config.load(str(out.with_suffix(".toml")))
-    assert tuned.raw["strategies"]["seat.1"]["hope"] == pytest.approx(data["best"]["hope"])
+    seat = tuned.raw["strategies"]["seat.1"]
+    if data["best_strategy"]:  # another built-in strategy did best (outside the family)
+        assert seat["name"] == data["best_strategy"] and seat["slot"] == "tuned"
+    else:
+        assert seat["hope"] == pytest.approx(data["best"]["hope"])
     assert tuned.raw["strategies"]["all"] == "balanced"
     one_line_error(run_cli("best-response", "chenghuang", "--seat", 7, "-n", 100),
                    "--seat 7 is not a seat of 5 players")
@@ -228,3 +243,113 @@ def test_a_resumed_search_runs_no_strategy_file_it_did_not_record(tmp_path):
     result = run_cli("best-response", "--resume", path, "-q")
     one_line_error(result, "was not recorded when the search began")
     assert result.exit_code == 2 and not marker.exists()
+
+
+# --- the screen: every one-parameter corner, before any sampler ----------------------------------
+class Param:
+    """A declared parameter as the search reads one (name, range, integer or not)."""
+
+    def __init__(self, name, low, high, integer=False):
+        self.name, self.low, self.high, self.integer = name, low, high, integer
+
+
+def synthetic(rate_of):
+    """A candidate whose win rate is `rate_of(values)` at every rung: no games are played."""
+    calls = []
+
+    def candidate(values):
+        calls.append(dict(values))
+        return lambda games: rate_of(values)
+
+    return candidate, calls
+
+
+def test_the_screen_finds_an_optimum_at_a_corner_of_the_box_without_a_sampler():
+    params = [Param("a", 0.0, 1.0), Param("b", 0.0, 2.0), Param("c", 1, 9, integer=True)]
+    default = {"a": 0.5, "b": 1.0, "c": 5}
+
+    def rate_of(v):  # best with b at its low end; a smooth slope elsewhere that points inwards
+        return 0.4 + (0.05 if v["b"] == 0.0 else 0.0) - 0.01 * abs(v["a"] - 0.5)
+
+    candidate, calls = synthetic(rate_of)
+    records = br.explore(params, default, candidate, trials=0, rungs=[100, 200, 400], seed=1)
+    tried = [r["params"] for r in records]
+    assert tried[0] == default  # the players as configured come first
+    for p in params:  # both ends of every range, the others as configured
+        for end in (p.low, p.high):
+            assert dict(default, **{p.name: end}) in tried
+    best = max((r for r in records if r["state"] == "complete"), key=lambda r: r["value"])
+    assert best["params"] == dict(default, b=0.0)
+    coverage = br.range_coverage(params, records)
+    assert all(c["ends"] and c["span"] == 1.0 for c in coverage)
+
+
+def test_a_step_at_one_value_is_seen_by_the_screen():
+    """A parameter whose every value above 0 plays alike and only exactly 0 differs: a
+    continuous sampler would almost never draw the 0; the screen's end does."""
+    params = [Param("trust", 0.0, 1.0), Param("x", 0.0, 1.0)]
+    default = {"trust": 0.6, "x": 0.3}
+    candidate, _ = synthetic(lambda v: 0.55 if v["trust"] == 0.0 else 0.45)
+    records = br.explore(params, default, candidate, trials=4, rungs=[100], seed=2)
+    best = max((r for r in records if r["state"] == "complete"), key=lambda r: r["value"])
+    assert best["params"]["trust"] == 0.0 and best["stage"] == "screen"
+
+
+def test_the_screens_gains_are_put_together():
+    params = [Param("a", 0.0, 1.0), Param("b", 0.0, 1.0)]
+    default = {"a": 0.5, "b": 0.5}
+    candidate, _ = synthetic(lambda v: 0.3 + 0.1 * (v["a"] == 1.0) + 0.1 * (v["b"] == 0.0))
+    records = br.explore(params, default, candidate, trials=0, rungs=[100], seed=3)
+    assert records[-1]["params"] == {"a": 1.0, "b": 0.0} and records[-1]["value"] == 0.5
+
+
+def test_the_default_is_measured_in_the_same_slot_layout_as_every_candidate():
+    """Where players change team during play (the paranoid), a tuned team given a slot of its
+    own moves its rate with unchanged values: the default candidate has that slot too."""
+    cfg = config.load("werewolf/standard-16.toml")
+    space = br.search_space(cfg, team="wolf")
+    default = br.Candidate("werewolf/standard-16.toml", [], None, space,
+                           space.overrides(space.configured()), 0, 100, config.USER_CONFIG)
+    other = br.Candidate("werewolf/standard-16.toml", [], None, space,
+                         space.overrides(dict(space.configured(), counter=0.0)), 0, 100,
+                         config.USER_CONFIG)
+    assert (default.cfg.slot_table == other.cfg.slot_table).all()
+    assert len(default.cfg.slots) == len(other.cfg.slots) == 2  # the tuned team's slot apart
+
+
+# --- players from outside the family ----------------------------------------------------------
+CAUTIOUS_WOLF = '''
+from strategies.common import uniform_legal
+
+
+def hush(kind, obs, legal, params, memory, rng):
+    """A wolf that never claims: at random otherwise."""
+    return uniform_legal(legal, rng)
+'''
+
+
+def test_a_candidate_file_and_the_other_built_in_strategies_are_measured_beside_the_search(
+        tmp_path):
+    (tmp_path / "mine.py").write_text(CAUTIOUS_WOLF)
+    out = tmp_path / "br.json"
+    result = run_cli("best-response", "werewolf", "--team", "wolf", "--trials", 0, "-n", 400,
+                     "--candidate", f"{tmp_path / 'mine.py'}:hush", "--workers", 1, "-q",
+                     "-o", out)
+    assert result.exit_code == 0, result.output
+    data = json.loads(out.read_text())
+    outside = {r["strategy"]: r for r in data["searched"] if r["stage"] == "outside"}
+    assert set(outside) == {f"{tmp_path / 'mine.py'}:hush", "random", "seer-led"}
+    assert outside[f"{tmp_path / 'mine.py'}:hush"]["whose"] == "yours"
+    assert f"outside the family: {tmp_path / 'mine.py'}:hush (yours)" in result.output
+    assert data["strategy_files"]  # recorded: a resume runs the file it measured
+
+
+@pytest.mark.parametrize("ref, fragment", [("missing.py:f", "missing.py"),
+                                           ("mine.py:nothing", "nothing")])
+def test_a_bad_candidate_file_is_one_line_and_nothing_is_written(tmp_path, ref, fragment):
+    (tmp_path / "mine.py").write_text(CAUTIOUS_WOLF)
+    out = tmp_path / "br.json"
+    result = run_cli("best-response", "werewolf", "--team", "wolf", "--trials", 0, "-n", 400,
+                     "--candidate", str(tmp_path / ref), "--workers", 1, "-q", "-o", out)
+    one_line_error(result, fragment)
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.py"]

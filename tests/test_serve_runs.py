@@ -88,7 +88,9 @@ def test_a_best_response_search_is_the_cli_s_own(server, tmp_path):
     state = server.state_when(lambda s: run_of(s, answer["id"])["state"] in ("done", "failed"))
     search = run_of(state, answer["id"])
     assert search["state"] == "done", search["line"]
-    assert len(search["search"]["candidates"]) == 3 and search["search"]["confirm"]
+    stages = [c["stage"] for c in search["search"]["candidates"]]
+    assert stages.count("sampler") == 3 and "screen" in stages and "outside" in stages
+    assert search["search"]["confirm"]
     subprocess.run([sys.executable, "-m", "simulator.cli", "best-response", answer["setup"],
                     "--team", "human", "--trials", "3", "-n", "4000", "--seed", "2", "-o",
                     "cli.json", "-q"], cwd=tmp_path, check=True, capture_output=True)

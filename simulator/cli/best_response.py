@@ -19,6 +19,37 @@ def _rate(x) -> str:
     return f"{100 * x:.2f}%"
 
 
+def _screened(data: dict) -> list[str]:
+    """What the search tried, by stage, how much of each parameter's range, and the players from
+    outside the family."""
+    records = data["searched"]
+    stages = {}
+    for record in records:
+        stages[record.get("stage", "sampler")] = stages.get(record.get("stage", "sampler"), 0) + 1
+    lines = ["  tried: " + ", ".join(f"{n} {stage}" for stage, n in stages.items())
+             + " (screen: the configured values, then each parameter alone at both ends of its "
+               "range and inside it)"]
+    partial = [c["name"] for c in data.get("coverage", []) if not c["ends"]]
+    if partial:
+        lines.append(f"  not tried at both ends of its range: {', '.join(partial)}")
+    base = data.get("default_rate_searched")
+    for record in records:
+        if record.get("strategy"):
+            gain = "" if base is None else f" ({100 * (record['value'] - base):+.2f} points)"
+            lines.append(f"  outside the family: {record['strategy']} ({record['whose']}) "
+                         f"{_rate(record['value'])}{gain}")
+    return lines
+
+
+def _shrunk(data: dict) -> str:
+    """The search's own estimate beside the confirmed gain where the fresh games shrank it by
+    more than half (the winner's curse: the best of many noisy candidates looks better)."""
+    searched, confirmed = data.get("searched_gain"), data["confirm"]["gain"]
+    if searched is None or searched <= 0 or confirmed >= searched / 2:
+        return ""
+    return f" (on the search's games {100 * searched:+.2f}: the best of many looks better)"
+
+
 def _lines(data: dict) -> list[str]:
     c = data["confirm"]
     tuned = ("" if data.get("seat") is not None else f"{', '.join(data['roles'])}, ")
@@ -26,16 +57,18 @@ def _lines(data: dict) -> list[str]:
              f"({tuned}strategy {data['strategy']}), "
              f"{len(data['searched'])} candidates on {data['games']:,} games each (seed "
              f"{data['seed']}, the same games for every candidate)",
+             *_screened(data),
              f"  measured again on {c['games']:,} fresh games (seed {c['seed']}):",
              f"  default players  {_rate(c['default_rate'])}",
              f"  best found       {_rate(c['best_rate'])}",
              f"  gain             {100 * c['gain']:+.2f} points (95% paired CI "
              f"{100 * c['low']:+.2f} to {100 * c['high']:+.2f})"
              + ("" if c["excludes_zero"] else ": not distinguishable from no gain")
-             if data["best"] != data["default"] else
+             + _shrunk(data)
+             if data["best"] != data["default"] or data.get("best_strategy") else
              "  gain             none: no candidate beat the default players on the search's "
              "games",
-             "  the best parameters, as --set lines:"]
+             "  the best players, as --set lines:"]
     lines += [f"    --set '{text}'" for text in data["set"]]
     return lines
 
@@ -47,7 +80,8 @@ def _lines(data: dict) -> list[str]:
 @click.option("--seat", type=int, help="Tune one seat's player against the rest of the table (an "
               "individual game: its win rate is the seat's).")
 @click.option("--trials", type=int, default=40, show_default=True,
-              help="Candidates to try (the configured parameters are the first).")
+              help="Candidates of the sampler, after the screen (the configured parameters, "
+                   "then each parameter alone at both ends of its range and inside it).")
 @click.option("-n", "--games", "n_games", type=int, default=20_000, show_default=True,
               help="Games per candidate (a quarter, then a half, then all: the worst are "
                    "dropped early).")
@@ -70,12 +104,20 @@ def _lines(data: dict) -> list[str]:
                    "it.")
 @click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
               help="Continue an interrupted search saved in this file.")
+@click.option("--candidate", "candidates", multiple=True, metavar="FILE.py:FUNCTION",
+              help="Your own player for the tuned seats, measured beside the search (as "
+                   "strategies.<team> names one; repeatable). The game's other built-in "
+                   "strategies are always tried too.")
+@click.option("--sampler", type=click.Choice(["tpe", "cmaes"]), default="tpe",
+              show_default=True,
+              help="Optuna's sampler for the search after the screen of every one-parameter "
+                   "corner.")
 @click.option("--force", is_flag=True, help="Replace existing output files.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines.")
 @scheduler_option
 def best_response(config, team, role, seat, trials, n_games, confirm_games, rounds, seed,
-                  chunk_size, players, overrides, workers, output, resume_path, force, quiet,
-                  scheduler):
+                  chunk_size, players, overrides, workers, output, resume_path, candidates,
+                  sampler, force, quiet, scheduler):
     """Search one team's strategy parameters for its best response to the other seats, and
     report how much it gains over the default players (measured again on fresh games).
 
@@ -104,11 +146,12 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
         overrides, players = asked.overrides, asked.players
         trials, n_games, seed = asked.trials, asked.games, asked.seed
         chunk_size, confirm_games = asked.chunk_size, asked.confirm_games
+        candidates, sampler = asked.candidates, asked.sampler
         done, output, force = saved["searched"], resume_path, True
     if config is None:
         _fail("give a CONFIG and --team, --role or --seat, or --resume FILE")
-    if trials < 1 or n_games < 1 or rounds < 1 or seed < 0:
-        _fail("--trials, -n and --rounds must be at least 1, --seed at least 0")
+    if trials < 0 or n_games < 1 or rounds < 1 or seed < 0:
+        _fail("-n and --rounds must be at least 1, --trials and --seed at least 0")
     if rounds > 1 and (role or seat is not None):
         _fail("--rounds alternates teams: give no --role or --seat")
     if rounds > 1 and resume_path is not None:
@@ -134,7 +177,8 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
         saved.get("strategy_files") or {}, "the search began")
     request = br.Request(config, team, role, seat, players, tuple(overrides), trials, n_games,
                          seed, chunk_size, confirm_games, rounds,
-                         "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
+                         "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:]),
+                         tuple(candidates), sampler)
     try:
         config_module.load(config, list(overrides), players, code=code)
     except ConfigError as exc:

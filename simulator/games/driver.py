@@ -97,12 +97,17 @@ class Slot:
     name: str
     info: StrategyInfo
     params: tuple[tuple[str, float], ...] = ()
+    # a strategy table's `slot`: seats with a tag keep a slot of their own even where another
+    # slot plays the same strategy with the same parameters (the slot layout can matter: a
+    # player who changes team during play keeps, or changes, his slot's memory)
+    tag: str = ""
 
     def label(self) -> str:
+        suffix = f" ({self.tag})" if self.tag else ""
         if not self.params or dict(self.params) == self.info.defaults():
-            return self.name
+            return self.name + suffix
         inner = ", ".join(f"{k}={v:g}" for k, v in self.params)
-        return f"{self.name}({inner})"
+        return f"{self.name}({inner}){suffix}"
 
 
 @dataclass

@@ -165,7 +165,9 @@ class Workbench:
         return {"played": len(records), "trials": run.tune.get("trials"),
                 "search": {"who": run.tune.get("team") or run.tune.get("role"),
                            "candidates": [{"value": r["value"], "state": r["state"],
-                                           "params": r["params"]} for r in records],
+                                           "params": r["params"],
+                                           "stage": r.get("stage", "sampler"),
+                                           "strategy": r.get("strategy")} for r in records],
                            "best": best, "confirm": confirm, "set": search.get("set", []),
                            "strategy": search.get("strategy", "")}}
 

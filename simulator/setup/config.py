@@ -490,13 +490,17 @@ _MODULE_LOADED: dict[str, int] = {}  # a user module: the file time it was loade
 
 
 def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: str) -> Slot:
+    tag = ""
     if isinstance(value, str):
         name, given = value, {}
     elif isinstance(value, dict):
         if "name" not in value:
             ctx.error(key, "a strategy table needs a name, e.g. { name = \"seer-led\", trust = 0.8 }")
-        given = {k: v for k, v in value.items() if k != "name"}
+        given = {k: v for k, v in value.items() if k not in ("name", "slot")}
         name = value["name"]
+        tag = value.get("slot", "")
+        if not isinstance(tag, str):
+            ctx.error(f"{key}.slot", f"a slot's tag is a string, got {tag!r}")
     else:
         ctx.error(key, f"must be a strategy name or table, got {value!r}")
     if not isinstance(name, str):
@@ -525,7 +529,7 @@ def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: s
     values = tuple((p.name, float(given.get(p.name, p.default))) for p in info.params)
     if len(values) > MAX_STRATEGY_PARAMS:
         ctx.error(key, f"a strategy may have at most {MAX_STRATEGY_PARAMS} parameters")
-    return Slot(name, info, values)
+    return Slot(name, info, values, tag)
 
 
 def _unloaded_strategy(ref: str, given: dict) -> StrategyInfo:

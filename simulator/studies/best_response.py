@@ -42,6 +42,8 @@ from simulator.run.chunks import chunk_count
 from simulator.run.results import versions
 
 RUNGS = 3  # a candidate plays a quarter, a half, then all of its games (successive halving)
+SAMPLERS = {"tpe": "TPE", "cmaes": "CMA-ES"}  # Optuna's samplers the search may use
+TUNED = "tuned"  # the slot tag of the tuned seats' players (Space.table)
 
 
 class BestResponseError(Exception):
@@ -79,14 +81,30 @@ class Space:
                 for p in self.params}
 
     def table(self, values: dict) -> dict:
-        """The strategy table a config key takes for these parameter values."""
-        return {"name": self.strategy, **self.fixed, **values}
+        """The strategy table a config key takes for these parameter values: in a slot of its
+        own (TUNED), so that every candidate, the configured players included, plays in the
+        same slot layout (where players change team during play, sharing a slot with another
+        team's identical players or not moves the rate by itself)."""
+        return {"name": self.strategy, **self.fixed, **values, "slot": TUNED}
 
     def overrides(self, values: dict) -> list[str]:
         """`--set` lines that play these values."""
         from simulator.studies.sweep import toml_value
 
         return [f"{key}={toml_value(self.table(values))}" for key in self.keys]
+
+    def strategy_overrides(self, ref: str) -> list[str]:
+        """`--set` lines that seat another strategy (a built-in name or "file.py:function") in
+        the tuned seats, with its own defaults."""
+        from simulator.studies.sweep import toml_value
+
+        return [f"{key}={toml_value({'name': ref, 'slot': TUNED})}" for key in self.keys]
+
+    def overrides_of(self, record: dict) -> list[str]:
+        """`--set` lines that play a candidate of the search (in the family or outside it)."""
+        if record.get("strategy"):
+            return self.strategy_overrides(record["strategy"])
+        return self.overrides(record["params"])
 
 
 def search_space(cfg, team: str | None = None, role: str | None = None,
@@ -168,8 +186,9 @@ class Candidate:
     """One candidate's run, played rung by rung: each rung extends the same run (the same seed
     and chunks), so a candidate that reaches the last rung played exactly `games` games once."""
 
-    def __init__(self, spec, overrides, players, space, values, seed, chunk_size, code):
-        self.cfg = _config(spec, list(overrides) + space.overrides(values), players, code)
+    def __init__(self, spec, overrides, players, space, played, seed, chunk_size, code):
+        """`played`: the `--set` lines of the candidate's players in the tuned seats."""
+        self.cfg = _config(spec, list(overrides) + list(played), players, code)
         self.space, self.seed, self.chunk_size = space, seed, chunk_size
         self.result = None
 
@@ -196,84 +215,206 @@ def rungs_of(games: int, chunk_size: int) -> list[int]:
     return out
 
 
-def search(spec: str, team: str | None = None, role: str | None = None, overrides=(),
-           players: int | None = None, trials: int = 40, games: int = 20_000, seed: int = 0,
-           chunk_size: int | None = None, confirm_games: int | None = None,
-           workers: int | None = None, scheduler: str | None = None, done: list | None = None,
-           on_trial=None, announce=lambda line: None, seat: int | None = None,
-           code=config_module.USER_CONFIG) -> dict:
-    """One best-response search: `trials` candidates, each on `games` games of seed `seed`
-    (common random numbers), then the default and the best found on `confirm_games` fresh games.
-    `done`: candidates already tried (a resumed search) as {"params", "value", "state"} records.
-    Returns the search's JSON data. Ctrl-C raises KeyboardInterrupt with `on_trial` having seen
-    every finished candidate."""
+# --- the search: a screen of every one-parameter corner, then the sampler, then confirmation ----
+# The screen tries, for each parameter alone (the others as configured), both ends of its range
+# and these interior points: a deviation that is a step at one value, or best at an end, is
+# never left to a sampler that might not draw it.
+SCREEN_INTERIOR = (0.25, 0.5, 0.75)
+
+
+def _at(p, share: float):
+    value = p.low + share * (p.high - p.low)
+    return int(round(value)) if p.integer else float(value)
+
+
+def screen_points(params, default: dict) -> list[dict]:
+    """The configured values first, then each parameter alone at both ends of its range and at
+    SCREEN_INTERIOR (the others as configured), each point once."""
+    points = [dict(default)]
+    for p in params:
+        for share in (0.0, 1.0, *SCREEN_INTERIOR):
+            point = dict(default, **{p.name: _at(p, share)})
+            if point not in points:
+                points.append(point)
+    return points
+
+
+def combined_point(params, default: dict, records: list[dict]) -> dict | None:
+    """Every parameter at the value of its best screened point where that beat the configured
+    values (the screen's one-parameter gains put together); None when none did."""
+    complete = [r for r in records if r["state"] == "complete"]
+    base = next((r["value"] for r in complete if r["params"] == default), None)
+    if base is None:
+        return None
+    point = dict(default)
+    for p in params:
+        alone = [r for r in complete if all(r["params"][q.name] == default[q.name]
+                                           for q in params if q.name != p.name)
+                 and r["params"][p.name] != default[p.name]]
+        best = max(alone, key=lambda r: r["value"], default=None)
+        if best is not None and best["value"] > base:
+            point[p.name] = best["params"][p.name]
+    return point if point != default else None
+
+
+def range_coverage(params, records: list[dict]) -> list[dict]:
+    """For each parameter: the span of the values tried as a share of its range, and whether
+    both of its ends were tried (the search file records it)."""
+    out = []
+    for p in params:
+        tried = [r["params"][p.name] for r in records if p.name in r["params"]]
+        span = (max(tried) - min(tried)) / (p.high - p.low) if tried else 0.0
+        out.append({"name": p.name, "low": p.low, "high": p.high, "tried": len(set(tried)),
+                    "span": float(span), "ends": bool(tried) and min(tried) <= p.low
+                    and max(tried) >= p.high})
+    return out
+
+
+def explore(params, default: dict, candidate, trials: int, rungs: list[int], seed: int,
+            done=(), on_trial=None, announce=lambda line: None, sampler: str = "tpe") -> list:
+    """The candidates of a search, as records {"params", "value", "state", "rungs", "stage"}:
+    the screen (`screen_points`), the screen's gains put together (`combined_point`), then
+    `trials` candidates of Optuna's sampler ("tpe" or "cmaes") over the whole box, which has
+    seen the screen. `candidate(values)` returns a function `rate(games)` that plays the
+    candidate's first `games` games (each rung extends the same run: common random numbers);
+    racing (Optuna's successive-halving pruner) drops a candidate whose rate after a rung is
+    already among the worst. `done`: the records of an interrupted search, which are not played
+    again."""
     import optuna
 
-    # (a failed trial is the search's own one-line error, not Optuna's warning with a traceback)
     optuna.logging.set_verbosity(optuna.logging.ERROR)
-    cfg = _config(spec, overrides, players, code)
-    space = search_space(cfg, team, role, seat)
-    chunk_size = chunk_size or max(1, min(runner.DEFAULT_CHUNK_SIZE, games // 32))
-    if chunk_size < 1 or games < chunk_size:
-        raise BestResponseError(f"-n {games:,} must be at least one chunk ({chunk_size:,} games)")
-    confirm_games = confirm_games or 2 * games
-    rungs = rungs_of(games, chunk_size)
     distributions = {
         p.name: optuna.distributions.IntDistribution(int(p.low), int(p.high)) if p.integer
         else optuna.distributions.FloatDistribution(float(p.low), float(p.high))
-        for p in space.params}
+        for p in params}
+    chosen = (optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
+              if sampler == "cmaes" else optuna.samplers.TPESampler(seed=seed))
     study = optuna.create_study(
-        direction="maximize", sampler=optuna.samplers.TPESampler(seed=seed),
+        direction="maximize", sampler=chosen,
         pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
-    default = space.configured()
-    records = list(done or [])
+    records = list(done)
     for record in records:  # a resumed search: what was tried already
         study.add_trial(optuna.trial.create_trial(
             params=record["params"], distributions=distributions,
             value=record["value"] if record["state"] == "complete" else None,
             intermediate_values={i: v for i, v in enumerate(record.get("rungs", []))},
+            system_attrs=record.get("pruner", {}),  # the racing's rungs, as it left them
             state=optuna.trial.TrialState.COMPLETE if record["state"] == "complete"
             else optuna.trial.TrialState.PRUNED))
-    if not records:
-        study.enqueue_trial(default)  # the default is a candidate too
 
-    def evaluate(trial) -> float:
+    def evaluate(trial, stage) -> float:
         values = {p.name: trial.suggest_int(p.name, int(p.low), int(p.high)) if p.integer
                   else trial.suggest_float(p.name, float(p.low), float(p.high))
-                  for p in space.params}
-        candidate = Candidate(spec, overrides, players, space, values, seed, chunk_size, code)
-        seen = []
-        value = math.nan
+                  for p in params}
+        rate = candidate(values)
+        seen, value = [], math.nan
         for step, n in enumerate(rungs):
-            value = candidate.rate(n, workers, scheduler)
+            value = rate(n)
             seen.append(value)
             trial.report(value, step)
             if step < len(rungs) - 1 and trial.should_prune():
                 records.append({"params": values, "value": value, "state": "pruned",
-                                "rungs": seen})
-                if on_trial:
-                    on_trial(records)
+                                "rungs": seen, "stage": stage})
                 raise optuna.TrialPruned()
-        records.append({"params": values, "value": value, "state": "complete", "rungs": seen})
-        if on_trial:
-            on_trial(records)
+        records.append({"params": values, "value": value, "state": "complete", "rungs": seen,
+                        "stage": stage})
         return value
 
-    left = trials - len(records)
-    for _ in range(max(0, left)):
-        study.optimize(evaluate, n_trials=1, catch=())
-        announce(f"candidate {len(records)} of {trials}: {_describe(records[-1])}")
+    def tried(point):
+        return any(r["params"] == point for r in records)
+
+    def play(point, stage):
+        if point is not None:
+            study.enqueue_trial(point)
+        study.optimize(lambda trial: evaluate(trial, stage), n_trials=1, catch=())
+        # the racing's record of the candidate (which rungs it completed, at what rate), kept so
+        # that a resumed search races as the uninterrupted one would have
+        records[-1]["pruner"] = {key: value for key, value in study.trials[-1].system_attrs.items()
+                                 if key.startswith("completed_rung_")}
+        if on_trial:
+            on_trial(records)
+        announce(f"{stage} candidate {len(records)}: {_describe(records[-1])}")
+
+    for point in screen_points(params, default):
+        if not tried(point):
+            play(point, "screen")
+    together = combined_point(params, default, records)
+    if together is not None and not tried(together):
+        play(together, "screen")
+    sampled = sum(1 for r in records if r.get("stage") == "sampler")
+    for _ in range(max(0, trials - sampled)):
+        play(None, "sampler")
+    return records
+
+
+def search(spec: str, team: str | None = None, role: str | None = None, overrides=(),
+           players: int | None = None, trials: int = 40, games: int = 20_000, seed: int = 0,
+           chunk_size: int | None = None, confirm_games: int | None = None,
+           workers: int | None = None, scheduler: str | None = None, done: list | None = None,
+           on_trial=None, announce=lambda line: None, seat: int | None = None,
+           code=config_module.USER_CONFIG, candidates=(), sampler: str = "tpe") -> dict:
+    """One best-response search on `games` games of seed `seed` for every candidate (common
+    random numbers): the screen of every one-parameter corner, `trials` candidates of the
+    sampler (`explore`), and the players from outside the family: the game's other built-in
+    strategies and the user's `candidates` ("file.py:function", as a config names one), each on
+    all the games. The best of them all and the default are then measured again on
+    `confirm_games` fresh games. `done`: the candidates of an interrupted search. Returns the
+    search's JSON data. Ctrl-C raises KeyboardInterrupt with `on_trial` having seen every
+    finished candidate."""
+    cfg = _config(spec, overrides, players, code)
+    space = search_space(cfg, team, role, seat)
+    chunk_size = chunk_size or max(1, min(runner.DEFAULT_CHUNK_SIZE, games // 32))
+    if chunk_size < 1 or games < chunk_size:
+        raise BestResponseError(f"-n {games:,} must be at least one chunk ({chunk_size:,} games)")
+    if sampler not in SAMPLERS:
+        raise BestResponseError(f"unknown sampler {sampler!r}: {', '.join(SAMPLERS)}")
+    confirm_games = confirm_games or 2 * games
+    rungs = rungs_of(games, chunk_size)
+    default = space.configured()
+    outside = [(name, "built-in") for name in sorted(cfg.game.strategies())
+               if name != space.strategy] + [(ref, "yours") for ref in candidates]
+    for ref, _ in outside:  # a bad file or name is refused before anything is played
+        _config(spec, list(overrides) + space.strategy_overrides(ref), players, code)
+    previous = list(done or [])
+    inside = [r for r in previous if "strategy" not in r]
+    tried_outside = [r for r in previous if "strategy" in r]
+
+    def candidate(values):
+        played = Candidate(spec, overrides, players, space, space.overrides(values), seed,
+                           chunk_size, code)
+        return lambda n: played.rate(n, workers, scheduler)
+
+    def seen(records):
+        if on_trial:
+            on_trial(records + tried_outside)
+
+    records = explore(space.params, default, candidate, trials, rungs, seed, inside, seen,
+                      announce, sampler)
+    for ref, whose in outside:  # every game of the search, no racing: a few, and all different
+        if any(r["strategy"] == ref for r in tried_outside):
+            continue
+        played = Candidate(spec, overrides, players, space, space.strategy_overrides(ref), seed,
+                           chunk_size, code)
+        value = played.rate(games, workers, scheduler)
+        tried_outside.append({"strategy": ref, "whose": whose, "params": {}, "value": value,
+                              "state": "complete", "rungs": [value], "stage": "outside"})
+        seen(records)
+        announce(f"outside the family: {ref} ({whose}): {100 * value:.2f}%")
+    records = records + tried_outside
     complete = [r for r in records if r["state"] == "complete"]
     best = max(complete, key=lambda r: (r["value"], -records.index(r)))
+    base = next((r["value"] for r in records
+                 if "strategy" not in r and r["params"] == default and r["state"] == "complete"),
+                None)
     announce(f"measuring the default and the best found again on {confirm_games:,} fresh games")
-    confirm = confirm_gain(spec, overrides, players, space, default, best["params"],
-                           confirm_games, seed + 1_000_003, roles.default_chunk_size(confirm_games),
-                           workers, scheduler, code)
+    confirm = paired_gain(spec, overrides, players, space,
+                          (space.overrides(default), space.overrides_of(best)), confirm_games,
+                          seed + 1_000_003, roles.default_chunk_size(confirm_games), workers,
+                          scheduler, code)
+    searched_gain = None if base is None else best["value"] - base
     return {
         **BEST_RESPONSE_FILE.header(),
-        "default_rate_searched": next((r["value"] for r in records
-                                       if r["params"] == default and r["state"] == "complete"),
-                                      None),
+        "default_rate_searched": base,
         "game": cfg.game.name, "config": spec, "overrides": list(overrides),
         "players": cfg.players, "team": space.team, "roles": space.roles, "seat": space.seat,
         "strategy": space.strategy, "keys": space.keys, "fixed": space.fixed,
@@ -281,11 +422,19 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
         "params": [{"name": p.name, "low": p.low, "high": p.high, "default": p.default,
                     "integer": p.integer, "meaning": p.meaning} for p in space.params],
         "games": games, "trials": trials, "seed": seed, "chunk_size": chunk_size,
-        "rungs": rungs, "method": "Optuna TPE sampler, successive-halving pruner; every "
-                                  "candidate on the same seed (common random numbers)",
-        "searched": records, "default": default, "best": best["params"],
+        "rungs": rungs, "sampler": sampler,
+        "method": (f"a screen of every parameter alone at both ends of its range and at "
+                   f"{', '.join(f'{q:g}' for q in SCREEN_INTERIOR)} of it, the screen's gains "
+                   f"together, then {trials} candidates of Optuna's {SAMPLERS[sampler]} "
+                   f"sampler with a successive-halving pruner, and the game's other built-in "
+                   f"strategies and the user's candidates on every game; every candidate on "
+                   f"the same seed (common random numbers)"),
+        "searched": records, "coverage": range_coverage(space.params, records),
+        "default": default, "best": best["params"],
+        "best_strategy": best.get("strategy"),
+        "searched_gain": searched_gain,
         "confirm": confirm,
-        "set": space.overrides(best["params"]),
+        "set": space.overrides_of(best),
         "versions": versions(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
@@ -295,16 +444,6 @@ def _describe(record: dict) -> str:
     values = ", ".join(f"{k}={v:g}" for k, v in record["params"].items())
     state = "" if record["state"] == "complete" else " (dropped early)"
     return f"{values}: {100 * record['value']:.2f}%{state}"
-
-
-def confirm_gain(spec, overrides, players, space, default: dict, best: dict, games: int,
-                 seed: int, chunk_size: int, workers, scheduler,
-                 code=config_module.USER_CONFIG) -> dict:
-    """The default and the best parameters on the same fresh games (seed `seed`): their rates
-    and the gain with its 95% paired interval over chunks."""
-    return paired_gain(spec, overrides, players, space,
-                       (space.overrides(default), space.overrides(best)), games, seed,
-                       chunk_size, workers, scheduler, code)
 
 
 def paired_gain(spec, overrides, players, space, variants, games: int, seed: int,
@@ -418,6 +557,8 @@ class Request:
     confirm_games: int | None = None
     rounds: int = 1
     command: str = ""
+    candidates: tuple = ()  # the user's players from outside the family ("file.py:function")
+    sampler: str = "tpe"
 
     def arguments(self, files: dict) -> dict:
         """What the search's file records of the request (its `--resume` reads them back)."""
@@ -425,7 +566,8 @@ class Request:
                 "players_arg": self.players, "strategy_files": files,
                 "confirm_games": self.confirm_games, "trials": self.trials,
                 "games": self.games, "seed": self.seed, "config": self.config,
-                "overrides": list(self.overrides), "command": self.command}
+                "overrides": list(self.overrides), "command": self.command,
+                "candidates": list(self.candidates), "sampler": self.sampler}
 
     @classmethod
     def of_file(cls, saved: dict) -> "Request":
@@ -434,7 +576,9 @@ class Request:
                    saved.get("seat_arg"), saved.get("players_arg"),
                    tuple(saved.get("overrides", [])), saved["trials"], saved["games"],
                    saved["seed"], saved.get("chunk_size"), saved.get("confirm_games"),
-                   command=saved.get("command", ""))
+                   command=saved.get("command", ""),
+                   candidates=tuple(saved.get("candidates", [])),
+                   sampler=saved.get("sampler", "tpe"))
 
 
 class SearchStopped(Exception):
@@ -452,8 +596,14 @@ def play_search(request: Request, output: Path, workers: int | None = None,
     after every candidate and, at the end, the whole search there and the config that plays its
     best parameters beside it (OUTPUT.toml). Ctrl-C leaves the finished candidates saved
     (KeyboardInterrupt goes on up); a strategy's fault too (SearchStopped)."""
+    from simulator.studies.sweep import toml_value
+
     files = strategy_files(_config(request.config, list(request.overrides), request.players,
                                    code))
+    for ref in request.candidates:  # the user's own players: recorded, so a resume runs them
+        files.update(strategy_files(_config(
+            request.config, list(request.overrides) + [f"strategies.all={toml_value(ref)}"],
+            request.players, code)))
     arguments = request.arguments(files)
     tried = list(done)
 
@@ -465,7 +615,8 @@ def play_search(request: Request, output: Path, workers: int | None = None,
     common = dict(overrides=list(request.overrides), players=request.players,
                   trials=request.trials, games=request.games, seed=request.seed,
                   chunk_size=request.chunk_size, confirm_games=request.confirm_games,
-                  workers=workers, scheduler=scheduler, announce=announce)
+                  workers=workers, scheduler=scheduler, announce=announce,
+                  candidates=request.candidates, sampler=request.sampler)
     try:
         if request.rounds > 1:
             teams = list(_config(request.config, list(request.overrides), request.players)
