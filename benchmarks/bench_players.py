@@ -17,8 +17,11 @@ import sys
 import time
 from pathlib import Path
 
-from simulator.studies import standard
 from simulator.games import game_names, get_game
+from simulator.statistics import exploitability
+from simulator.studies import standard
+
+COMMAND = "python " + " ".join(["benchmarks/bench_players.py", *sys.argv[1:]])
 
 
 def pts(x: float) -> str:
@@ -38,21 +41,30 @@ def rows_of(findings) -> list[tuple]:
 def measure(game, args, say) -> dict:
     out = {"game": game.name, "strategy": game.measuring_strategy, "setups": []}
     for setup in standard.setups(game):
+        if args.config and setup.config not in args.config:
+            continue
         cfg = setup.load()
         row = {"config": setup.config, "players": cfg.players, "targets": []}
         for target in standard.targets(cfg):
-            say(f"{setup.config} {target.label}: beat random")
-            entry = {"target": target.label,
-                     "beats_random": standard.beats_random(setup, target, args.beat_games,
-                                                           args.seed, args.workers)}
-            if args.trials:
+            entry = {"target": target.label}
+            if not args.only_exploitability:
+                say(f"{setup.config} {target.label}: beat random")
+                entry["beats_random"] = standard.beats_random(setup, target, args.beat_games,
+                                                              args.seed, args.workers)
+            if args.trials or args.only_exploitability:
                 say(f"{setup.config} {target.label}: best response")
                 data = standard.exploitability(setup, target, args.trials, args.games, args.seed,
                                                args.confirm_games, args.workers)
                 entry["best_response"] = {"confirm": data["confirm"], "best": data["best"],
                                           "default": data["default"], "set": data["set"],
-                                          "strategy": data["strategy"]}
+                                          "strategy": data["strategy"],
+                                          "best_strategy": data.get("best_strategy")}
+                args.measured.append(exploitability.entry(
+                    setup.config, cfg, target.team or target.label, data, COMMAND))
             row["targets"].append(entry)
+        if args.only_exploitability:
+            out["setups"].append(row)
+            continue
         say(f"{setup.config}: coverage and seats")
         played = standard.play(setup, args.play_games, args.seed, args.workers)
         row["play"] = {
@@ -171,6 +183,14 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--workers", type=int, default=None)
     parser.add_argument("-o", "--output", type=Path, default=Path("results/players-standard.json"))
+    parser.add_argument("--config", action="append",
+                        help="only this standard config, e.g. werewolf/standard-16.toml "
+                             "(repeatable)")
+    parser.add_argument("--only-exploitability", action="store_true",
+                        help="measure the best responses alone (no tables printed)")
+    parser.add_argument("--save-exploitability", action="store_true",
+                        help="write the confirmed gains to configs/exploitability.json, which "
+                             "runs of these setups print beside their verdict")
     parser.add_argument("--render", type=Path, nargs="+", metavar="JSON",
                         help="print the tables of figures saved earlier (no games played)")
     args = parser.parse_args()
@@ -185,12 +205,18 @@ def main() -> None:
     say = lambda line: print(f"[{time.perf_counter() - started:6.0f} s] {line}",  # noqa: E731
                              file=sys.stderr, flush=True)
     everything = []
+    args.measured = []
     for name in names:
         data = measure(get_game(name), args, say)
         everything.append(data)
-        print("\n".join(report(data, get_game(name))) + "\n", flush=True)
+        if not args.only_exploitability:
+            print("\n".join(report(data, get_game(name))) + "\n", flush=True)
         args.output.parent.mkdir(parents=True, exist_ok=True)
         args.output.write_text(json.dumps(everything, indent=1))
+    if args.save_exploitability:
+        exploitability.save(args.measured)
+        say(f"{len(args.measured)} exploitability figures saved to "
+            f"{exploitability.shipped_path()}")
     say(f"done; figures saved to {args.output}")
 
 

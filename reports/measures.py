@@ -466,6 +466,7 @@ def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
         "low": lead.rate.low, "high": lead.rate.high, "target": _finite(lead.target),
         "difference": _finite(lead.difference), "p_holm": _finite(lead.adjusted)}
     return {"headline": judged.headline, "sentence": summary.verdict, "sure": sure,
+            "exploitability": summary.exploitability,
             "favoured": favoured, "points": points, "significant": significant, "seat": seat,
             "status": judged.status, "tolerance": judged.tolerance, "lead": lead_dict,
             "games_more": judged.games_more}

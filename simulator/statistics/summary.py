@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from simulator.statistics import adaptive, coverage, headline, inference
+from simulator.statistics import adaptive, coverage, exploitability, headline, inference
 from simulator.statistics import verdict as verdicts
 from simulator.games import get_game
 from simulator.statistics.rates import Row
@@ -32,6 +32,7 @@ class Summary:
     repeated: str = ""  # a sequential stop: the intervals are repeated confidence intervals
     never: tuple[str, ...] = ()  # events and endings the setup makes possible, never occurred
     players: str = ""  # who played: "`people` at every seat"
+    exploitability: str = ""  # how much a side gains by playing otherwise, as measured
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -85,6 +86,8 @@ class Summary:
             lines.append(f"  {test.name}: {inference.format_p(test.adjusted_pvalue)}")
         lines.append("")
         lines.append(f"Verdict: {self.verdict}")
+        if self.exploitability:
+            lines.append(self.exploitability)
         for note in (self.judgement.notes if self.judgement else []):
             lines.append(note)
         lines.append(f"To know a win rate to ±1 point (95%) you need about "
@@ -237,7 +240,8 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
                    # printed at the level of the sequential design's repeated intervals
                    adaptive.repeated_note(result.data)
                    if confidence == adaptive.interval_level(result.data) > 0.95 else "",
-                   occurred.never, players)
+                   occurred.never, players,
+                   exploitability.sentence(result.data, game.team_game) if games else "")
 
 
 def provisional_of(result: "Result") -> tuple[str, ...]:
