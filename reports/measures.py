@@ -416,6 +416,7 @@ def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
     order_test = next((t for t in tests if t["name"] == "turn-order fairness"), None)
     if games == 0 or judged is None:
         return {"headline": "No games played", "sentence": summary.verdict, "sure": "",
+                "exploitability": summary.exploitability,
                 "favoured": None, "points": None, "significant": False, "seat": "",
                 "status": "undecided", "tolerance": None, "lead": None, "games_more": None}
     band = f"±{100 * judged.tolerance:.1f} points"
