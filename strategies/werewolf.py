@@ -30,6 +30,10 @@ offsets in `OBS`, never the game state.
   pack kills the claimed seer, then the medium, then the players the town trusts; wolves vote
   with the town's suspicion on a non-wolf and against a fellow wolf only as cover when he is lost
   anyway (`cover`); the pack's speaker, or the madman, may counter-claim the seer (`counter`).
+  Three ways of play from outside that family are off by default (probability 0, and then no
+  draw is made, so the games are those of the family): the pack's speaker may play the seer
+  unprompted (`fake_claim`), a wolf may vote out a fellow wolf the town merely leans to hang
+  (`bus`), and a human may vote with the crowd, for the most voted player (`mob`).
   Every choice among equals is drawn at random, never by seat number.
 """
 
@@ -104,7 +108,10 @@ MEMORY = Layout((
     ("day", 1, "the day whose suspicion was last derived"),
     ("ballots", 1, "the day on which the last sentence ballots were read"),
     ("votes", 1, "the day whose suspect votes were read"),
-    ("fake", 1, "wolf camp: 1 once it chose to counter-claim the seer, -1 not to, 0 undecided"),
+    ("fake", 1, "wolf camp: 1 once it chose to counter-claim the seer, 2 to play the seer "
+                "unprompted (`fake_claim`), -1 not to counter-claim, 0 undecided"),
+    ("bluff", 1, "a werewolf: 1 once the pack's speaker chose to fake-claim the seer "
+                 "unprompted, -1 not to (or not its call), 0 undecided"),
     ("reveal", 1, "seer / medium: 1 once it chose to reveal what it learns, -1 to hide, "
                   "0 undecided"),
     ("mark", 1, "death god: the seat it marked + 1 (0: none)"),
@@ -120,7 +127,8 @@ MEMORY = Layout((
 ))
 M = MEMORY.offsets("Memory")
 
-P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE, P_HUNT, P_PACK_FOLLOW = range(9)
+(P_REVEAL, P_TRUST, P_FOLLOW, P_GRUDGE, P_COUNTER, P_COVER, P_SAVE, P_HUNT, P_PACK_FOLLOW,
+ P_FAKE_CLAIM, P_BUS, P_MOB) = range(12)
 
 SURE = 100.0     # a seat's own knowledge: a certainty
 ACCUSE = 3.0     # one believed claim "s is a werewolf"
@@ -702,11 +710,46 @@ def pack_speaker(obs, n, exclude):
 
 
 @compiled
+def fake_seer_claim(obs, legal, memory, rng):
+    """A werewolf playing the seer unprompted (`fake_claim`) says one thing a day, as a seer who
+    revealed himself would: a seer claimant (a rival) is a werewolf; else a fellow wolf under
+    accusation is not (the most suspected first); else, while it has named fewer werewolves than
+    were dealt, the player the town trusts most is one; else a fellow wolf it has not spoken of
+    is not; else it passes. It never speaks of a player twice."""
+    n = obs[OBS.players]
+    me = obs[OBS.me]
+    row = OBS.said + me * MAX_PLAYERS
+    named = 0
+    for s in range(n):
+        if obs[row + s] == 1:
+            named += 1
+    accuse = named < obs[OBS.wolves]
+    for s in range(n):
+        memory[M.score + s] = NEG
+        if not legal[s] or obs[row + s] >= 0:
+            continue
+        sus = public_of(obs, memory, s)
+        sus = 5.0 if sus > 5.0 else (-5.0 if sus < -5.0 else sus)
+        if pack_mate(obs, s):
+            if legal[n + s] and (obs[OBS.named_wolf + s] > 0 or not accuse):
+                memory[M.score + s] = (2 * SURE if obs[OBS.named_wolf + s] > 0 else 0.0) + sus
+        elif obs[OBS.claimed + s] == ROLE.seer:
+            memory[M.score + s] = 3 * SURE
+        elif accuse:
+            memory[M.score + s] = -sus
+    target = pick_best(memory, legal, n, rng)
+    if target < 0:
+        return legal.size - 1
+    return n + target if pack_mate(obs, target) else target  # a fellow wolf: "not a werewolf"
+
+
+@compiled
 def wolf_claim(obs, legal, params, memory, rng):
     """The wolf camp may counter-claim the seer (probability `counter`, decided once by the pack's
     speaker, or the madman alone, when someone else has claimed the seer): it names the seer
     claimant a werewolf, then on later days clears a fellow wolf under suspicion, else accuses the
-    most trusted player it has not spoken of."""
+    most trusted player it has not spoken of. Before anyone claimed the seer, the pack's speaker
+    may play the seer unprompted (probability `fake_claim`, decided once; `fake_seer_claim`)."""
     n = obs[OBS.players]
     me = obs[OBS.me]
     passing = legal.size - 1
@@ -722,8 +765,17 @@ def wolf_claim(obs, legal, params, memory, rng):
                 rival = True
         if decides and rival:
             memory[M.fake] = 1.0 if random_double(rng) < params[P_COUNTER] else -1.0
+        elif wolf and memory[M.bluff] == 0.0 and params[P_FAKE_CLAIM] > 0.0:
+            # Nobody claimed the seer yet: the pack decides once, by the speaker of the day its
+            # wolves are first asked, whether one of them plays the seer unprompted.
+            memory[M.bluff] = -1.0
+            if decides and not rival and random_double(rng) < params[P_FAKE_CLAIM]:
+                memory[M.bluff] = 1.0
+                memory[M.fake] = 2.0
     if memory[M.fake] <= 0.0:
         return passing
+    if memory[M.fake] > 1.0:
+        return fake_seer_claim(obs, legal, memory, rng)
     row = OBS.said + me * MAX_PLAYERS
     for s in range(n):  # scores: the seer claimants, a fellow wolf under suspicion, the trusted
         memory[M.score + s] = NEG
@@ -768,6 +820,9 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         wolf, human, lead = (a, b, va - vb) if mate_a else (b, a, vb - va)
         if lead >= DOOMED and random_double(rng) < params[P_COVER]:
             return wolf  # a lost fellow wolf: vote with the town, as cover
+        bus = params[P_BUS]
+        if lead > 0.0 and bus > 0.0 and wolf != me and random_double(rng) < bus:
+            return wolf  # the town leans to hang him: vote him out, to be trusted (bussing)
         return human
     if kind == DECISION.suspect_vote:
         if memory[M.day] != obs[OBS.day]:
@@ -802,6 +857,10 @@ def wolf_move(kind, obs, legal, params, memory, rng):
         if top >= 0 and pack_mate(obs, top) and top_score - memory[M.score + target] >= DOOMED \
                 and random_double(rng) < params[P_COVER]:
             return top  # a lost fellow wolf: vote with the town, as cover
+        bus = params[P_BUS]
+        if bus > 0.0 and top >= 0 and pack_mate(obs, top) and top_score > memory[M.score + target] \
+                and random_double(rng) < bus:
+            return top  # the town's bandwagon is on him: join it, to be trusted (bussing)
         return target
     if kind == DECISION.wolf_kill:
         fake = False
@@ -862,6 +921,18 @@ def people(kind, obs, legal, params, memory, rng):
         lover = lover_of(obs)
         if lover >= 0 and legal[lover]:
             memory[M.score + lover] -= SURE  # never against my lover (we die together)
+        mob = params[P_MOB]
+        if mob > 0.0:  # with the crowd: the most voted so far, my order breaking a tie among
+            # them; never my lover, nor a player my own knowledge clears
+            most = 0
+            for s in range(n):
+                if legal[s] and s != lover and knowledge(obs, s, True) >= 0.0 \
+                        and obs[OBS.votes + s] > most:
+                    most = obs[OBS.votes + s]
+            if most > 0 and random_double(rng) < mob:
+                for s in range(n):
+                    if s == lover or knowledge(obs, s, True) < 0.0 or obs[OBS.votes + s] < most:
+                        memory[M.score + s] = NEG
         return pick_best(memory, legal, n, rng)
     if kind == DECISION.sentence_vote:
         spared = sentence_prologue(obs, memory, params, True)
@@ -869,6 +940,11 @@ def people(kind, obs, legal, params, memory, rng):
             return spared
         a = obs[OBS.suspect_a]
         b = obs[OBS.suspect_b]
+        mob = params[P_MOB]
+        if mob > 0.0 and obs[OBS.votes + a] != obs[OBS.votes + b]:
+            crowd = a if obs[OBS.votes + a] > obs[OBS.votes + b] else b
+            if knowledge(obs, crowd, True) >= 0.0 and random_double(rng) < mob:
+                return crowd  # with the crowd (unless my own knowledge clears him: me, say)
         # its own judgment only (following the suspect votes here too measured worse: the wolves
         # steer those)
         hunt = piper_weight(obs, memory, params, False)
@@ -898,7 +974,9 @@ def builtin():
             "kills "
             "the claimed seer and medium first, votes with the town on a non-wolf, covers a lost "
             "fellow wolf, and may counter-claim the seer; the charmed hunt the piper among the "
-            "uncharmed",
+            "uncharmed; off by default, a wolf may play the seer unprompted (`fake_claim`) or "
+            "vote out a fellow wolf the town leans to hang (`bus`), and the town may vote with "
+            "the crowd (`mob`)",
             params=(
                 StrategyParam("reveal", 1.0, 0.0, 1.0,
                               "chance the seer (once it found a wolf or is accused) and the "
@@ -923,6 +1001,20 @@ def builtin():
                 StrategyParam("pack_follow", 0.25, 0.0, 2.0,
                               "the wolf camp's weight of the suspect votes already cast today: "
                               "how readily it joins the town's bandwagon"),
+                StrategyParam("fake_claim", 0.0, 0.0, 1.0,
+                              "chance the pack's speaker plays the seer unprompted in a game, "
+                              "before anyone claimed it: each day it names a player the town "
+                              "trusts a werewolf (no more than were dealt) or clears a fellow "
+                              "wolf, as a seer who revealed himself would (0: never)"),
+                StrategyParam("bus", 0.0, 0.0, 1.0,
+                              "chance a wolf votes against a fellow wolf the town leans to hang "
+                              "(the town's top suspect, or the likelier of the two suspects), "
+                              "not only one it has doomed: bussing, to be trusted (0: never)"),
+                StrategyParam("mob", 0.0, 0.0, 1.0,
+                              "chance a human votes with the crowd instead of its own suspicion: "
+                              "at the suspect vote for the player with the most votes so far "
+                              "today, at the sentence vote for the suspect who had more; never "
+                              "against a player its own knowledge clears (0: never)"),
             ),
             # (claims come from the seer, the medium and the wolf camp only)
             flags=FLAG_TALKS, talks_as=(ROLE.seer, ROLE.medium, ROLE.werewolf, ROLE.madman),

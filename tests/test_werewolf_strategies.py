@@ -20,7 +20,7 @@ from simulator.setup.config import ConfigError
 from simulator.games import driver
 from simulator.games.base import FLAG_TALKS, MAX_STRATEGY_PARAMS, MEMORY_PER_SEAT
 from simulator.games.werewolf.declaration import (
-    DECISION, DECISIONS, END, HUMAN, MAX_PLAYERS, NO, NOT_WOLF, OBS, ROLE, UNKNOWN, YES,
+    DECISION, DECISIONS, END, HUMAN, MAX_PLAYERS, NO, NOT_WOLF, OBS, ROLE, TR, UNKNOWN, YES,
 )
 from strategies.werewolf import MEMORY, M, builtin, people
 
@@ -638,3 +638,234 @@ def test_the_pack_wins_the_mayors_election_no_more_than_its_first_vote_buys():
     bound = w / living + (1 - w / living) * w / (living - 1)
     interval = inference.wilson(wolves, games, confidence=0.99)
     assert interval.low <= bound, (wolves, games, bound)
+
+
+# === play from outside the family (off by default) ============================================
+
+def test_a_wolf_may_fake_claim_the_seer_unprompted():
+    # Seats 2 and 6 are the pack (two werewolves dealt); nobody claimed anything. The pack's
+    # speaker is its first living wolf clockwise from the day's reference seat (3): seat 6.
+    def wolf(me, mate):
+        obs = blank(me, ROLE.werewolf, day=1)
+        obs[OBS.victim] = 3
+        obs[OBS.alive + 3] = 0
+        obs[OBS.wolves] = 2
+        obs[OBS.known + mate] = ROLE.werewolf
+        return obs
+
+    def talk(obs):
+        legal = living_but(obs, obs[OBS.me])
+        legal[N:2 * N] = legal[:N]
+        legal[PASS] = True
+        return legal
+
+    fake = with_param(fake_claim=1.0)
+    assert ask(DECISION.claim, wolf(6, 2), talk(wolf(6, 2))) == PASS  # the default: never
+    assert ask(DECISION.claim, wolf(2, 6), talk(wolf(2, 6)), fake) == PASS  # not the speaker
+    madman = blank(6, ROLE.madman, day=1)
+    assert ask(DECISION.claim, madman, talk(madman), fake) == PASS  # a werewolf's play only
+    # The speaker names a human a werewolf, the one the town trusts most, ties at random.
+    picks = {ask(DECISION.claim, wolf(6, 2), talk(wolf(6, 2)), fake, seed=k) for k in range(60)}
+    assert picks <= {0, 1, 4, 5, 7, 8, 9} and len(picks) > 4
+    memory = np.zeros(MEMORY.size)
+    memory[M.suspicion:M.suspicion + N] = 1.0
+    memory[M.suspicion + 7] = -1.0  # (yesterday's public record: the town thinks well of 7)
+    assert ask(DECISION.claim, wolf(6, 2), talk(wolf(6, 2)), fake, memory=memory) == 7
+    # Once it plays the seer: a rival claimant is a werewolf; a fellow wolf accused is cleared;
+    # it names no more werewolves than were dealt, then clears a fellow wolf, then passes.
+    obs = wolf(6, 2)
+    memory = np.zeros(MEMORY.size)
+    first = ask(DECISION.claim, obs, talk(obs), fake, memory=memory)
+    claim(obs, 6, first, True)
+    obs[OBS.day] = 2
+    claim(obs, 4, 6, True)  # the real seer answers
+    assert ask(DECISION.claim, obs, talk(obs), fake, memory=memory) == 4
+    claim(obs, 6, 4, True)  # two werewolves named: all that were dealt
+    obs[OBS.day] = 3
+    assert ask(DECISION.claim, obs, talk(obs), fake, memory=memory) == N + 2
+    claim(obs, 6, 2, False)
+    obs[OBS.day] = 4
+    assert ask(DECISION.claim, obs, talk(obs), fake, memory=memory) == PASS
+    # Accused before the rival spoke, the fellow wolf is cleared first.
+    obs = wolf(6, 2)
+    memory = np.zeros(MEMORY.size)
+    ask(DECISION.claim, obs, talk(obs), fake, memory=memory)
+    obs[OBS.named_wolf + 2] = 1
+    obs[OBS.day] = 2
+    assert ask(DECISION.claim, obs, talk(obs), fake, memory=memory) == N + 2
+    # Someone claimed the seer first: `counter` decides, not `fake_claim`.
+    obs = wolf(6, 2)
+    claim(obs, 4, 0, False)
+    assert ask(DECISION.claim, obs, talk(obs), with_param(fake_claim=1.0, counter=0.0)) == PASS
+
+
+def test_a_wolf_may_vote_out_a_fellow_wolf_the_town_leans_to_hang():
+    # Seat 5 is the fellow wolf; the town leans against him (a little evidence), not enough to
+    # doom him: `cover` leaves him alone, `bus` votes him out.
+    obs = blank(0, ROLE.werewolf)
+    obs[OBS.known + 5] = ROLE.werewolf
+
+    def leaning(lead):
+        memory = np.zeros(MEMORY.size)
+        memory[M.evidence + 5] = lead
+        return memory
+
+    legal = living_but(obs, 0)
+    cover = with_param(cover=1.0)
+    bus = with_param(cover=1.0, bus=1.0)
+    assert ask(DECISION.suspect_vote, obs, legal, cover, leaning(0.5)) not in (0, 5)
+    assert ask(DECISION.suspect_vote, obs, legal, bus, leaning(0.5)) == 5
+    assert ask(DECISION.suspect_vote, obs, legal, bus, leaning(-0.5)) not in (0, 5)
+    obs[OBS.suspect_a], obs[OBS.suspect_b] = 5, 3
+    assert ask(DECISION.sentence_vote, obs, mask((3, 5)), cover, leaning(0.5)) == 3
+    assert ask(DECISION.sentence_vote, obs, mask((3, 5)), bus, leaning(0.5)) == 5
+    assert ask(DECISION.sentence_vote, obs, mask((3, 5)), bus, leaning(-0.5)) == 3
+    # A suspect himself, a wolf hangs himself only as cover, when he is doomed.
+    me = blank(5, ROLE.werewolf)
+    me[OBS.known + 0] = ROLE.werewolf
+    me[OBS.suspect_a], me[OBS.suspect_b] = 5, 3
+    assert ask(DECISION.sentence_vote, me, mask((3, 5)), bus, leaning(0.5)) == 3
+    assert ask(DECISION.sentence_vote, me, mask((3, 5)), bus, leaning(2.0)) == 5
+    # The madman knows no fellow wolf: `bus` changes nothing for him.
+    madman = blank(0, ROLE.madman)
+    madman[OBS.suspect_a], madman[OBS.suspect_b] = 5, 3
+    for seed in range(10):
+        assert ask(DECISION.sentence_vote, madman, mask((3, 5)), cover, leaning(0.5), seed) == \
+            ask(DECISION.sentence_vote, madman, mask((3, 5)), bus, leaning(0.5), seed)
+
+
+def test_a_human_may_vote_with_the_crowd():
+    # A believed claim names seat 7 a werewolf; the votes so far are on seat 4 (3) and 7 (1).
+    obs = blank(0, ROLE.villager)
+    claim(obs, 8, 7, True)
+    for voter, target in ((1, 4), (2, 4), (3, 4), (5, 7)):
+        obs[OBS.voted + voter] = target
+        obs[OBS.votes + target] += 1
+    legal = living_but(obs, 0)
+    mob = with_param(mob=1.0)
+    assert ask(DECISION.suspect_vote, obs, legal) == 7
+    assert ask(DECISION.suspect_vote, obs, legal, mob) == 4
+    # Among the most voted, its own order; nothing voted yet, its own order.
+    tied = obs.copy()
+    tied[OBS.votes + 7] = 3
+    assert ask(DECISION.suspect_vote, tied, legal, mob) == 7
+    fresh = blank(0, ROLE.villager)
+    claim(fresh, 8, 7, True)
+    assert ask(DECISION.suspect_vote, fresh, living_but(fresh, 0), mob) == 7
+    # Never against my lover, even with the crowd: the most voted of the others.
+    lover = obs.copy()
+    lover[OBS.lovers], lover[OBS.lovers + 1] = 0, 4
+    assert ask(DECISION.suspect_vote, lover, legal, mob) == 7
+    # Never against a player its own knowledge clears (a fellow mason, a seer's check, itself).
+    mason = obs.copy()
+    mason[OBS.my_role] = mason[OBS.known + 0] = ROLE.mason
+    mason[OBS.known + 4] = ROLE.mason
+    assert ask(DECISION.suspect_vote, mason, legal, mob) == 7
+    # The sentence vote: the suspect who had more votes; equal votes, its own judgment.
+    obs[OBS.suspect_a], obs[OBS.suspect_b] = 7, 4
+    assert ask(DECISION.sentence_vote, obs, mask((4, 7))) == 7
+    assert ask(DECISION.sentence_vote, obs, mask((4, 7)), mob) == 4
+    tied[OBS.suspect_a], tied[OBS.suspect_b] = 7, 4
+    assert ask(DECISION.sentence_vote, tied, mask((4, 7)), mob) == 7
+    mason[OBS.suspect_a], mason[OBS.suspect_b] = 7, 4
+    assert ask(DECISION.sentence_vote, mason, mask((4, 7)), mob) == 7
+    suspect = blank(4, ROLE.villager)
+    suspect[OBS.votes + 4], suspect[OBS.votes + 7] = 3, 1
+    suspect[OBS.suspect_a], suspect[OBS.suspect_b] = 7, 4
+    assert ask(DECISION.sentence_vote, suspect, mask((4, 7)), mob) == 7
+    # A werewolf is no part of the crowd: `mob` is the town's.
+    wolf = obs.copy()
+    wolf[OBS.my_role] = wolf[OBS.known + 0] = ROLE.werewolf
+    for seed in range(10):
+        assert ask(DECISION.suspect_vote, wolf, legal, seed=seed) == \
+            ask(DECISION.suspect_vote, wolf, legal, mob, seed=seed)
+
+
+STANDARD_12 = CONFIGS[0].parent / "standard-12.toml"
+
+
+def traced_games(overrides, games, seed, path=STANDARD_12):
+    """The trace rows (step, code, actor, target, value, extra) of `games` games, one list per
+    game (a game starts with the deal of seat 0)."""
+    cfg = config.load(str(path), list(overrides))
+    room = games * 600
+    _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, games, np.random.default_rng(seed),
+                          trace_rows=room)
+    assert len(rows) < room
+    split = [i for i, row in enumerate(rows) if row[1] == TR.deal and row[2] == 0]
+    assert len(split) == games
+    return [rows[a:b] for a, b in zip(split, split[1:] + [len(rows)])]
+
+
+def talk_and_votes(games):
+    """What the traces show of the three ways of play: the games whose first seer claim was a
+    werewolf's; the open votes and sentence ballots werewolves gave a fellow werewolf; and, of
+    the villagers' votes that had a crowd to follow, how many followed it (a suspect vote when
+    someone already had votes: for a most voted living player other than the voter; a ballot
+    between suspects with unequal votes, the voter not one of them: for the one who had more).
+    A villager knows nobody's role but its own, so its knowledge never overrules the crowd."""
+    wolf_first = mate_votes = 0
+    crowd = followed = 0
+    for rows in games:
+        role, alive, votes, claimed = {}, {}, {}, False
+        suspects = (-1, -1)
+        for _, code, actor, target, value, _ in rows:
+            if code == TR.deal:
+                role[actor], alive[actor] = value, True
+            elif code == TR.death:
+                alive[actor] = False
+            elif code == TR.day:
+                votes = {}
+            elif code == TR.claim and not claimed:
+                claimed = True
+                wolf_first += role[actor] == ROLE.werewolf
+            elif code == TR.suspect_vote:
+                others = [votes.get(s, 0) for s in alive if alive[s] and s != actor]
+                if role[actor] == ROLE.villager and max(others) > 0:
+                    crowd += 1
+                    followed += votes.get(target, 0) == max(others)
+                votes[target] = votes.get(target, 0) + 1
+                mate_votes += role[actor] == role[target] == ROLE.werewolf
+            elif code == TR.suspects:
+                suspects = (actor, target)
+            elif code == TR.sentence_vote:
+                a, b = (votes.get(s, 0) for s in suspects)
+                if role[actor] == ROLE.villager and actor not in suspects and a != b:
+                    crowd += 1
+                    followed += target == (suspects[0] if a > b else suspects[1])
+                mate_votes += actor != target and role[actor] == role[target] == ROLE.werewolf
+    return wolf_first, mate_votes, crowd, followed
+
+
+def test_the_three_ways_of_play_happen_at_the_table_and_are_off_by_default():
+    # standard-12, `people` everywhere, each parameter at 1 for its camp. Measured (2000 games,
+    # seeds 0-5): the first seer claim of a game is a werewolf's in none of the games by default
+    # and in 94.7% with fake_claim = 1 (1000 games; 280 of this test's 300: the rest are games
+    # whose seer spoke first); werewolves' votes for a fellow werewolf (open votes and ballots)
+    # are 1688-1787 by default and 2432-2544 with bus = 1, a ratio of 1.36-1.48 in every seed
+    # (1772 and 2385 here); villagers follow the crowd in 83.3-83.8% of their votes that have
+    # one by default (seeds 0-3 and 17), and in all of them with mob = 1.
+    games = 2000
+    plain = talk_and_votes(traced_games((), games, seed=17))
+    fake = talk_and_votes(traced_games(
+        ('strategies.wolf={ name = "people", fake_claim = 1.0 }',), 300, seed=17))
+    bus = talk_and_votes(traced_games(
+        ('strategies.wolf={ name = "people", bus = 1.0 }',), games, seed=17))
+    mob = talk_and_votes(traced_games(
+        ('strategies.human={ name = "people", mob = 1.0 }',), games, seed=17))
+    assert plain[0] == 0 and fake[0] > 0.8 * 300, (plain[0], fake[0])
+    assert bus[1] > 1.2 * plain[1], (plain[1], bus[1])
+    assert mob[3] == mob[2] > 0 and plain[3] < 0.9 * plain[2], (plain[2:], mob[2:])
+
+
+def test_the_new_ways_of_play_at_zero_are_the_defaults():
+    # Each at 0 is the family's play (no draw from the rng is made for it): the same games as
+    # the parameters left out. (`fairplay check baselines/werewolf.json --exact` holds the play
+    # itself to the baselines, made before these parameters existed.)
+    zero = 'strategies.all={ name = "people", fake_claim = 0.0, bus = 0.0, mob = 0.0 }'
+    path = CONFIGS[0].parent / "standard-16.toml"
+    a = human_wins(path, (), 500, seed=18)
+    b = human_wins(path, (zero,), 500, seed=18)
+    assert set(a) == set(b)
+    for name in a:
+        assert np.array_equal(a[name], b[name]), name
