@@ -24,9 +24,10 @@ starts from the events still in the log's ring):
   and as a townsperson it reads the Cat's first holder by `cat_suspicion`;
 * as the constable it protects the most-accused player it trusts (a witch constable: a witch).
 
-Two plays from outside that reading, off by default (docs/strategies.md): a town that piles its
-red cards on the player with the most accusations already in front of it (`pile_on`), and a
-townsperson who confesses at dawn as insurance whenever it can spare a tryal (`confess`).
+Three plays from outside that reading, off by default (docs/strategies.md): a town that piles
+its red cards on the player with the most accusations already in front of it (`pile_on`), a
+townsperson who confesses at dawn as insurance whenever it can spare a tryal (`confess`), and
+witches who go for the kill, striking the townsfolk with the fewest tryals left (`finish`).
 
 Ties are broken at random, from the strategy's rng.
 """
@@ -64,7 +65,7 @@ HALF = FIELD // 2
 
 # params
 (P_FOCUS, P_AGGRESSION, P_FEAR, P_PROFILE, P_INSIGHT, P_WITCH_AGGRESSION,
- P_SHORT_AGGRESSION, P_CAT_KEEP, P_CAT_SUSPICION, P_PILE_ON, P_CONFESS) = range(11)
+ P_SHORT_AGGRESSION, P_CAT_KEEP, P_CAT_SUSPICION, P_PILE_ON, P_CONFESS, P_FINISH) = range(12)
 
 # What a card in hand is worth to the one who holds it (Parris, Proctor, Tituba, the draft).
 CARD_VALUE = (1.0, 3.0, 7.0, 2.5, 2.0, 2.5, 1.5, 1.5, 1.0, 2.5, 2.0, 0.5, 0.5, 0.0, 0.0)
@@ -271,7 +272,11 @@ def score_all(obs, memory, params, witch):
                 memory[M.score + s] = -BIG
             else:
                 near = obs[OBS.accusations + s] / max(obs[OBS.needed + s], 1)
-                memory[M.score + s] = threat(obs, memory, s) + 2.0 * near
+                score = threat(obs, memory, s) + 2.0 * near
+                finish = params[P_FINISH]
+                if finish > 0.0:  # a trial that reveals the last tryal kills
+                    score += finish / max(obs[OBS.face_down + s], 1)
+                memory[M.score + s] = score
         else:
             memory[M.score + s] = suspicion(obs, memory, s, params[P_INSIGHT])
     if not witch:
@@ -750,6 +755,10 @@ PEOPLE_PARAMS = (
                   "a townsperson's probability of confessing at dawn however little it "
                   "accused, whenever it can spare a tryal (two or more face down, or William "
                   "Phips): insurance against the night's kill (0: only by `fear`)"),
+    StrategyParam("finish", 0.0, 0.0, 3.0,
+                  "a witch's weight of going for the kill when it picks whom to strike: it adds "
+                  "finish / (the player's face-down tryals), so a townsperson with one tryal "
+                  "left, whom the next trial kills, comes first (0: off)"),
 )
 
 

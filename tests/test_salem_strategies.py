@@ -21,7 +21,8 @@ from simulator.games.salem.observation import (
 from simulator.games.salem.rules import log_event, recount_all
 from strategies.common import random_play
 from strategies.salem import (
-    MEMORY, M, P_CAT_KEEP, P_CAT_SUSPICION, P_CONFESS, P_PILE_ON, PEOPLE_PARAMS, builtin, people,
+    MEMORY, M, P_CAT_KEEP, P_CAT_SUSPICION, P_CONFESS, P_FINISH, P_PILE_ON, PEOPLE_PARAMS, builtin,
+    people,
 )
 
 from test_salem_positions import CONSTABLE, NAW, WITCH_TRYAL, add_front, position
@@ -248,9 +249,10 @@ def with_params(**values):
 
 def test_the_new_plays_are_off_by_default():
     defaults = builtin()["people"].defaults()
-    assert defaults["pile_on"] == 0.0 and defaults["confess"] == 0.0
-    assert [p.name for p in PEOPLE_PARAMS].index("pile_on") == P_PILE_ON
-    assert [p.name for p in PEOPLE_PARAMS].index("confess") == P_CONFESS
+    assert defaults["pile_on"] == defaults["confess"] == defaults["finish"] == 0.0
+    names = [p.name for p in PEOPLE_PARAMS]
+    assert (names.index("pile_on"), names.index("confess"), names.index("finish")) == \
+        (P_PILE_ON, P_CONFESS, P_FINISH)
 
 
 def accused_table():
@@ -312,6 +314,22 @@ def test_confess_insures_a_townsperson_who_never_accused():
     assert ask(st, 1, DECISION.confess, (-1, -1, -1, MODE.dawn), params=insured) == STOP
 
 
+def test_finish_sends_a_witch_for_the_townsperson_with_the_fewest_tryals():
+    # seat 1 is the witch, with one Accusation; seat 3 has one face-down tryal left (a trial
+    # kills it), the other townsfolk two; nobody threatens the witches yet
+    st = position(CHARS, tryals=[[NAW, NAW], [WITCH_TRYAL, NAW], [NAW, NAW], [NAW], [NAW, NAW]],
+                  hands=[{}, {"accusation": 1}])
+    st.known_team[1, :5] = [TOWN, WITCH, TOWN, TOWN, TOWN]
+    focused = with_params(focus=1.0)
+    assert set(planned_targets(st, focused)) == {0, 2, 3, 4}   # off: alike, ties at random
+    assert set(planned_targets(st, with_params(focus=1.0, finish=1.0))) == {3}
+    # the town's reading does not move: `finish` is the witches'
+    town = position(CHARS, tryals=[[WITCH_TRYAL, NAW], [NAW, NAW], [NAW, NAW], [NAW], [NAW, NAW]],
+                    hands=[{}, {"accusation": 1}])
+    assert planned_targets(town, with_params(focus=1.0, finish=3.0)) == \
+        planned_targets(town, focused)
+
+
 def salem_tallies(overrides, games=300, seed=3):
     cfg = config.load("salem", overrides)
     return runner.run(cfg, games, seed=seed, workers=1).tallies
@@ -319,7 +337,8 @@ def salem_tallies(overrides, games=300, seed=3):
 
 def test_the_new_plays_at_their_defaults_play_the_same_games():
     plain = salem_tallies([])
-    explicit = salem_tallies(['strategies.all={name="people", pile_on=0.0, confess=0.0}'])
+    explicit = salem_tallies(['strategies.all={name="people", pile_on=0.0, confess=0.0, '
+                              'finish=0.0}'])
     assert plain.keys() == explicit.keys()
     assert all(np.array_equal(plain[k], explicit[k]) for k in plain)
 
@@ -330,5 +349,6 @@ def test_the_new_plays_change_the_games_when_on():
     on = salem_tallies(['strategies.all={name="people", confess=1.0}'])
     # measured on 4,000 games: 2.2 confessions a game off, 10.2 on
     assert on["events"][confessions] > 2 * plain["events"][confessions]
-    piled = salem_tallies(['strategies.all={name="people", pile_on=1.0}'])
-    assert not all(np.array_equal(plain[k], piled[k]) for k in plain)
+    for play in ("pile_on=1.0", "finish=1.0"):
+        on = salem_tallies([f'strategies.all={{name="people", {play}}}'])
+        assert not all(np.array_equal(plain[k], on[k]) for k in plain), play
