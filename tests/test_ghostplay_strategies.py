@@ -292,7 +292,7 @@ def test_people_beat_random_play():
     assert rates[0] - rates[1] > 0.15
 
 
-# --- plays from outside the family (off by default) -------------------------------------------------
+# --- plays from outside the family (off by default) -----------------------------------------------
 def with_set(**values):
     params = PEOPLE.copy()
     names = list(DEFAULTS)

@@ -238,7 +238,7 @@ def test_the_attack_matrix_keeps_whole_numbers_exactly():
                for a in range(12) for t in range(12))
 
 
-# --- plays from outside the family (off by default) -------------------------------------------------
+# --- plays from outside the family (off by default) -----------------------------------------------
 def with_params(**values):
     params = PARAMS.copy()
     names = [p.name for p in PEOPLE_PARAMS]
