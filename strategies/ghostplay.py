@@ -13,6 +13,10 @@ exorcism still lacks) and quietly spoil the others, more warily at a table dealt
 help from them without giving back (a ledger read from the public log); hosts challenge the
 voters they suspect when their exorcism is at risk; the evil path helps ghosts pile up on one
 player; the ghost king keeps its cards and summons when it can.
+
+Two plays from outside that reading, off by default (docs/strategies.md): a host that clears the
+ghosts on its own side first and leaves a rival's (`own_side`), and a member that keeps cards for
+its own exorcisms and helps others only with the rest (`hoard`).
 """
 
 from simulator.games.base import Layout, StrategyInfo, StrategyParam
@@ -38,7 +42,7 @@ M = MEMORY.offsets("Memory")
 
 # parameters of `people` (positions in params)
 (P_TRUST, P_DOUBT, P_HELP, P_SPOIL, P_CHALLENGE, P_GUARD, P_LEARN, P_MARGIN, P_EVIL_SPOIL,
- P_RECIPROCITY, P_WARY_TRUST) = range(11)
+ P_RECIPROCITY, P_WARY_TRUST, P_OWN_SIDE, P_HOARD) = range(13)
 W_CHALLENGE = 3.0   # evidence of a challenge's result (log-odds)
 W_COUNT = 1.5       # evidence of the shuffled count, shared among the unchallenged voters
 MAX_BELIEF = 8.0
@@ -261,9 +265,19 @@ def choose_vote(obs, legal, params, memory, rng):
     trust = belief(obs, memory, host)
     if trust < 1.0 and rides_free(obs, memory, params, host):  # no free ride on my help
         return 0
+    hoard = int(params[P_HOARD])
     if trust >= trust_needed(obs, params):
-        return vote_action(legal, help_needed(obs, memory, params, requirement), 0, rng)
+        cards = help_needed(obs, memory, params, requirement)
+        if hoard > 0:  # only what I hold beyond the cards kept for my own exorcisms
+            cards = min(cards, obs[OBS.colours + colour] - hoard)
+            if cards <= 0:
+                return 0
+        return vote_action(legal, cards, 0, rng)
     if trust <= params[P_DOUBT]:
+        if hoard > 0:
+            spoil_cards = min(spoil_cards, obs[OBS.colours + 1 - colour] - hoard)
+            if spoil_cards <= 0:
+                return 0
         return vote_action(legal, 0, spoil_cards, rng)
     return 0
 
@@ -272,10 +286,12 @@ UNUSABLE = -1.0e18  # a ghost the hand cannot dispel alone (or an illegal slot)
 
 
 @inlined
-def ghost_score(obs, legal, slot, me, king):
+def ghost_score(obs, legal, params, memory, slot, me, king):
     """How much `choose_ghost` wants the ghost in `slot`: its points, more for a player close to
-    rising and for a player whose identity I do not know; for the ghost king, the lower the
-    requirement the better. UNUSABLE when the hand cannot dispel it alone."""
+    rising and for a player whose identity I do not know, and (`own_side`) more for a ghost on me
+    or on a player I believe is of my sect, less for one on a player I believe is not; for the
+    ghost king, the lower the requirement the better. UNUSABLE when the hand cannot dispel it
+    alone."""
     if not legal[slot]:
         return UNUSABLE
     card = obs[OBS.slot_card + slot]
@@ -290,6 +306,9 @@ def ghost_score(obs, legal, slot, me, king):
         score += 2.0
     if target != me and obs[OBS.known + target] < 0:
         score += 0.5
+    own_side = params[P_OWN_SIDE]
+    if own_side > 0.0:  # my side's ghosts first: a rise there costs my sect a member's points
+        score += own_side * (2.0 * belief(obs, memory, target) - 1.0)
     return score
 
 
@@ -305,7 +324,7 @@ def choose_ghost(obs, legal, params, memory, rng):
     best = UNUSABLE
     ties = 0
     for slot in range(obs[OBS.in_play]):
-        score = ghost_score(obs, legal, slot, me, king)
+        score = ghost_score(obs, legal, params, memory, slot, me, king)
         if score == UNUSABLE:
             continue
         if score > best or ties == 0:
@@ -317,7 +336,7 @@ def choose_ghost(obs, legal, params, memory, rng):
         return PASS
     pick = uniform_index(ties, rng)
     for slot in range(obs[OBS.in_play]):
-        if ghost_score(obs, legal, slot, me, king) == best:
+        if ghost_score(obs, legal, params, memory, slot, me, king) == best:
             if pick == 0:
                 return slot
             pick -= 1
@@ -518,6 +537,16 @@ def builtin():
                               integer=True),
                 StrategyParam("wary_trust", 0.6, 0.0, 1.0,
                               "`trust` at a table dealt an evil player (5 and 7 players)"),
+                StrategyParam("own_side", 0.0, 0.0, 3.0,
+                              "a host's weight for the ghost on itself or on a player it "
+                              "believes is of its sect (less for one it believes is not), "
+                              "beside the ghost's points: my side's ghosts first, a rival's "
+                              "left to rise (0: off; 1 outweighs a point)"),
+                StrategyParam("hoard", 0, 0, 6,
+                              "cards of each colour a member keeps for its own exorcisms: it "
+                              "helps or spoils another host's exorcism only with cards beyond "
+                              "them (0: off; a ghost about to raise a ghost king is still "
+                              "guarded)", integer=True),
             ),
             memory=MEMORY.size),
         "helpful": StrategyInfo(

@@ -24,6 +24,11 @@ starts from the events still in the log's ring):
   and as a townsperson it reads the Cat's first holder by `cat_suspicion`;
 * as the constable it protects the most-accused player it trusts (a witch constable: a witch).
 
+Three plays from outside that reading, off by default (docs/strategies.md): a town that piles
+its red cards on the player with the most accusations already in front of it (`pile_on`), a
+townsperson who confesses at dawn as insurance whenever it can spare a tryal (`confess`), and
+witches who go for the kill, striking the townsfolk with the fewest tryals left (`finish`).
+
 Ties are broken at random, from the strategy's rng.
 """
 
@@ -60,7 +65,7 @@ HALF = FIELD // 2
 
 # params
 (P_FOCUS, P_AGGRESSION, P_FEAR, P_PROFILE, P_INSIGHT, P_WITCH_AGGRESSION,
- P_SHORT_AGGRESSION, P_CAT_KEEP, P_CAT_SUSPICION) = range(9)
+ P_SHORT_AGGRESSION, P_CAT_KEEP, P_CAT_SUSPICION, P_PILE_ON, P_CONFESS, P_FINISH) = range(12)
 
 # What a card in hand is worth to the one who holds it (Parris, Proctor, Tituba, the draft).
 CARD_VALUE = (1.0, 3.0, 7.0, 2.5, 2.0, 2.5, 1.5, 1.5, 1.0, 2.5, 2.0, 0.5, 0.5, 0.0, 0.0)
@@ -267,7 +272,11 @@ def score_all(obs, memory, params, witch):
                 memory[M.score + s] = -BIG
             else:
                 near = obs[OBS.accusations + s] / max(obs[OBS.needed + s], 1)
-                memory[M.score + s] = threat(obs, memory, s) + 2.0 * near
+                score = threat(obs, memory, s) + 2.0 * near
+                finish = params[P_FINISH]
+                if finish > 0.0:  # a trial that reveals the last tryal kills
+                    score += finish / max(obs[OBS.face_down + s], 1)
+                memory[M.score + s] = score
         else:
             memory[M.score + s] = suspicion(obs, memory, s, params[P_INSIGHT])
     if not witch:
@@ -303,6 +312,15 @@ def enemy(obs, memory, params, witch, rng):
     if mask & ~friends == 0:
         return -1
     if random_double(rng) < params[P_FOCUS]:
+        pile_on = params[P_PILE_ON]
+        if not witch and pile_on > 0.0:
+            # pile on: the accusations already in front of each (its share of the threshold)
+            # add to my suspicion, so the table's red cards go on one player (scratch: M.help,
+            # which `friend` rewrites before it reads it)
+            for s in range(obs[OBS.players]):
+                near = obs[OBS.accusations + s] / max(obs[OBS.needed + s], 1)
+                memory[M.help + s] = memory[M.score + s] + pile_on * near
+            return pick_best(memory, mask & ~friends, rng, M.help)
         return pick_best(memory, mask & ~friends, rng)
     return uniform_bit(mask & ~friends, rng)
 
@@ -673,6 +691,8 @@ def people(kind, obs, legal, params, memory, rng):
         if witch:
             if obs[OBS.victim] != me:
                 return STOP
+        elif params[P_CONFESS] > 0.0 and random_double(rng) < params[P_CONFESS]:
+            pass  # insurance: confess whenever a tryal can be spared, whoever I accused
         else:
             mine = 0.0
             most = 1.0
@@ -726,6 +746,19 @@ PEOPLE_PARAMS = (
     StrategyParam("cat_suspicion", 0.2, -1.0, 1.0,
                   "the town's reading of the Black Cat's first holder: suspicion it adds (the "
                   "witches chose that player: they may have kept the Cat, or given it away)"),
+    StrategyParam("pile_on", 0.0, 0.0, 3.0,
+                  "the town's weight of the accusations already in front of a player (their "
+                  "share of its threshold) when it picks whom to strike: 0 off; from about 1 it "
+                  "piles its red cards on the player nearest a trial, so the table's cards "
+                  "combine on one target"),
+    StrategyParam("confess", 0.0, 0.0, 1.0,
+                  "a townsperson's probability of confessing at dawn however little it "
+                  "accused, whenever it can spare a tryal (two or more face down, or William "
+                  "Phips): insurance against the night's kill (0: only by `fear`)"),
+    StrategyParam("finish", 0.0, 0.0, 3.0,
+                  "a witch's weight of going for the kill when it picks whom to strike: it adds "
+                  "finish / (the player's face-down tryals), so a townsperson with one tryal "
+                  "left, whom the next trial kills, comes first (0: off)"),
 )
 
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 
 from simulator.games import driver
+from simulator.run import runner
+from simulator.setup import config
 from simulator.games.base import OBS_KIND, OBS_ME, OBS_ROLE
 from simulator.games.ghostplay import GAME
 from simulator.games.ghostplay.declaration import DECISION, OBS, OUTCOME, PASS, VOTE_BASE
@@ -18,7 +20,7 @@ from strategies.common import random_play
 from strategies.ghostplay import MEMORY, M, builtin, helpful, people
 
 from test_ghostplay_positions import (
-    EVIL, KING, PARAMS, RED, TP, TS, ghost, give, haunt, position,
+    EVIL, KING, PARAMS, RED, TP, TS, ghost, ghosts, give, haunt, position,
 )
 
 SIX = [TP, TS, TP, TS, TP, TS]
@@ -26,9 +28,11 @@ DEFAULTS = builtin()["people"].defaults()
 # The hand-built positions below read each parameter's effect off round values (the defaults are
 # the best response's, docs/strategies.md, and may move): a member helps trusted hosts with at
 # most 2, spoils doubted ones with 1, a host adds a margin of 1, the evil side spoils with 1; it
-# helps whatever a host gave back (reciprocity 40) unless a test says otherwise.
+# helps whatever a host gave back (reciprocity 40) unless a test says otherwise; the plays from
+# outside the family (`own_side`, `hoard`) are off.
 SET = {"trust": 0.6, "doubt": 0.4, "help": 2, "spoil": 1, "challenge": 0.7, "guard": 1,
-       "learn": 1.0, "margin": 1, "evil_spoil": 1, "reciprocity": 40, "wary_trust": 0.95}
+       "learn": 1.0, "margin": 1, "evil_spoil": 1, "reciprocity": 40, "wary_trust": 0.95,
+       "own_side": 0.0, "hoard": 0}
 PEOPLE = np.array([SET[name] for name in DEFAULTS], dtype=np.float64)
 
 
@@ -67,7 +71,8 @@ def test_builtin_strategies_and_their_parameters():
     strategies = builtin()
     assert set(strategies) == {"random", "people", "helpful"}
     assert list(DEFAULTS) == ["trust", "doubt", "help", "spoil", "challenge", "guard", "learn",
-                              "margin", "evil_spoil", "reciprocity", "wary_trust"]
+                              "margin", "evil_spoil", "reciprocity", "wary_trust", "own_side",
+                              "hoard"]
     assert strategies["people"].memory == MEMORY.size <= 256
     assert strategies["helpful"].memory == 0
 
@@ -285,3 +290,80 @@ def test_people_beat_random_play():
     t, _ = driver.simulate(GAME, params, seats, 1000, seed=7)
     rates = t["slot_wins"][:2] / t["slot_games"][:2]
     assert rates[0] - rates[1] > 0.15
+
+
+# --- plays from outside the family (off by default) -----------------------------------------------
+def with_set(**values):
+    params = PEOPLE.copy()
+    names = list(DEFAULTS)
+    for name, value in values.items():
+        params[names.index(name)] = value
+    return params
+
+
+def test_the_new_plays_are_off_by_default():
+    assert DEFAULTS["own_side"] == 0.0 and DEFAULTS["hoard"] == 0
+
+
+def test_own_side_hosts_the_ghost_on_my_side_first():
+    st = position(SIX)
+    alike = ghosts(PARAMS, colour="red", requirement=2)  # same points, same requirement
+    mine = haunt(st, alike[0], 0)
+    theirs = haunt(st, alike[1], 3)  # seat 3: identity unknown to me
+    give(st, 0, red=4)
+    legal_ghost(st, 0, False)
+    # off: an unknown player's ghost is worth a look (+0.5): seat 3's, every time
+    assert {ask(people, st, 0, DECISION.exorcise, seed=s) for s in range(20)} == {theirs}
+    on = with_set(own_side=1.0)
+    assert {ask(people, st, 0, DECISION.exorcise, seed=s, params=on) for s in range(20)} == {mine}
+    # two players I looked at: off, alike (ties at random); on, my sect's first
+    st = position(SIX)
+    rival = haunt(st, alike[0], 1)
+    friend = haunt(st, alike[1], 2)
+    st.known[0, 1], st.known[0, 2] = TS, TP
+    give(st, 0, red=4)
+    legal_ghost(st, 0, False)
+    assert {ask(people, st, 0, DECISION.exorcise, seed=s) for s in range(40)} == {rival, friend}
+    assert {ask(people, st, 0, DECISION.exorcise, seed=s, params=on)
+            for s in range(20)} == {friend}
+
+
+def test_hoard_keeps_cards_for_my_own_exorcisms():
+    st = exorcism_on_3(known=TP)  # seat 0 holds 4 red and 4 blue; `help` 2
+    legal_vote(st, 0, RED)
+    assert ask(people, st, 0, DECISION.vote) == 2 * VOTE_BASE
+    assert ask(people, st, 0, DECISION.vote, params=with_set(hoard=3)) == 1 * VOTE_BASE
+    assert ask(people, st, 0, DECISION.vote, params=with_set(hoard=4)) == 0
+    st = exorcism_on_3(known=TS)  # a host of the other sect: spoiled with 1 blue
+    legal_vote(st, 0, RED)
+    assert ask(people, st, 0, DECISION.vote) == 1
+    assert ask(people, st, 0, DECISION.vote, params=with_set(hoard=4)) == 0
+    # a ghost about to raise a ghost king is still guarded
+    st = exorcism_on_3()
+    haunt(st, ghost(PARAMS, colour="blue"), 3)
+    legal_vote(st, 0, RED)
+    assert ask(people, st, 0, DECISION.vote, params=with_set(hoard=6)) == 2 * VOTE_BASE
+
+
+def ghostplay_tallies(overrides, games=300, seed=3):
+    cfg = config.load("ghostplay", overrides)
+    return runner.run(cfg, games, seed=seed, workers=1).tallies
+
+
+def test_the_new_plays_at_their_defaults_play_the_same_games():
+    plain = ghostplay_tallies([])
+    explicit = ghostplay_tallies(['strategies.all={name="people", own_side=0.0, hoard=0}'])
+    assert plain.keys() == explicit.keys()
+    assert all(np.array_equal(plain[k], explicit[k]) for k in plain)
+
+
+def test_the_new_plays_change_the_games_when_on():
+    plain = ghostplay_tallies([])
+    for play in ("own_side=3.0", "hoard=4"):
+        on = ghostplay_tallies([f'strategies.taiping={{name="people", {play}}}'])
+        assert not all(np.array_equal(plain[k], on[k]) for k in plain), play
+    # measured on 4,000 games: Taiping 47.1% with the defaults, 53.2% with own_side 3
+    on = ghostplay_tallies(['strategies.taiping={name="people", own_side=3.0}'], games=2000)
+    plain = ghostplay_tallies([], games=2000)
+    taiping = 0
+    assert on["team_wins"][taiping] > plain["team_wins"][taiping]

@@ -8,11 +8,12 @@ import pytest
 from scipy.stats import beta
 
 from simulator.setup import config
+from simulator.run import runner
 from simulator.games import driver
 from simulator.games.base import OBS_KIND, OBS_ME, OBS_ROLE
 from simulator.games.salem import GAME
 from simulator.games.salem.declaration import (
-    CARD, DECISION, LOG, MODE, N_ACTIONS, N_CHARACTERS, N_ROLES, STOP, TOWN, TURN, WITCH,
+    CARD, DECISION, EVENTS, LOG, MODE, N_ACTIONS, N_CHARACTERS, N_ROLES, STOP, TOWN, TURN, WITCH,
 )
 from simulator.games.salem.observation import (
     legal_confess, legal_living, legal_play, legal_turn, observe,
@@ -20,7 +21,8 @@ from simulator.games.salem.observation import (
 from simulator.games.salem.rules import log_event, recount_all
 from strategies.common import random_play
 from strategies.salem import (
-    MEMORY, M, P_CAT_KEEP, P_CAT_SUSPICION, PEOPLE_PARAMS, builtin, people,
+    MEMORY, M, P_CAT_KEEP, P_CAT_SUSPICION, P_CONFESS, P_FINISH, P_PILE_ON, PEOPLE_PARAMS, builtin,
+    people,
 )
 
 from test_salem_positions import CONSTABLE, NAW, WITCH_TRYAL, add_front, position
@@ -234,3 +236,119 @@ def test_the_attack_matrix_keeps_whole_numbers_exactly():
         values[a, t] = values.get((a, t), 0.0) + amount
     assert all(given(memory, a, t) == values.get((a, t), 0.0)
                for a in range(12) for t in range(12))
+
+
+# --- plays from outside the family (off by default) -----------------------------------------------
+def with_params(**values):
+    params = PARAMS.copy()
+    names = [p.name for p in PEOPLE_PARAMS]
+    for name, value in values.items():
+        params[names.index(name)] = value
+    return params
+
+
+def test_the_new_plays_are_off_by_default():
+    defaults = builtin()["people"].defaults()
+    assert defaults["pile_on"] == defaults["confess"] == defaults["finish"] == 0.0
+    names = [p.name for p in PEOPLE_PARAMS]
+    assert (names.index("pile_on"), names.index("confess"), names.index("finish")) == \
+        (P_PILE_ON, P_CONFESS, P_FINISH)
+
+
+def accused_table():
+    """Seat 1 (town) holds one Accusation; seats 0, 2, 3 and 4 look alike to it (two face-down
+    tryals each, nothing in the log), but seat 3 has 4 accusations in front of it already."""
+    st = position(CHARS, tryals=[[WITCH_TRYAL, NAW]] + [[NAW, NAW]] * 4,
+                  hands=[{}, {"accusation": 1}])
+    add_front(st, 3, CARD.accusation, 4)
+    recount_all(st)
+    return st
+
+
+def planned_targets(st, params, seeds=60):
+    targets = []
+    for seed in range(seeds):
+        memory = np.zeros(MEMORY.size)
+        legal_play(st, 1, True)
+        assert ask(st, 1, DECISION.play, memory=memory, seed=seed, params=params) == \
+            CARD.accusation
+        targets.append(int(memory[M.target]) - 1)
+    return targets
+
+
+def test_pile_on_accuses_the_player_nearest_a_trial():
+    st = accused_table()
+    focused = with_params(focus=1.0)
+    # off: the four look alike, ties at random
+    assert set(planned_targets(st, focused)) == {0, 2, 3, 4}
+    # on: the accusations already in front of seat 3 make it the one to strike
+    assert set(planned_targets(st, with_params(focus=1.0, pile_on=1.0))) == {3}
+    # a witch strikes by its own reading (`pile_on` is the town's): the same plans either way
+    witch = position(CHARS, tryals=[[NAW, NAW], [WITCH_TRYAL, NAW]] + [[NAW, NAW]] * 3,
+                     hands=[{}, {"accusation": 1}])
+    add_front(witch, 3, CARD.accusation, 4)
+    recount_all(witch)
+    witch.known_team[1, :5] = [TOWN, WITCH, TOWN, TOWN, TOWN]
+    assert planned_targets(witch, with_params(focus=1.0, pile_on=3.0)) == \
+        planned_targets(witch, focused)
+
+
+def test_confess_insures_a_townsperson_who_never_accused():
+    st = position(CHARS, tryals=[[WITCH_TRYAL, NAW], [NAW, NAW, NAW], [NAW, NAW], [NAW, NAW],
+                                 [NAW, NAW]])
+    fearful = with_params(fear=1.0)   # fear scales with my accusations: seat 1 made none
+    insured = with_params(fear=1.0, confess=1.0)
+    off, on = set(), set()
+    for seed in range(30):
+        legal_confess(st, 1)
+        off.add(ask(st, 1, DECISION.confess, (-1, -1, -1, MODE.dawn), seed=seed,
+                    params=fearful))
+        legal_confess(st, 1)
+        on.add(ask(st, 1, DECISION.confess, (-1, -1, -1, MODE.dawn), seed=seed,
+                   params=insured))
+    assert off == {STOP}
+    assert on <= {0, 1, 2} and on   # a Not a Witch, every time
+    # a tryal it cannot spare (one face down, no Phips) is never confessed
+    st = position(CHARS, tryals=[[WITCH_TRYAL, NAW], [NAW], [NAW, NAW], [NAW, NAW], [NAW, NAW]])
+    legal_confess(st, 1)
+    assert ask(st, 1, DECISION.confess, (-1, -1, -1, MODE.dawn), params=insured) == STOP
+
+
+def test_finish_sends_a_witch_for_the_townsperson_with_the_fewest_tryals():
+    # seat 1 is the witch, with one Accusation; seat 3 has one face-down tryal left (a trial
+    # kills it), the other townsfolk two; nobody threatens the witches yet
+    st = position(CHARS, tryals=[[NAW, NAW], [WITCH_TRYAL, NAW], [NAW, NAW], [NAW], [NAW, NAW]],
+                  hands=[{}, {"accusation": 1}])
+    st.known_team[1, :5] = [TOWN, WITCH, TOWN, TOWN, TOWN]
+    focused = with_params(focus=1.0)
+    assert set(planned_targets(st, focused)) == {0, 2, 3, 4}   # off: alike, ties at random
+    assert set(planned_targets(st, with_params(focus=1.0, finish=1.0))) == {3}
+    # the town's reading does not move: `finish` is the witches'
+    town = position(CHARS, tryals=[[WITCH_TRYAL, NAW], [NAW, NAW], [NAW, NAW], [NAW], [NAW, NAW]],
+                    hands=[{}, {"accusation": 1}])
+    assert planned_targets(town, with_params(focus=1.0, finish=3.0)) == \
+        planned_targets(town, focused)
+
+
+def salem_tallies(overrides, games=300, seed=3):
+    cfg = config.load("salem", overrides)
+    return runner.run(cfg, games, seed=seed, workers=1).tallies
+
+
+def test_the_new_plays_at_their_defaults_play_the_same_games():
+    plain = salem_tallies([])
+    explicit = salem_tallies(['strategies.all={name="people", pile_on=0.0, confess=0.0, '
+                              'finish=0.0}'])
+    assert plain.keys() == explicit.keys()
+    assert all(np.array_equal(plain[k], explicit[k]) for k in plain)
+
+
+def test_the_new_plays_change_the_games_when_on():
+    plain = salem_tallies([])
+    confessions = [e.name for e in EVENTS].index("confessions")
+    on = salem_tallies(['strategies.all={name="people", confess=1.0}'])
+    # measured on 4,000 games: 2.2 confessions a game off, 10.2 on
+    assert on["events"][confessions] > 2 * plain["events"][confessions]
+    for play in ("pile_on=1.0", "finish=1.0"):
+        on = salem_tallies([f'strategies.all={{name="people", {play}}}'])
+        assert not all(np.array_equal(plain[k], on[k]) for k in plain), play

@@ -32,7 +32,7 @@ warnings.filterwarnings("ignore", category=numba.NumbaExperimentalFeatureWarning
 
 # --- limits every game shares ---------------------------------------------------------------------
 MAX_STRATEGY_SLOTS = 16   # different strategies (with their parameters) in one run
-MAX_STRATEGY_PARAMS = 12  # parameters of one strategy
+MAX_STRATEGY_PARAMS = 16  # parameters of one strategy
 MEMORY_PER_SEAT = 1024    # float64 words of strategy memory one seat may use in all (its strategies
 #                           together: a people-like one beside a user's own fits)
 TRACE_WIDTH = 6           # one trace row: (step, event code, actor, target, value, extra)
