@@ -69,7 +69,7 @@ MEMORY = Layout((
     ("offered", MAX_PLAYERS, "per seat: cards offered so far (derived)"),
     ("removed", MAX_PLAYERS, "per seat: scrolls removed so far (derived)"),
     ("own_peek", 1, "1 from a proposal made for a Secret Peek of my own accord (`scout`, "
-                    "`frame`) until its scroll is named"),
+                    "`frame`) until its scroll (a jester) or its target (an exile) is named"),
 ))
 M = MEMORY.offsets("Memory")
 
@@ -512,13 +512,19 @@ def present_known_scheme(obs, effect):
 
 
 @compiled
-def most_suspect(obs, memory, legal, rng):
+def unreported(obs, s):
+    """Has nobody said publicly what `s`'s faction is?"""
+    return obs[OBS.faction_claim + s] < 0
+
+
+@compiled
+def most_suspect(obs, memory, legal, rng, fresh):
     """The legal seat whose faction I do not know with the highest suspicion (ties at random);
-    -1 if there is none."""
+    -1 if there is none. `fresh`: only seats nobody has reported on."""
     best = -1e18
     count = 0
     for s in range(obs[OBS.players]):
-        if legal[s] and obs[OBS.known_faction + s] < 0:
+        if legal[s] and obs[OBS.known_faction + s] < 0 and (not fresh or unreported(obs, s)):
             value = memory[M.suspicion + s]
             if value > best:
                 best = value
@@ -529,7 +535,8 @@ def most_suspect(obs, memory, legal, rng):
         return -1
     pick = uniform_index(count, rng)
     for s in range(obs[OBS.players]):
-        if legal[s] and obs[OBS.known_faction + s] < 0 and memory[M.suspicion + s] == best:
+        if legal[s] and obs[OBS.known_faction + s] < 0 and (not fresh or unreported(obs, s)) \
+                and memory[M.suspicion + s] == best:
             if pick == 0:
                 return s
             pick -= 1
@@ -658,8 +665,9 @@ def exile_move(kind, obs, legal, params, memory, rng):
                 return PROPOSAL.decline
             return PROPOSAL.propose
         if intent == 0 and memory[M.own_peek] == 1.0:
-            intent = 2  # Secret Peek, on the most suspect seat (peek_target)
-        memory[M.own_peek] = 0.0
+            intent = 2  # Secret Peek, on the chief suspect (peek_target)
+        else:
+            memory[M.own_peek] = 0.0
         effect = EFFECT.see_sacrifice if intent == 1 else (
             EFFECT.see_faction if intent == 2 else EFFECT.swap_adjacent)
         position = scroll_with_effect(obs, legal, effect, rng)
@@ -667,10 +675,15 @@ def exile_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.spell_caster:
         return me
     if kind == DECISION.peek_target:  # the claimant of a card that would complete a pattern
+        if memory[M.own_peek] == 1.0:  # `scout`: the chief suspect nobody has reported on
+            memory[M.own_peek] = 0.0
+            target = most_suspect(obs, memory, legal, rng, True)
+            if target >= 0:
+                return target
         claimant = doubtful_claimant(obs, memory, doubt)
         if claimant >= 0 and legal[claimant]:
             return claimant
-        target = most_suspect(obs, memory, legal, rng)
+        target = most_suspect(obs, memory, legal, rng, False)
         return target if target >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.brink_swap:
         return best_swap(obs, memory, legal, 1.0, rng)
@@ -679,11 +692,12 @@ def exile_move(kind, obs, legal, params, memory, rng):
 
 @compiled
 def worth_scouting(obs):
-    """Is there a Secret Peek left and another seat whose faction I do not know?"""
+    """Is there a Secret Peek left and another seat whose faction I do not know and nobody has
+    reported on?"""
     if not present_with_effect(obs, EFFECT.see_faction):
         return False
     for s in range(obs[OBS.players]):
-        if obs[OBS.known_faction + s] < 0:
+        if obs[OBS.known_faction + s] < 0 and unreported(obs, s):
             return True
     return False
 
@@ -953,9 +967,9 @@ def builtin():
                 StrategyParam("scout", 0.0, 0.0, 1.0,
                               "chance an exile with its feather and no other reason to cast a "
                               "spell casts Secret Peek after a card is played, on its chief "
-                              "suspect (the seat that offered the most cards, dissented, was "
-                              "caught lying): looking at the likeliest jester before any claim "
-                              "needs checking (0: off)"),
+                              "suspect nobody has reported on (the seat that offered the most "
+                              "cards, dissented, was caught lying): looking at the likeliest "
+                              "jester before any claim needs checking (0: off)"),
                 StrategyParam("frame", 0.0, 0.0, 1.0,
                               "chance a jester with its feather and no trap to spring casts a "
                               "Secret Peek it knows to be real after a card is played, on an "

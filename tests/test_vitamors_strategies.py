@@ -536,9 +536,20 @@ def test_a_scout_peeks_at_its_chief_suspect_with_no_claim_to_check():
     memory = np.zeros(MEMORY.size)
     assert play(DECISION.propose, obs, propose, memory, scout=1.0) == PROPOSAL.propose
     assert play(DECISION.spell_scroll, obs, mask(*SCROLLS), memory, scout=1.0) in PEEK_POSITIONS
-    assert memory[M.own_peek] == 0.0  # the proposal is spent
     assert play(DECISION.spell_caster, obs, mask(*range(7)), memory, scout=1.0) == 0
     assert play(DECISION.peek_target, obs, mask(1, 2, 3, 4, 5, 6), memory, scout=1.0) == 3
+    assert memory[M.own_peek] == 0.0  # the proposal is spent
+    # a seat someone has already reported on is left alone: the scout looks at another one
+    reported = obs.copy()
+    reported[OBS.faction_claim + 3] = J
+    reported[OBS.faction_claimer + 3] = 1
+    memory = np.zeros(MEMORY.size)
+    assert play(DECISION.propose, reported, propose, memory, scout=1.0) == PROPOSAL.propose
+    assert play(DECISION.peek_target, reported, mask(1, 2, 3, 4, 5, 6), memory, scout=1.0) != 3
+    # nobody left that nobody has reported on: nothing to scout
+    reported[OBS.faction_claim:OBS.faction_claim + 7] = E
+    reported[OBS.faction_claimer:OBS.faction_claimer + 7] = 1
+    assert play(DECISION.propose, reported, propose, scout=1.0) == PROPOSAL.decline
     # with no Secret Peek left on the board there is nothing to scout with
     for p in PEEK_POSITIONS:
         obs[OBS.scroll_state + p] = SCROLL.removed
