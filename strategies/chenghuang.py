@@ -13,7 +13,9 @@ function over the scoring table carried in the observation, never the game state
   most valuable cards go face down; 文判 copies a face-down card when that is as good), estimates
   every player's round score from what its seat has seen, votes for the most likely leader and,
   when accused, admits if that is expected to cost less than denying, weighing its estimated
-  chance of really being the highest (shaded by `risk`).
+  chance of really being the highest (shaded by `risk`). Two ways of playing it cannot otherwise
+  express, off by default: `target_leader` (votes and steals from the game's leader) and `lure`
+  (hides its cheapest cards, a bluff to draw the accusation).
 """
 
 import math
@@ -26,7 +28,9 @@ from simulator.games.chenghuang.declaration import (
 )
 from simulator.games.chenghuang.rules import PRINTED, kind_score, showdown_score
 
-from .common import RANDOM, compiled, inlined, strategy, uniform_index, uniform_legal
+from .common import (
+    RANDOM, compiled, inlined, random_double, strategy, uniform_index, uniform_legal,
+)
 
 
 NEG = -(1 << 60)
@@ -36,6 +40,10 @@ NEG = -(1 << 60)
 # points more each (measured: the estimate's mean error per face-down card, 5 players);
 # 柳將軍's third face-down card is an ordinary one. `estimate` adds this premium.
 HIDDEN_PREMIUM = 2.5
+
+
+# balanced's parameters, in the order it declares them (`builtin`).
+P_HOPE, P_RISK, P_TARGET_LEADER, P_LURE = range(4)
 
 
 @inlined
@@ -800,6 +808,47 @@ def likely_leader(obs, legal, spread, exclude, rng):
 
 
 @compiled
+def standings_leader(obs, legal, exclude, rng):
+    """The legal seat (other than `exclude`; -1 excludes none) leading the game: the highest
+    total before this round plus its estimated score this round (`expected_score`; ties at
+    random). In the first round every total is 0, so it is `likely_leader`'s choice."""
+    unseen = unseen_counts(obs)
+    best = -1
+    best_value = -1e18
+    ties = 0
+    for s in range(obs[OBS.players]):
+        if legal[s] and s != exclude:
+            value = obs[OBS.totals + s] + expected_score(obs, s, unseen)
+            if value > best_value:
+                best_value, best, ties = value, s, 1
+            elif value == best_value:
+                ties += 1
+                if tie_step(ties, rng):
+                    best = s
+    return best
+
+
+@compiled
+def standings_leader_not_me(obs, legal, rng):
+    """`standings_leader` for the captain breaking a vote tie: another tied seat if there is one."""
+    me = obs[OBS.me]
+    if legal[me]:
+        choice = standings_leader(obs, legal, me, rng)
+        if choice >= 0:
+            return choice
+        return me
+    return standings_leader(obs, legal, -1, rng)
+
+
+@compiled
+def rob_the_leader(obs, legal, rng):
+    """The thief names the game's leader among the players it may rob (`standings_leader`), or
+    declines when it may rob nobody."""
+    victim = standings_leader(obs, legal, obs[OBS.me], rng)
+    return victim if victim >= 0 else NO_THEFT
+
+
+@compiled
 def visible_leader_not_me(obs, legal, rng):
     me = obs[OBS.me]
     if legal[me]:
@@ -884,10 +933,18 @@ def balanced(kind, obs, legal, params, memory, rng):
 
     params: hope (weight of set potential while drafting, at five players and more: see
     `table_hope`), risk (0.5: admit when that is expected to cost less than denying, by its
-    estimated chance of really being the highest; lower admits more, 1 always denies)."""
+    estimated chance of really being the highest; lower admits more, 1 always denies), and two
+    ways of playing from outside the family, both off (0) by default: target_leader (chance a
+    vote, a tied vote's pick and a theft go to the game's leader) and lure (chance a card laid
+    face down is the cheapest, not the dearest). At 0 they draw nothing from the rng, so the
+    default play is the same, draw for draw."""
     if kind == DECISION.draft:  # the most frequent decision first
         return best_draft(obs, legal, table_hope(obs, params[0]), rng)
     if kind == DECISION.hide:
+        # `lure`: the cheapest card goes face down instead, a bluff
+        lure = params[P_LURE]
+        if lure > 0.0 and random_double(rng) < lure:
+            return cheapest_card(obs, legal, rng)
         return dearest_card(obs, legal, rng)  # the most valuable cards go face down
     if kind == DECISION.peek:
         return likely_leader(obs, legal, 1.0, -1, rng)
@@ -895,14 +952,23 @@ def balanced(kind, obs, legal, params, memory, rng):
         return best_scribe_source(obs, legal, True, rng)
     if kind == DECISION.scribe_target:
         return best_scribe_target(obs, legal, True, rng)
+    # `target_leader`: the vote, the captain's pick in a tied vote and the theft go to the game's
+    # leader instead
+    leader = params[P_TARGET_LEADER]
     if kind == DECISION.vote:
+        if leader > 0.0 and random_double(rng) < leader:
+            return standings_leader(obs, legal, -1, rng)
         return likely_leader(obs, legal, 0.0, -1, rng)
     if kind == DECISION.admit:
         return ANSWER.admit if admits(obs, params[1]) else ANSWER.deny
     if kind == DECISION.tie_break:
         if obs[OBS.tie] == TIE.vote:
+            if leader > 0.0 and random_double(rng) < leader:
+                return standings_leader_not_me(obs, legal, rng)
             return likely_leader_not_me(obs, legal, rng)
         return own_tie(obs, legal, rng)
+    if kind == DECISION.theft_target and leader > 0.0 and random_double(rng) < leader:
+        return rob_the_leader(obs, legal, rng)
     return value_play(kind, obs, legal, table_hope(obs, params[0]), rng)
 
 
@@ -916,6 +982,19 @@ BALANCED_HOPE = StrategyParam("hope", 0.75, 0.0, 1.0, HOPE.meaning + " (at five 
 RISK = StrategyParam("risk", 0.5, 0.0, 1.0,
                      "shades the estimated chance of really being the highest when accused: 0.5 "
                      "takes it as estimated, 0 doubles it, 1 ignores it (always deny)")
+# Play from outside the family (docs/strategies.md, "### chenghuang"): off by default.
+TARGET_LEADER = StrategyParam(
+    "target_leader", 0.0, 0.0, 1.0,
+    "chance each vote, each pick of the accused in a tied vote (as captain) and each theft goes "
+    "to the player leading the game (its total plus its estimated score this round) instead of "
+    "this round's likely top scorer and the victim whose card is worth most: bashing the leader, "
+    "since only the winner counts (0: off)")
+LURE = StrategyParam(
+    "lure", 0.0, 0.0, 1.0,
+    "chance each card it lays face down is its cheapest instead of its most valuable: a bluff "
+    "that shows its strength face up and hides junk, so the table (which takes face-down cards "
+    "for valuable ones) accuses it when it is not the highest and it wins a pile card by "
+    "denying (0: off)")
 
 
 def builtin():
@@ -930,6 +1009,8 @@ def builtin():
             "balanced", balanced,
             "drafts for value but lays its best cards face down; estimates every score from what "
             "it has seen, votes for the likely leader, admits when that is expected to cost less "
-            "than denying (`risk` shades its chance of really being the highest)",
-            params=(BALANCED_HOPE, RISK)),
+            "than denying (`risk` shades its chance of really being the highest); off by "
+            "default, it may bash the game's leader with votes and thefts (`target_leader`) or "
+            "hide its junk to draw the accusation (`lure`)",
+            params=(BALANCED_HOPE, RISK, TARGET_LEADER, LURE)),
     }

@@ -21,11 +21,12 @@ inlining them all into every caller at the Numba level made the first compile fi
   the scrolls hide: it always plays its card (the clock runs toward the card limit), announces a
   rank that plants a false pattern or hides a real one (probability `bluff`), votes with the table
   except to keep a real card out of a pattern, sets Veil and Swap as traps under Death's Gaze
-  (and Prolong Life or Requiem too, unless `open_gaze` leaves a Gaze real), springs a Veil or a
-  Swap on a card that would complete a pattern, covers its fellow jesters' lies, votes for a
-  ritual whose pattern it has verified (the jesters initiate it if they are most of the yes
-  votes), and one jester (the first in turn order from the sacrificer) votes for a ritual it
-  knows to be doomed: with a believing exile that makes a tie, which the exiles initiate.
+  (and Prolong Life or Requiem too, unless it leaves a Gaze real: half the time in expert mode),
+  springs a Veil or a Swap on a card that would complete a pattern, covers its fellow jesters'
+  lies, votes for a ritual whose pattern it has verified (the jesters initiate it if they are
+  most of the yes votes), and one jester (the first in turn order from the sacrificer) votes for
+  a ritual it knows to be doomed: with a believing exile that makes a tie, which the exiles
+  initiate.
 
   The exiles also read the public tells (`sacrifices`, `read_rituals`): every turn is an offer or
   a removal, so the table knows how many cards each seat offered and how many scrolls it removed.
@@ -36,12 +37,17 @@ inlining them all into every caller at the Numba level made the first compile fi
   of a seat at or above it), on any other believed pattern with probability `faith`, and on any
   believed pattern at the last vote (the card limit reached: no ritual means the jesters win). A
   jester may remove a scroll instead of offering (`disguise`), to look like an exile.
+
+  Two ways of playing from outside that family, off by default (at 0 they draw nothing from the
+  rng, so the default play is the same, draw for draw): an exile may spend its feather on a
+  Secret Peek at its chief suspect with no claim to check (`scout`), and a jester may spend its own
+  on a Secret Peek it knows to be real, to look at an exile and call it a jester (`frame`).
 """
 
 from simulator.games.base import FLAG_TALKS, Layout, StrategyInfo, StrategyParam
 from simulator.games.vitamors.declaration import (
     ALTAR, DECISION, EFFECT, EXILE, FACTION_SILENT, JESTER, MAX_ALTAR, MAX_PLAYERS, MAX_SCROLLS,
-    OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
+    N_TILES, OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
 )
 
 from .common import RANDOM, compiled, random_double, strategy, uniform_index, uniform_legal
@@ -62,11 +68,23 @@ MEMORY = Layout((
     ("backed", MAX_PLAYERS, "per seat: yes votes for rituals I saw no pattern in"),
     ("offered", MAX_PLAYERS, "per seat: cards offered so far (derived)"),
     ("removed", MAX_PLAYERS, "per seat: scrolls removed so far (derived)"),
+    ("own_peek", 1, "1 from a proposal made for a Secret Peek of my own accord (`scout`, "
+                    "`frame`) until its scroll (a jester) or its target (an exile) is named"),
 ))
 M = MEMORY.offsets("Memory")
 
-(P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_EXPERT_PATIENCE, P_OPEN_GAZE,
- P_PLAY_TELL, P_REMOVE_TRUST, P_BACKING_TELL, P_RITUAL_DOUBT, P_DISGUISE) = range(12)
+(P_DOUBT, P_PATIENCE, P_VIGILANCE, P_BLUFF, P_FAITH, P_PLAY_TELL, P_REMOVE_TRUST,
+ P_BACKING_TELL, P_RITUAL_DOUBT, P_DISGUISE, P_SCOUT, P_FRAME) = range(12)
+
+# In expert mode an exile holds back a card that fits nowhere with half the chance `patience`
+# gives (its schemes and the arcane tiles make a held-back card cost more: the exiles' best
+# responses there held back half as often). Once a parameter of its own (`expert_patience`, 0.5);
+# a strategy has at most 12, and the ones for play from outside the family needed the room.
+EXPERT_PATIENCE = 0.5
+# The chance a jester sets a rule-changing scheme (Prolong Life, Requiem) under Secret Peek
+# instead of Death's Gaze, leaving a Gaze real. Once a parameter (`open_gaze`); the jesters' best
+# responses over it gained nothing beyond its interval (+0.4 points at most), so it is fixed.
+OPEN_GAZE = 0.5
 
 
 # --- what a seat believes -------------------------------------------------------------------------
@@ -452,6 +470,38 @@ def known_scheme(obs, legal, effect, rng):
 
 
 @compiled
+def known_scythe(obs, legal, effect, rng):
+    """A legal position a jester knows to hold a scythe (not a scheme) whose tile performs
+    `effect` (-1 if none)."""
+    count = 0
+    for p in range(MAX_SCROLLS):
+        item = obs[OBS.scroll_known + p]
+        if legal[p] and item >= 0 and item < N_TILES and obs[OBS.effects + item] == effect:
+            count += 1
+    if count == 0:
+        return -1
+    pick = uniform_index(count, rng)
+    for p in range(MAX_SCROLLS):
+        item = obs[OBS.scroll_known + p]
+        if legal[p] and item >= 0 and item < N_TILES and obs[OBS.effects + item] == effect:
+            if pick == 0:
+                return p
+            pick -= 1
+    return -1
+
+
+@compiled
+def real_peek_left(obs):
+    """Does a jester know of a Secret Peek scythe still on the board?"""
+    for p in range(MAX_SCROLLS):
+        item = obs[OBS.scroll_known + p]
+        if item >= 0 and item < N_TILES and obs[OBS.scroll_state + p] == SCROLL.present \
+                and obs[OBS.effects + item] == EFFECT.see_faction:
+            return True
+    return False
+
+
+@compiled
 def present_known_scheme(obs, effect):
     for p in range(MAX_SCROLLS):
         item = obs[OBS.scroll_known + p]
@@ -462,13 +512,19 @@ def present_known_scheme(obs, effect):
 
 
 @compiled
-def most_suspect(obs, memory, legal, rng):
+def unreported(obs, s):
+    """Has nobody said publicly what `s`'s faction is?"""
+    return obs[OBS.faction_claim + s] < 0
+
+
+@compiled
+def most_suspect(obs, memory, legal, rng, fresh):
     """The legal seat whose faction I do not know with the highest suspicion (ties at random);
-    -1 if there is none."""
+    -1 if there is none. `fresh`: only seats nobody has reported on."""
     best = -1e18
     count = 0
     for s in range(obs[OBS.players]):
-        if legal[s] and obs[OBS.known_faction + s] < 0:
+        if legal[s] and obs[OBS.known_faction + s] < 0 and (not fresh or unreported(obs, s)):
             value = memory[M.suspicion + s]
             if value > best:
                 best = value
@@ -479,7 +535,8 @@ def most_suspect(obs, memory, legal, rng):
         return -1
     pick = uniform_index(count, rng)
     for s in range(obs[OBS.players]):
-        if legal[s] and obs[OBS.known_faction + s] < 0 and memory[M.suspicion + s] == best:
+        if legal[s] and obs[OBS.known_faction + s] < 0 and (not fresh or unreported(obs, s)) \
+                and memory[M.suspicion + s] == best:
             if pick == 0:
                 return s
             pick -= 1
@@ -570,9 +627,8 @@ def exile_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.offer:
         total = obs[OBS.altar_size] + obs[OBS.altar_size + 1]
         gain_life, gain_death = gains(obs, memory, obs[OBS.hand])
-        if total == 0 or max(gain_life, gain_death) >= 2.0 \
-                or random_double(rng) >= params[P_EXPERT_PATIENCE if obs[OBS.mode] == 1
-                                                else P_PATIENCE]:
+        patience = params[P_PATIENCE] * (EXPERT_PATIENCE if obs[OBS.mode] == 1 else 1.0)
+        if total == 0 or max(gain_life, gain_death) >= 2.0 or random_double(rng) >= patience:
             return OFFER.play
         return OFFER.remove
     if kind == DECISION.remove_scroll:  # keep the scrolls that verify a claim or swap cards
@@ -597,9 +653,21 @@ def exile_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.propose or kind == DECISION.spell_scroll:
         intent = exile_intent(obs, memory, params)
         if kind == DECISION.propose:
-            if intent == 0 or random_double(rng) >= params[P_VIGILANCE]:
+            memory[M.own_peek] = 0.0
+            if intent == 0:
+                # `scout`: with no reason to cast, look at the chief suspect's faction all the same
+                scout = params[P_SCOUT]
+                if scout > 0.0 and worth_scouting(obs) and random_double(rng) < scout:
+                    memory[M.own_peek] = 1.0
+                    return PROPOSAL.propose
+                return PROPOSAL.decline
+            if random_double(rng) >= params[P_VIGILANCE]:
                 return PROPOSAL.decline
             return PROPOSAL.propose
+        if intent == 0 and memory[M.own_peek] == 1.0:
+            intent = 2  # Secret Peek, on the chief suspect (peek_target)
+        else:
+            memory[M.own_peek] = 0.0
         effect = EFFECT.see_sacrifice if intent == 1 else (
             EFFECT.see_faction if intent == 2 else EFFECT.swap_adjacent)
         position = scroll_with_effect(obs, legal, effect, rng)
@@ -607,14 +675,31 @@ def exile_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.spell_caster:
         return me
     if kind == DECISION.peek_target:  # the claimant of a card that would complete a pattern
+        if memory[M.own_peek] == 1.0:  # `scout`: the chief suspect nobody has reported on
+            memory[M.own_peek] = 0.0
+            target = most_suspect(obs, memory, legal, rng, True)
+            if target >= 0:
+                return target
         claimant = doubtful_claimant(obs, memory, doubt)
         if claimant >= 0 and legal[claimant]:
             return claimant
-        target = most_suspect(obs, memory, legal, rng)
+        target = most_suspect(obs, memory, legal, rng, False)
         return target if target >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.brink_swap:
         return best_swap(obs, memory, legal, 1.0, rng)
     return uniform_legal(legal, rng)
+
+
+@compiled
+def worth_scouting(obs):
+    """Is there a Secret Peek left and another seat whose faction I do not know and nobody has
+    reported on?"""
+    if not present_with_effect(obs, EFFECT.see_faction):
+        return False
+    for s in range(obs[OBS.players]):
+        if obs[OBS.known_faction + s] < 0 and unreported(obs, s):
+            return True
+    return False
 
 
 @compiled
@@ -690,12 +775,12 @@ def jester_move(kind, obs, legal, params, memory, rng):
     if kind == DECISION.place_scheme:
         # A scheme that acts on the card in the sacrifice area (Veil, Swap) is a trap under the
         # tile that verifies claims. One that changes a rule for the game (Prolong Life, Requiem)
-        # acts wherever it is flipped: with probability `open_gaze` it goes under Secret Peek,
+        # acts wherever it is flipped: with probability OPEN_GAZE it goes under Secret Peek,
         # leaving a Death's Gaze real (a table that sees Gazes come true keeps casting them).
         effect = obs[OBS.effects + obs[OBS.placing]]
         rule_scheme = effect == EFFECT.card_limit or effect == EFFECT.ritual_votes
         position = -1
-        if rule_scheme and random_double(rng) < params[P_OPEN_GAZE]:
+        if rule_scheme and random_double(rng) < OPEN_GAZE:
             position = scroll_with_effect(obs, legal, EFFECT.see_faction, rng)
         if position < 0:
             position = scroll_with_effect(obs, legal, EFFECT.see_sacrifice, rng)
@@ -763,12 +848,23 @@ def jester_move(kind, obs, legal, params, memory, rng):
             gain_life, gain_death = gains(obs, memory, public)
             danger = max(gain_life, gain_death) >= COMPLETE / 2
         if kind == DECISION.propose:
+            memory[M.own_peek] = 0.0
             if danger and (present_known_scheme(obs, EFFECT.veil)
                            or present_known_scheme(obs, EFFECT.exchange_sacrifice)) \
                     and random_double(rng) < bluff:
                 return PROPOSAL.propose
+            # `frame`: look at an exile with a real Secret Peek, to call it a jester
+            frame = params[P_FRAME]
+            if frame > 0.0 and real_peek_left(obs) and random_double(rng) < frame:
+                memory[M.own_peek] = 1.0
+                return PROPOSAL.propose
             return PROPOSAL.decline
-        position = known_scheme(obs, legal, EFFECT.veil, rng)
+        position = -1
+        if memory[M.own_peek] == 1.0:
+            position = known_scythe(obs, legal, EFFECT.see_faction, rng)
+        memory[M.own_peek] = 0.0
+        if position < 0:
+            position = known_scheme(obs, legal, EFFECT.veil, rng)
         if position < 0:
             position = known_scheme(obs, legal, EFFECT.exchange_sacrifice, rng)
         return position if position >= 0 else uniform_legal(legal, rng)
@@ -831,14 +927,19 @@ def builtin():
             "backers of a ritual), trust seats that removed scrolls, and vote for the ritual they "
             "believe in (or at the last vote); jesters lie to plant false patterns, trap Death's "
             "Gaze with schemes, start a ritual they have verified, back doomed rituals, and may "
-            "hold back in disguise",
+            "hold back in disguise; off by default, exiles may peek at their chief suspect "
+            "with no claim to check (`scout`) and jesters may look at an exile to call it a "
+            "jester (`frame`)",
             params=(
                 StrategyParam("doubt", 9.5, 0.0, 100.0,
                               "suspicion at which an exile stops believing a player (a claim "
                               "it knows to be false counts 10: a liar is never believed; a "
                               "dissent or a disputed claim 1)"),
                 StrategyParam("patience", 1.0, 0.0, 1.0,
-                              "chance an exile holds back a card that fits nowhere"),
+                              "chance an exile holds back a card that fits nowhere (in expert "
+                              "mode half of it: its schemes and the arcane tiles make a "
+                              "held-back card cost more, and the exiles' best responses there "
+                              "held back half as often)"),
                 StrategyParam("vigilance", 1.0, 0.0, 1.0,
                               "chance an exile casts a spell it has a reason for"),
                 StrategyParam("bluff", 0.98, 0.0, 1.0, "chance a jester lies when a lie helps"),
@@ -846,14 +947,6 @@ def builtin():
                               "chance an exile backs a ritual whose pattern rests on claims it "
                               "has not verified (else only its own knowledge and known exiles' "
                               "word count)"),
-                StrategyParam("expert_patience", 0.5, 0.0, 1.0,
-                              "`patience` in expert mode (its schemes and the arcane tiles make a "
-                              "held-back card cost more: the exiles' best responses there hold "
-                              "back half as often)"),
-                StrategyParam("open_gaze", 0.5, 0.0, 1.0,
-                              "chance a jester sets a rule-changing scheme (Prolong Life, "
-                              "Requiem) under Secret Peek instead of Death's Gaze, leaving a "
-                              "Gaze real"),
                 StrategyParam("play_tell", 2.0, 0.0, 10.0,
                               "an exile's suspicion of a seat per card it offered (jesters run "
                               "the clock; exiles hold back cards that fit nowhere)"),
@@ -870,6 +963,18 @@ def builtin():
                 StrategyParam("disguise", 0.0, 0.0, 1.0,
                               "chance a jester removes a scroll instead of offering its card, as "
                               "an exile holding back would"),
+                # play from outside the family (docs/strategies.md, "### vitamors"): off (0)
+                StrategyParam("scout", 0.0, 0.0, 1.0,
+                              "chance an exile with its feather and no other reason to cast a "
+                              "spell casts Secret Peek after a card is played, on its chief "
+                              "suspect nobody has reported on (the seat that offered the most "
+                              "cards, dissented, was caught lying): looking at the likeliest "
+                              "jester before any claim needs checking (0: off)"),
+                StrategyParam("frame", 0.0, 0.0, 1.0,
+                              "chance a jester with its feather and no trap to spring casts a "
+                              "Secret Peek it knows to be real after a card is played, on an "
+                              "exile, whom it then says is a jester (with probability `bluff`): "
+                              "bluffing about alignment (0: off)"),
             ),
             flags=FLAG_TALKS, memory=MEMORY.size),
     }

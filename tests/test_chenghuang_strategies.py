@@ -9,13 +9,16 @@ import pytest
 from scipy.stats import hypergeom
 
 from simulator.games.chenghuang.declaration import (
-    ANSWER, CARD, DECISION, N_ACTIONS, N_KINDS, NO_THEFT, OBS, ROLE,
+    ANSWER, CARD, DECISION, EV, N_ACTIONS, N_KINDS, NO_THEFT, OBS, ROLE, TIE,
 )
+from simulator.run import runner
+from simulator.setup import config
 from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
     HIDDEN_PREMIUM, HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
     draft_kind_value, draft_value, gain_with, hyper_at, hyper_next, hyper_start, hyper_zero,
-    hidden_premium, kind_share, pair_losses, score_with, share_and_variance,
+    hidden_premium, kind_share, pair_losses, score_with, share_and_variance, P_LURE,
+    P_TARGET_LEADER,
 )
 from strategies.common import random_play
 
@@ -73,7 +76,9 @@ def test_builtin_strategies_and_params():
     assert set(strategies) == {"random", "greedy", "balanced"}
     # balanced's defaults come from the calibration scan (benchmarks/chenghuang_scan.py,
     # docs/rules/chenghuang.md "Calibration of balanced")
-    assert strategies["balanced"].defaults() == {"hope": 0.75, "risk": 0.5}
+    # (target_leader and lure, play from outside the family, are off by default)
+    assert strategies["balanced"].defaults() == {"hope": 0.75, "risk": 0.5,
+                                                 "target_leader": 0.0, "lure": 0.0}
     assert all((p.low, p.high) == (0.0, 1.0) for p in strategies["balanced"].params)
     assert strategies["greedy"].defaults() == {"hope": 0.5}
     assert strategies["greedy"].function is greedy
@@ -329,3 +334,86 @@ def test_ties_are_broken_at_random_never_by_seat():
         picks = [play(strategy, kind, obs, legal, seed=seed) for seed in range(400)]
         assert set(picks) == {1, 2}
         assert 0.4 < picks.count(1) / 400 < 0.6
+
+
+# --- play from outside the family: balanced's parameters that are off by default ------------------
+def balanced_params(**given):
+    """balanced's parameter vector (its defaults, with `given` changed), as the engine hands it."""
+    values = np.zeros(8)
+    for p_index, param in enumerate(builtin()["balanced"].params):
+        values[p_index] = given.get(param.name, param.default)
+    assert values[P_TARGET_LEADER] == given.get("target_leader", 0.0)
+    assert values[P_LURE] == given.get("lure", 0.0)
+    return values
+
+
+def test_target_leader_votes_and_steals_from_the_leader_of_the_game():
+    roles = [LIU, GAN, XIE, LIU]
+    # this round seat 2 shows the most (16); seat 1, far ahead on totals, shows 6
+    known = [None, cards(killing=1), cards(benevolence=4), cards(treachery=1)]
+    obs = observation(roles, 0, cards(loyalty=1), known=known, unknown=[0, 0, 0, 0],
+                      totals=[10, 60, 20, 15])
+    legal = mask(1, 2, 3)
+    assert play(balanced, VOTE, obs, legal, params=balanced_params()) == 2
+    assert play(balanced, VOTE, obs, legal, params=balanced_params(target_leader=1.0)) == 1
+    # as captain breaking a tied vote between seats 1 and 2
+    obs[OBS.tie] = TIE.vote
+    tied = mask(1, 2)
+    assert play(balanced, DECISION.tie_break, obs, tied, params=balanced_params()) == 2
+    assert play(balanced, DECISION.tie_break, obs, tied,
+                params=balanced_params(target_leader=1.0)) == 1
+    # the thief: seat 2's 殺生 is worth 6 to it, seat 1's 奸惡 3; the leader (seat 1) is robbed
+    # all the same
+    known = [None, cards(treachery=1), cards(killing=1), cards()]
+    obs = observation(roles, 0, cards(theft=1), known=known, totals=[10, 60, 20, 15], thief=0)
+    legal = mask(1, 2, NO_THEFT)
+    assert play(balanced, THEFT_TARGET, obs, legal, params=balanced_params()) == 2
+    assert play(balanced, THEFT_TARGET, obs, legal,
+                params=balanced_params(target_leader=1.0)) == 1
+    # with nobody it may rob, it declines
+    assert play(balanced, THEFT_TARGET, obs, mask(NO_THEFT),
+                params=balanced_params(target_leader=1.0)) == NO_THEFT
+
+
+def test_lure_hides_the_cheapest_cards():
+    mine = cards(loyalty=3, killing=1, treachery=1)
+    obs = observation([LIU, GAN, XIE], 0, mine)
+    legal = mask(LOYALTY, KILLING, TREACHERY)
+    # a 忠信 is worth 8 of the set, 殺生 6, 奸惡 3: the dearest goes face down by default; a
+    # lure hides the 奸惡 and shows the set
+    assert play(balanced, HIDE, obs, legal, params=balanced_params()) == LOYALTY
+    assert play(balanced, HIDE, obs, legal, params=balanced_params(lure=1.0)) == TREACHERY
+    # at 0.5 it does each about half the time
+    picks = [play(balanced, HIDE, obs, legal, seed=seed, params=balanced_params(lure=0.5))
+             for seed in range(400)]
+    assert set(picks) == {LOYALTY, TREACHERY}
+    assert 0.4 < picks.count(TREACHERY) / 400 < 0.6
+
+
+def chenghuang_tallies(*overrides, games=300):
+    cfg = config.load("chenghuang", list(overrides))
+    return runner.run(cfg, games, seed=3, workers=1).tallies
+
+
+@pytest.mark.parametrize("name", ["target_leader", "lure"])
+def test_off_by_default_and_the_same_game_given_or_not(name):
+    # The parameter given at its default (0) plays the very same games as not given: no extra
+    # random draw, no other decision.
+    plain = chenghuang_tallies('strategies.all="balanced"')
+    given = chenghuang_tallies(f'strategies.all={{name = "balanced", {name} = 0.0}}')
+    assert plain.keys() == given.keys()
+    for key in plain:
+        assert np.array_equal(plain[key], given[key]), key
+    # on, at every seat, the games change
+    on = chenghuang_tallies(f'strategies.all={{name = "balanced", {name} = 1.0}}')
+    assert not np.array_equal(plain["seat_score_sum"], on["seat_score_sum"])
+
+
+def test_a_lure_draws_accusations_it_denies_correctly():
+    # One seat luring among four default players: the table, which takes face-down cards for
+    # valuable ones, accuses it when it is not the highest, and it denies and wins a pile card.
+    plain = chenghuang_tallies('strategies.all="balanced"', games=1000)
+    lured = chenghuang_tallies('strategies.all="balanced"',
+                               'strategies."seat.0"={name = "balanced", lure = 1.0}', games=1000)
+    assert lured["events"][EV.deny_correct] > plain["events"][EV.deny_correct] * 1.03
+    assert lured["events"][EV.admits] < plain["events"][EV.admits] * 0.9

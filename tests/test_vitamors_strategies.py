@@ -13,17 +13,18 @@ from scipy.stats import chisquare
 
 from simulator.setup import config
 from simulator.games import driver
+from simulator.run import runner
 from simulator.games.vitamors import GAME
 from simulator.games.vitamors.declaration import (
-    ALTAR, DECISION, EFFECT, EXILE, FACTION_SILENT, ITEM, JESTER, MAX_ACTIONS, MAX_ALTAR,
+    ALTAR, DECISION, EFFECT, EV, EXILE, FACTION_SILENT, ITEM, JESTER, MAX_ACTIONS, MAX_ALTAR,
     MAX_PLAYERS, OBS, OFFER, PROPOSAL, RITUAL_VOTE, SCROLL, SILENT,
 )
 from simulator.games.vitamors.rules import deal
 from strategies.common import random_play
 from strategies.vitamors import (
-    MEMORY, M, P_BACKING_TELL, P_BLUFF, P_DISGUISE, P_DOUBT,
-    P_EXPERT_PATIENCE, P_FAITH, P_OPEN_GAZE, P_PATIENCE, P_PLAY_TELL, P_REMOVE_TRUST,
-    P_RITUAL_DOUBT, P_VIGILANCE, builtin, conspirator, sacrifices,
+    EXPERT_PATIENCE, MEMORY, M, OPEN_GAZE, P_BACKING_TELL, P_BLUFF, P_DISGUISE, P_DOUBT,
+    P_FAITH, P_FRAME, P_PATIENCE, P_PLAY_TELL, P_REMOVE_TRUST, P_RITUAL_DOUBT, P_SCOUT,
+    P_VIGILANCE, builtin, conspirator, sacrifices,
 )
 
 LIFE, DEATH = ALTAR.life, ALTAR.death
@@ -35,10 +36,9 @@ def params(**given):
     values = np.zeros(12)
     for name, index in (("doubt", P_DOUBT), ("patience", P_PATIENCE),
                         ("vigilance", P_VIGILANCE), ("bluff", P_BLUFF), ("faith", P_FAITH),
-                        ("expert_patience", P_EXPERT_PATIENCE), ("open_gaze", P_OPEN_GAZE),
                         ("play_tell", P_PLAY_TELL), ("remove_trust", P_REMOVE_TRUST),
                         ("backing_tell", P_BACKING_TELL), ("ritual_doubt", P_RITUAL_DOUBT),
-                        ("disguise", P_DISGUISE)):
+                        ("disguise", P_DISGUISE), ("scout", P_SCOUT), ("frame", P_FRAME)):
         values[index] = given.get(name, DEFAULTS[name])
     return values
 
@@ -125,8 +125,12 @@ def test_builtin_strategies_and_their_parameters():
     assert set(strategies) == {"random", "conspirator"}
     assert strategies["conspirator"].defaults() == \
         {"doubt": 9.5, "patience": 1.0, "vigilance": 1.0, "bluff": 0.98, "faith": 1.0,
-         "expert_patience": 0.5, "open_gaze": 0.5, "play_tell": 2.0, "remove_trust": 10.0,
-         "backing_tell": 1.0, "ritual_doubt": 9.5, "disguise": 0.0}
+         "play_tell": 2.0, "remove_trust": 10.0, "backing_tell": 1.0, "ritual_doubt": 9.5,
+         "disguise": 0.0, "scout": 0.0, "frame": 0.0}
+    # at most 12 parameters a strategy: in expert mode `patience` is halved, and the chance a
+    # jester leaves a Death's Gaze real is fixed (both were parameters of their own)
+    assert len(strategies["conspirator"].params) <= 12
+    assert (EXPERT_PATIENCE, OPEN_GAZE) == (0.5, 0.5)
     assert strategies["conspirator"].memory == MEMORY.size <= 256
 
 
@@ -221,6 +225,13 @@ def test_an_exile_holds_back_a_card_that_fits_nowhere():
     assert play(DECISION.offer, view(death=death, hand=4), offer, patience=1.0) == OFFER.remove
     assert play(DECISION.offer, view(death=death, hand=4), offer, patience=0.0) == OFFER.play
     assert play(DECISION.offer, view(hand=4), offer, patience=1.0) == OFFER.play  # first card
+    # in expert mode with half the chance `patience` gives
+    expert = view(death=death, hand=4)
+    expert[OBS.mode] = 1
+    held = [play(DECISION.offer, expert, offer, seed=s, patience=1.0) for s in range(400)]
+    assert 0.4 < held.count(OFFER.remove) / 400 < 0.6
+    assert {play(DECISION.offer, expert, offer, seed=s, patience=0.0) for s in range(40)} == \
+        {OFFER.play}
     # and it removes a scroll that cannot verify a claim
     picks = {play(DECISION.remove_scroll, view(), mask(*SCROLLS), seed=s) for s in range(40)}
     assert picks == set(PEEK_POSITIONS)
@@ -352,21 +363,19 @@ def test_a_jester_votes_for_a_ritual_on_a_pattern_it_has_verified():
 def test_a_jester_sets_the_schemes_as_traps_under_deaths_gaze():
     obs = view(role=J, factions=JESTERS)
     obs[OBS.placing] = ITEM.veil
-    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s, open_gaze=1.0)
-             for s in range(40)}
+    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s) for s in range(40)}
     assert picks == set(GAZE_POSITIONS)
 
 
 @pytest.mark.parametrize("scheme", ["prolong", "requiem"])
 def test_a_jester_may_leave_a_gaze_real_and_set_a_rule_scheme_under_secret_peek(scheme):
+    # a rule-changing scheme goes under Secret Peek with chance OPEN_GAZE (a half), else under
+    # Death's Gaze
     obs = view(role=J, factions=JESTERS)
     obs[OBS.placing] = getattr(ITEM, scheme)
-    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s, open_gaze=1.0)
-             for s in range(40)}
-    assert picks == set(PEEK_POSITIONS)
-    picks = {play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s, open_gaze=0.0)
-             for s in range(40)}
-    assert picks == set(GAZE_POSITIONS)
+    picks = [play(DECISION.place_scheme, obs, mask(*SCROLLS), seed=s) for s in range(400)]
+    assert set(picks) == set(PEEK_POSITIONS) | set(GAZE_POSITIONS)
+    assert 0.4 < sum(pick in PEEK_POSITIONS for pick in picks) / 400 < 0.6
 
 
 def test_a_jester_springs_a_veil_on_a_card_that_would_complete_a_pattern():
@@ -513,6 +522,82 @@ def test_memory_is_read_once_per_judgement(kind):
     for _ in range(3):
         play(kind, after, legal, memory)
     assert memory[M.dissent + 3] == 1.0
+
+
+# --- play from outside the family: parameters that are off by default -----------------------------
+def test_a_scout_peeks_at_its_chief_suspect_with_no_claim_to_check():
+    # Turn 15 from seat 0: seat 3 offered on both its turns (suspicion 4), every other seat
+    # removed a scroll on one of its turns; no claim would complete a pattern, and nobody is
+    # suspect enough to be worth a look: the default keeps its feather
+    obs = told(view(death=[card(1, 3), card(2, 3)], sac=card(-1, 0)), 15)
+    propose = mask(PROPOSAL.decline, PROPOSAL.propose)
+    assert play(DECISION.propose, obs, propose) == PROPOSAL.decline
+    # a scout casts a Secret Peek all the same, on seat 3
+    memory = np.zeros(MEMORY.size)
+    assert play(DECISION.propose, obs, propose, memory, scout=1.0) == PROPOSAL.propose
+    assert play(DECISION.spell_scroll, obs, mask(*SCROLLS), memory, scout=1.0) in PEEK_POSITIONS
+    assert play(DECISION.spell_caster, obs, mask(*range(7)), memory, scout=1.0) == 0
+    assert play(DECISION.peek_target, obs, mask(1, 2, 3, 4, 5, 6), memory, scout=1.0) == 3
+    assert memory[M.own_peek] == 0.0  # the proposal is spent
+    # a seat someone has already reported on is left alone: the scout looks at another one
+    reported = obs.copy()
+    reported[OBS.faction_claim + 3] = J
+    reported[OBS.faction_claimer + 3] = 1
+    memory = np.zeros(MEMORY.size)
+    assert play(DECISION.propose, reported, propose, memory, scout=1.0) == PROPOSAL.propose
+    assert play(DECISION.peek_target, reported, mask(1, 2, 3, 4, 5, 6), memory, scout=1.0) != 3
+    # nobody left that nobody has reported on: nothing to scout
+    reported[OBS.faction_claim:OBS.faction_claim + 7] = E
+    reported[OBS.faction_claimer:OBS.faction_claimer + 7] = 1
+    assert play(DECISION.propose, reported, propose, scout=1.0) == PROPOSAL.decline
+    # with no Secret Peek left on the board there is nothing to scout with
+    for p in PEEK_POSITIONS:
+        obs[OBS.scroll_state + p] = SCROLL.removed
+    assert play(DECISION.propose, obs, propose, scout=1.0) == PROPOSAL.decline
+
+
+def test_a_framer_looks_at_an_exile_through_a_real_secret_peek_and_calls_it_a_jester():
+    scrolls = {0: ITEM.gaze, 1: ITEM.veil, 2: ITEM.gaze, 3: ITEM.peek, 4: ITEM.swap, 5: ITEM.peek}
+    calm = view(me=0, role=J, life=[card(5, 1)], sac=card(5, 4), factions=JESTERS,
+                scrolls=scrolls)
+    propose = mask(PROPOSAL.decline, PROPOSAL.propose)
+    assert play(DECISION.propose, calm, propose) == PROPOSAL.decline  # no trap to spring
+    memory = np.zeros(MEMORY.size)
+    assert play(DECISION.propose, calm, propose, memory, frame=1.0) == PROPOSAL.propose
+    # the scroll: a Secret Peek it knows to be a real scythe, never its own Veil or Swap
+    assert play(DECISION.spell_scroll, calm, mask(*SCROLLS), memory, frame=1.0) in (3, 5)
+    assert play(DECISION.peek_target, calm, mask(*range(1, 7)), memory, frame=1.0) in \
+        (1, 2, 4, 5, 6)  # an exile
+    seen = calm.copy()
+    seen[OBS.peeked] = 4
+    assert play(DECISION.report_faction, seen, mask(0, 1, FACTION_SILENT), frame=1.0,
+                bluff=1.0) == J
+    # with no real Secret Peek left it keeps its feather
+    no_peek = view(me=0, role=J, life=[card(5, 1)], sac=card(5, 4), factions=JESTERS,
+                   scrolls={**scrolls, 3: ITEM.veil, 5: ITEM.swap})
+    assert play(DECISION.propose, no_peek, propose, frame=1.0) == PROPOSAL.decline
+
+
+def vitamors_tallies(*overrides, games=300):
+    cfg = config.load("vitamors", list(overrides))
+    return runner.run(cfg, games, seed=3, workers=1).tallies
+
+
+@pytest.mark.parametrize("name, team", [("scout", "exile"), ("frame", "jester")])
+def test_off_by_default_and_the_same_game_given_or_not(name, team):
+    # The parameter given at its default (0) plays the very same games as not given: no extra
+    # random draw, no other decision.
+    plain = vitamors_tallies()
+    given = vitamors_tallies(f'strategies.{team}={{name = "conspirator", {name} = 0.0}}')
+    assert plain.keys() == given.keys()
+    for key in plain:
+        assert np.array_equal(plain[key], given[key]), key
+    # on, Secret Peek is cast in almost every game (it hardly ever is by default)
+    on = vitamors_tallies(f'strategies.{team}={{name = "conspirator", {name} = 1.0}}')
+    assert plain["events"][EV.spell_peek] < 0.05 * 300 < 300 <= on["events"][EV.spell_peek]
+    # the scouts find jesters; the framers look only at exiles
+    found = on["events"][EV.peek_found_jester]
+    assert found > 100 if name == "scout" else found <= plain["events"][EV.peek_found_jester]
 
 
 # --- people-like play beats random play -----------------------------------------------------------
