@@ -829,15 +829,19 @@ def standings_leader(obs, legal, exclude, rng):
 
 
 @compiled
+def captain_or(choice, me, legal):
+    """The captain breaking a vote tie: the pick among the other tied seats (the pick was made
+    excluding him), or himself where he is the only one; a captain not tied takes the pick."""
+    if legal[me] and choice < 0:
+        return me
+    return choice
+
+
+@compiled
 def standings_leader_not_me(obs, legal, rng):
     """`standings_leader` for the captain breaking a vote tie: another tied seat if there is one."""
     me = obs[OBS.me]
-    if legal[me]:
-        choice = standings_leader(obs, legal, me, rng)
-        if choice >= 0:
-            return choice
-        return me
-    return standings_leader(obs, legal, -1, rng)
+    return captain_or(standings_leader(obs, legal, me if legal[me] else -1, rng), me, legal)
 
 
 @compiled
@@ -851,23 +855,13 @@ def rob_the_leader(obs, legal, rng):
 @compiled
 def visible_leader_not_me(obs, legal, rng):
     me = obs[OBS.me]
-    if legal[me]:
-        choice = visible_leader(obs, legal, me, rng)
-        if choice >= 0:
-            return choice
-        return me
-    return visible_leader(obs, legal, -1, rng)
+    return captain_or(visible_leader(obs, legal, me if legal[me] else -1, rng), me, legal)
 
 
 @compiled
 def likely_leader_not_me(obs, legal, rng):
     me = obs[OBS.me]
-    if legal[me]:
-        choice = likely_leader(obs, legal, 0.0, me, rng)
-        if choice >= 0:
-            return choice
-        return me
-    return likely_leader(obs, legal, 0.0, -1, rng)
+    return captain_or(likely_leader(obs, legal, 0.0, me if legal[me] else -1, rng), me, legal)
 
 
 # --- the strategies -------------------------------------------------------------------------------

@@ -450,40 +450,21 @@ def present_with_effect(obs, effect):
 
 
 @compiled
-def known_scheme(obs, legal, effect, rng):
-    """A legal position a jester knows to hold an item performing `effect` (-1 if none)."""
+def known_position(obs, legal, effect, tiles_only, rng):
+    """A legal position a jester knows to hold an item performing `effect`, at random among
+    them (-1 if none); with `tiles_only`, a scythe's tile only (not a scheme)."""
+    limit = N_TILES if tiles_only else 1 << 30
     count = 0
     for p in range(MAX_SCROLLS):
         item = obs[OBS.scroll_known + p]
-        if legal[p] and item >= 0 and obs[OBS.effects + item] == effect:
+        if legal[p] and 0 <= item < limit and obs[OBS.effects + item] == effect:
             count += 1
     if count == 0:
         return -1
     pick = uniform_index(count, rng)
     for p in range(MAX_SCROLLS):
         item = obs[OBS.scroll_known + p]
-        if legal[p] and item >= 0 and obs[OBS.effects + item] == effect:
-            if pick == 0:
-                return p
-            pick -= 1
-    return -1
-
-
-@compiled
-def known_scythe(obs, legal, effect, rng):
-    """A legal position a jester knows to hold a scythe (not a scheme) whose tile performs
-    `effect` (-1 if none)."""
-    count = 0
-    for p in range(MAX_SCROLLS):
-        item = obs[OBS.scroll_known + p]
-        if legal[p] and item >= 0 and item < N_TILES and obs[OBS.effects + item] == effect:
-            count += 1
-    if count == 0:
-        return -1
-    pick = uniform_index(count, rng)
-    for p in range(MAX_SCROLLS):
-        item = obs[OBS.scroll_known + p]
-        if legal[p] and item >= 0 and item < N_TILES and obs[OBS.effects + item] == effect:
+        if legal[p] and 0 <= item < limit and obs[OBS.effects + item] == effect:
             if pick == 0:
                 return p
             pick -= 1
@@ -861,12 +842,12 @@ def jester_move(kind, obs, legal, params, memory, rng):
             return PROPOSAL.decline
         position = -1
         if memory[M.own_peek] == 1.0:
-            position = known_scythe(obs, legal, EFFECT.see_faction, rng)
+            position = known_position(obs, legal, EFFECT.see_faction, True, rng)
         memory[M.own_peek] = 0.0
         if position < 0:
-            position = known_scheme(obs, legal, EFFECT.veil, rng)
+            position = known_position(obs, legal, EFFECT.veil, False, rng)
         if position < 0:
-            position = known_scheme(obs, legal, EFFECT.exchange_sacrifice, rng)
+            position = known_position(obs, legal, EFFECT.exchange_sacrifice, False, rng)
         return position if position >= 0 else uniform_legal(legal, rng)
     if kind == DECISION.spell_caster:
         return me
