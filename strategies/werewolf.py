@@ -135,6 +135,7 @@ ACCUSE = 3.0     # one believed claim "s is a werewolf"
 CLEAR = 2.0      # one believed claim "s is not a werewolf"
 CONFLICT = 1.5   # a claimant contested by another claimant of the same role
 LIAR = 10.0      # a claimant caught lying
+ORDER = 0.3      # how much an earlier rival claimant is believed more (0: claim order ignored)
 DOOMED = 1.0     # suspicion lead at which a suspect is taken to be lost
 NEG = -1e18      # not a candidate
 ALARM = 1.5 * SURE  # a seat the piper may be, when he would win tonight: above a known wolf
@@ -311,19 +312,22 @@ def read_mark(obs, memory):
 
 
 @inlined
-def fact(obs, s, medium):
+def fact(obs, memory, s, medium):
     """What the public record shows of seat s: 1 a werewolf, 0 not, -1 nothing: his card, when
-    shown, else the reading of the uncontested medium `medium` (-1: none)."""
+    shown; else 0 once the wolves attacked him (they do not attack their own); else the reading
+    of the uncontested medium `medium` (-1: none)."""
     shown = obs[OBS.revealed + s]
     if shown >= 0:
         return 1 if shown == ROLE.werewolf else 0
+    if memory[M.attacked + s] > 0:
+        return 0
     if medium >= 0:
         return obs[OBS.said + medium * MAX_PLAYERS + s]
     return -1
 
 
 @inlined
-def proof(obs, c, medium):
+def proof(obs, memory, c, medium):
     """How many of claimant c's statements the public record has shown true, and false."""
     proven = 0
     refuted = 0
@@ -333,7 +337,7 @@ def proof(obs, c, medium):
     for s in range(obs[OBS.players]):
         x = obs[row + s]
         if x >= 0:
-            f = fact(obs, s, medium)
+            f = fact(obs, memory, s, medium)
             if f >= 0:
                 if f == x:
                     proven += 1
@@ -412,12 +416,10 @@ def derive(obs, memory, params, private):
         # and the rival left alone is believed; otherwise the earlier claimant is believed more
         # (a counter-claim answers a claim).
         liar = (not attacked) and same_hit > 0
-        sole = attacked or same == 1 or (living and same_alive == 1 and same_hit == 0)
-        if same > 1 and not attacked and not living and same_alive > 0:
-            liar = True
+        sole = attacked or same == 1
         if liar and second_seer and r == ROLE.seer and memory[M.first_claim + c] > 3 * 32.0:
             liar = False  # perhaps the paranoid became the seer: contested, not a liar
-        proven, refuted = proof(obs, c, medium)
+        proven, refuted = proof(obs, memory, c, medium)
         if refuted > 0:
             liar = True
         elif proven > 0:
@@ -451,7 +453,8 @@ def derive(obs, memory, params, private):
             weight = -0.5 * trust
             memory[M.suspicion + c] += LIAR * trust
         else:
-            credit = 1.0 if sole else (same - rank) / (0.5 * same * (same + 1.0))
+            credit = 1.0 if sole else \
+                (1.0 - ORDER) / same + ORDER * (same - rank) / (0.5 * same * (same + 1.0))
             credit /= 1.0 + contested
             weight = trust * credit
             memory[M.suspicion + c] += trust * CONFLICT * (1.0 - credit)  # it may be the liar

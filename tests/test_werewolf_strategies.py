@@ -224,6 +224,25 @@ def test_the_attacked_player_who_lives_is_known_to_be_no_wolf():
     assert ask(DECISION.sentence_vote, obs, mask((4, 5))) == 5
 
 
+def test_a_seer_claimant_who_named_a_player_the_wolves_then_attacked_is_the_liar():
+    # Day 2: seat 5 claimed the seer first on day 1 and named seats 4 and 9 werewolves; seat 4
+    # answered, claiming the seer and naming 5. Last night the wolves attacked 9 (they do not
+    # attack their own): 5 is caught lying and voted, the later claimant 4 is believed. Without
+    # that attack the earlier claimant keeps only a slight edge, and 4 is the one voted.
+    for attacked, vote in ((True, 5), (False, 4)):
+        obs = blank(1, ROLE.villager, day=2)
+        claim(obs, 5, 4, True)
+        claim(obs, 5, 9, True)
+        claim(obs, 4, 5, True)
+        memory = np.zeros(MEMORY.size)
+        memory[M.first_claim + 5] = 1 * 32.0 + 1.0
+        memory[M.first_claim + 4] = 1 * 32.0 + 2.0
+        if attacked:
+            obs[OBS.victim] = 9
+            obs[OBS.alive + 9] = 0
+        assert ask(DECISION.suspect_vote, obs, living_but(obs, 1, 9), memory=memory) == vote
+
+
 def test_the_pack_kills_the_claimed_seer_and_never_a_wolf():
     obs = blank(0, ROLE.werewolf, day=2)
     obs[OBS.known + 5] = ROLE.werewolf
