@@ -133,7 +133,8 @@ M = MEMORY.offsets("Memory")
 SURE = 100.0     # a seat's own knowledge: a certainty
 ACCUSE = 3.0     # one believed claim "s is a werewolf"
 CLEAR = 2.0      # one believed claim "s is not a werewolf"
-CONFLICT = 1.5   # a claimant contested by another claimant of the same role
+CONFLICT = 4.0   # a claimant contested by another claimant of the same role (one is lying)
+DOUBT = 1.5      # ... contested beside a believed claimant (the paranoid may be the seer too)
 LIAR = 10.0      # a claimant caught lying
 DOOMED = 1.0     # suspicion lead at which a suspect is taken to be lost
 NEG = -1e18      # not a candidate
@@ -311,19 +312,22 @@ def read_mark(obs, memory):
 
 
 @inlined
-def fact(obs, s, medium):
+def fact(obs, memory, s, medium):
     """What the public record shows of seat s: 1 a werewolf, 0 not, -1 nothing: his card, when
-    shown, else the reading of the uncontested medium `medium` (-1: none)."""
+    shown; else 0 once the wolves attacked him (they do not attack their own); else the reading
+    of the uncontested medium `medium` (-1: none)."""
     shown = obs[OBS.revealed + s]
     if shown >= 0:
         return 1 if shown == ROLE.werewolf else 0
+    if memory[M.attacked + s] > 0:
+        return 0
     if medium >= 0:
         return obs[OBS.said + medium * MAX_PLAYERS + s]
     return -1
 
 
 @inlined
-def proof(obs, c, medium):
+def proof(obs, memory, c, medium):
     """How many of claimant c's statements the public record has shown true, and false."""
     proven = 0
     refuted = 0
@@ -333,7 +337,7 @@ def proof(obs, c, medium):
     for s in range(obs[OBS.players]):
         x = obs[row + s]
         if x >= 0:
-            f = fact(obs, s, medium)
+            f = fact(obs, memory, s, medium)
             if f >= 0:
                 if f == x:
                     proven += 1
@@ -368,8 +372,6 @@ def derive(obs, memory, params, private):
     mediums = 0
     seers_hit = 0
     mediums_hit = 0
-    seers_alive = 0
-    mediums_alive = 0
     medium = -1
     start = victim if victim >= 0 else 0
     for c in range(n):
@@ -385,11 +387,9 @@ def derive(obs, memory, params, private):
             if r == ROLE.seer:
                 seers += 1
                 seers_hit += hit
-                seers_alive += obs[OBS.alive + c]
             else:
                 mediums += 1
                 mediums_hit += hit
-                mediums_alive += obs[OBS.alive + c]
                 medium = c
     if mediums != 1 or (private and knowledge(obs, medium, True) >= SURE / 2):
         medium = -1  # readings are facts only from an uncontested medium not known to lie
@@ -404,32 +404,20 @@ def derive(obs, memory, params, private):
         r = obs[OBS.claimed + c]
         same = seers if r == ROLE.seer else mediums
         same_hit = seers_hit if r == ROLE.seer else mediums_hit
-        same_alive = seers_alive if r == ROLE.seer else mediums_alive
         attacked = memory[M.attacked + c] > 0
-        living = obs[OBS.alive + c] == 1
-        # Rivals for one role: one the wolves killed is believed, the others are liars; one the
-        # town put to death (hanged, poisoned, shot) while a rival lives is taken for the liar
-        # and the rival left alone is believed; otherwise the earlier claimant is believed more
-        # (a counter-claim answers a claim).
+        # Rivals for one role: one the wolves attacked is believed, the others are liars;
+        # otherwise none is believed outright, whatever the order of the claims (a wolf may claim
+        # first) or the town's verdicts (hanging one proves nothing): each may be the liar.
         liar = (not attacked) and same_hit > 0
-        sole = attacked or same == 1 or (living and same_alive == 1 and same_hit == 0)
-        if same > 1 and not attacked and not living and same_alive > 0:
-            liar = True
+        sole = attacked or same == 1
         if liar and second_seer and r == ROLE.seer and memory[M.first_claim + c] > 3 * 32.0:
             liar = False  # perhaps the paranoid became the seer: contested, not a liar
-        proven, refuted = proof(obs, c, medium)
+        proven, refuted = proof(obs, memory, c, medium)
         if refuted > 0:
             liar = True
         elif proven > 0:
             liar = False  # a claim shown true outweighs its timing
             sole = True
-        rank = 0
-        if not sole:
-            for j in range(claimants):
-                other = int(memory[M.score + j])
-                if obs[OBS.claimed + other] == r \
-                        and memory[M.first_claim + other] < memory[M.first_claim + c]:
-                    rank += 1
         if private and (knowledge(obs, c, True) >= SURE / 2 or r == obs[OBS.my_role]):
             liar = True  # a known wolf, or it claims my own role
         contested = 0
@@ -451,14 +439,19 @@ def derive(obs, memory, params, private):
             weight = -0.5 * trust
             memory[M.suspicion + c] += LIAR * trust
         else:
-            credit = 1.0 if sole else (same - rank) / (0.5 * same * (same + 1.0))
+            credit = 1.0 if sole else 1.0 / same
             credit /= 1.0 + contested
             weight = trust * credit
-            memory[M.suspicion + c] += trust * CONFLICT * (1.0 - credit)  # it may be the liar
+            # it may be the liar: one of two unproved rivals surely is (the town would rather
+            # hang one of them); beside a believed rival it may be the paranoid become the seer
+            doubt = CONFLICT if same_hit == 0 else DOUBT
+            memory[M.suspicion + c] += trust * doubt * (1.0 - credit)
         if weight != 0.0:
             for s in range(n):
                 x = obs[row + s]
                 if x == 1:
+                    if 0.0 < weight < trust and obs[OBS.claimed + s] == r:
+                        continue  # a contested claimant naming his rival: counted in CONFLICT
                     memory[M.suspicion + s] += ACCUSE * weight
                 elif x == 0:
                     memory[M.suspicion + s] -= CLEAR * weight

@@ -224,6 +224,44 @@ def test_the_attacked_player_who_lives_is_known_to_be_no_wolf():
     assert ask(DECISION.sentence_vote, obs, mask((4, 5))) == 5
 
 
+def two_seer_claimants(attacked):
+    """Day 2: seat 5 claimed the seer first on day 1 and named seats 4 and 9 werewolves; seat 4
+    answered, claiming the seer and naming 5. If `attacked`, the wolves attacked 9 last night."""
+    obs = blank(1, ROLE.villager, day=2)
+    claim(obs, 5, 4, True)
+    claim(obs, 5, 9, True)
+    claim(obs, 4, 5, True)
+    memory = np.zeros(MEMORY.size)
+    memory[M.first_claim + 5] = 1 * 32.0 + 1.0
+    memory[M.first_claim + 4] = 1 * 32.0 + 2.0
+    if attacked:
+        obs[OBS.victim] = 9
+        obs[OBS.alive + 9] = 0
+    return obs, memory
+
+
+def test_of_two_seer_claimants_neither_is_believed_for_claiming_first():
+    # One of the two is lying: the town votes for one of them (not for 9, whom only one named),
+    # and the earlier claim earns no trust: each is voted in some games (ties drawn from the rng).
+    votes = set()
+    for seed in range(40):
+        obs, memory = two_seer_claimants(False)
+        votes.add(ask(DECISION.suspect_vote, obs, living_but(obs, 1), memory=memory, seed=seed))
+    assert votes == {4, 5}
+    obs, memory = two_seer_claimants(False)
+    obs[OBS.suspect_a], obs[OBS.suspect_b] = 5, 9
+    assert ask(DECISION.sentence_vote, obs, mask((5, 9)), memory=memory) == 5
+
+
+def test_a_seer_claimant_who_named_a_player_the_wolves_then_attacked_is_the_liar():
+    # The wolves do not attack their own: 5 named a werewolf the wolves attacked, so 5 lied; the
+    # later claimant 4 is believed.
+    for seed in range(10):
+        obs, memory = two_seer_claimants(True)
+        assert ask(DECISION.suspect_vote, obs, living_but(obs, 1, 9), memory=memory,
+                   seed=seed) == 5
+
+
 def test_the_pack_kills_the_claimed_seer_and_never_a_wolf():
     obs = blank(0, ROLE.werewolf, day=2)
     obs[OBS.known + 5] = ROLE.werewolf
