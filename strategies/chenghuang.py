@@ -46,11 +46,21 @@ HIDDEN_PREMIUM = 2.5
 P_HOPE, P_RISK, P_TARGET_LEADER, P_LURE = range(4)
 
 
+# A seat that was accused, denied and shown not the highest laid cards face down that were not
+# what the table took them for: a careful player no longer reads its face-down cards as its best
+# (the premium is multiplied by SHOWN_DISCOUNT for each such round). Without it, hiding junk
+# (`lure`) drew the whole table's accusation round after round (docs/strategies.md).
+SHOWN_DISCOUNT = 0.0
+
+
 @inlined
-def hidden_premium(hidden):
-    """What `hidden` face-down cards of another seat are worth above as many average unseen
-    cards: HIDDEN_PREMIUM each for the two most valuable."""
-    return HIDDEN_PREMIUM * min(hidden, 2)
+def hidden_premium(obs, seat, hidden):
+    """What `hidden` face-down cards of `seat` are worth above as many average unseen cards:
+    HIDDEN_PREMIUM each for the two most valuable, unless the seat was shown to hide others."""
+    premium = HIDDEN_PREMIUM * min(hidden, 2)
+    for _ in range(obs[OBS.denied_right + seat]):
+        premium *= SHOWN_DISCOUNT
+    return premium
 
 # The strategies and their helpers never allocate, so they are compiled without reference counting
 # (`compiled`; every array they touch is a view owned by the kernel): a call then costs no
@@ -649,7 +659,8 @@ def estimate(obs, seat, unseen):
     # The kinds are not independent: the unknown cards number exactly `hidden`. Swap the linear
     # part's variance summed kind by kind for its exact value under that constraint.
     exact_linear = hidden * (lin2 - lin1 * lin1) * (total - hidden) / max(total - 1, 1)
-    return mean + hidden_premium(hidden), max(var - independent_linear + exact_linear, 0.0)
+    variance = max(var - independent_linear + exact_linear, 0.0)
+    return mean + hidden_premium(obs, seat, hidden), variance
 
 
 @compiled
@@ -682,7 +693,7 @@ def expected_score(obs, seat, unseen):
         else:
             slope = kind_score(obs, OBS.table, k, c + 1, role, judge) - now
             mean += slope * hidden * u / total
-    return mean + hidden_premium(hidden)
+    return mean + hidden_premium(obs, seat, hidden)
 
 
 @compiled
@@ -971,9 +982,9 @@ HOPE = StrategyParam("hope", 0.5, 0.0, 1.0,
                      "cards of it could bring) against its immediate gain, while drafting")
 # balanced's defaults are calibrated against single-parameter variants of itself
 # (benchmarks/chenghuang_scan.py; docs/rules/chenghuang.md, "Calibration of balanced").
-BALANCED_HOPE = StrategyParam("hope", 0.75, 0.0, 1.0, HOPE.meaning + " (at five players and "
+BALANCED_HOPE = StrategyParam("hope", 0.68, 0.0, 1.0, HOPE.meaning + " (at five players and "
                                "more; at three it is 1, at four halfway to 1)")
-RISK = StrategyParam("risk", 0.5, 0.0, 1.0,
+RISK = StrategyParam("risk", 0.65, 0.0, 1.0,
                      "shades the estimated chance of really being the highest when accused: 0.5 "
                      "takes it as estimated, 0 doubles it, 1 ignores it (always deny)")
 # Play from outside the family (docs/strategies.md, "### chenghuang"): off by default.

@@ -17,7 +17,7 @@ from simulator.games.chenghuang.rules import showdown_score
 from strategies.chenghuang import (
     HIDDEN_PREMIUM, HYPER_HIDDEN, HYPER_KIND, HYPER_TOTAL, balanced, builtin, estimate, expected_score, greedy,
     draft_kind_value, draft_value, gain_with, hyper_at, hyper_next, hyper_start, hyper_zero,
-    hidden_premium, kind_share, pair_losses, score_with, share_and_variance, P_LURE,
+    SHOWN_DISCOUNT, hidden_premium, kind_share, pair_losses, score_with, share_and_variance, P_LURE,
     P_TARGET_LEADER,
 )
 from strategies.common import random_play
@@ -77,7 +77,7 @@ def test_builtin_strategies_and_params():
     # balanced's defaults come from the calibration scan (benchmarks/chenghuang_scan.py,
     # docs/rules/chenghuang.md "Calibration of balanced")
     # (target_leader and lure, play from outside the family, are off by default)
-    assert strategies["balanced"].defaults() == {"hope": 0.75, "risk": 0.5,
+    assert strategies["balanced"].defaults() == {"hope": 0.68, "risk": 0.65,
                                                  "target_leader": 0.0, "lure": 0.0}
     assert all((p.low, p.high) == (0.0, 1.0) for p in strategies["balanced"].params)
     assert strategies["greedy"].defaults() == {"hope": 0.5}
@@ -183,11 +183,29 @@ def test_estimate_has_the_exact_mean():
         scores.append(showdown_score(TABLE, 0, held, 0, XIE, -1))
     # the estimate is the exact mean of the unknown cards drawn from the unseen ones, plus the
     # premium of the (at most two) face-down cards a player chose to hide
-    assert hidden_premium(3) == 2 * HIDDEN_PREMIUM
-    assert mean - hidden_premium(3) == pytest.approx(np.mean(scores))
+    assert hidden_premium(obs, 1, 3) == 2 * HIDDEN_PREMIUM
+    assert mean - hidden_premium(obs, 1, 3) == pytest.approx(np.mean(scores))
     assert expected_score(obs, 1, unseen) == pytest.approx(mean)
     assert np.var(scores) / 2 < var < np.var(scores) * 2
 
+
+
+def test_a_seat_shown_to_hide_other_cards_loses_its_face_down_premium():
+    # Seat 1 was accused, denied and was not the highest: everyone saw that its face-down cards
+    # were not its best, so they no longer count above average cards, in its estimate and so in
+    # the vote (seat 2, equal on the table but never caught, is now the likelier leader)
+    roles = [LIU, XIE, XIE]
+    known = cards(loyalty=1, killing=1)
+    obs = observation(roles, 0, cards(), known=[None, known, known.copy()], unknown=[0, 2, 2])
+    unseen = (1, 2, 0, 3, 2, 1)
+    before = expected_score(obs, 1, unseen)
+    assert expected_score(obs, 2, unseen) == before
+    obs[OBS.denied_right + 1] = 1
+    assert hidden_premium(obs, 1, 2) == 2 * HIDDEN_PREMIUM * SHOWN_DISCOUNT
+    assert expected_score(obs, 1, unseen) == pytest.approx(before - 2 * HIDDEN_PREMIUM *
+                                                           (1 - SHOWN_DISCOUNT))
+    assert estimate(obs, 1, unseen)[0] == pytest.approx(expected_score(obs, 1, unseen))
+    assert {play(balanced, DECISION.vote, obs, mask(1, 2), seed) for seed in range(8)} == {2}
 
 
 def test_hypergeometric_probabilities_tabled_and_computed():
@@ -409,11 +427,18 @@ def test_off_by_default_and_the_same_game_given_or_not(name):
     assert not np.array_equal(plain["seat_score_sum"], on["seat_score_sum"])
 
 
-def test_a_lure_draws_accusations_it_denies_correctly():
-    # One seat luring among four default players: the table, which takes face-down cards for
-    # valuable ones, accuses it when it is not the highest, and it denies and wins a pile card.
-    plain = chenghuang_tallies('strategies.all="balanced"', games=1000)
-    lured = chenghuang_tallies('strategies.all="balanced"',
-                               'strategies."seat.0"={name = "balanced", lure = 1.0}', games=1000)
-    assert lured["events"][EV.deny_correct] > plain["events"][EV.deny_correct] * 1.03
-    assert lured["events"][EV.admits] < plain["events"][EV.admits] * 0.9
+def test_a_lure_is_caught_once_and_gains_less_than_the_standard():
+    # One seat luring among four default players. It hides junk, so the table (which takes
+    # face-down cards for valuable ones) accuses it while it is not the highest, and it denies
+    # and wins a pile card; but everyone then saw its face-down cards, and the table stops taking
+    # them for its best (SHOWN_DISCOUNT). Before that lesson the lure gained its seat 3.7 points
+    # at five players (13.2 at six); now its gain's 95% paired interval over 8,000 games (seed 0)
+    # lies below the players' standard (at most 2 points for any deviation).
+    from simulator.studies import best_response, roles, standard
+
+    setup = standard.Setup("chenghuang/default.toml", "balanced")
+    space = standard.Target("seat 0", seat=0).space(setup.load())
+    lure = [f'{key}={{ name = "balanced", lure = 1.0 }}' for key in space.keys]
+    out = best_response.paired_gain(setup.config, setup.overrides, None, space, ([], lure), 8000,
+                                    0, roles.default_chunk_size(8000), 1, None)
+    assert out["high"] < standard.EXPLOITABLE, out

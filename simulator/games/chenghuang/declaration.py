@@ -189,6 +189,9 @@ OBSERVATION = ObservationLayout((
            "role code of each seat (roles are dealt face up); -1 past the players"),
     public("totals", MAX_PLAYERS,
            "each seat's total before this round (derivable from the reveals)"),
+    public("denied_right", MAX_PLAYERS,
+           "rounds each seat was accused, denied and proved not the highest at the showdown "
+           "(everyone saw its face-down cards then)"),
     public("deck", N_KINDS, "cards of each kind in the game (dealt or set aside)"),
     public("table", TABLE.size, "the scoring table (see TABLE in declaration.py)"),
     private("pick", 1, "draft pick number 1..6, 0 outside the draft"),

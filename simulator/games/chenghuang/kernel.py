@@ -236,6 +236,7 @@ def judgement(st, accused, rng):
         event(st, TR.showdown_loss, accused, -1, a, b)
         return
     st.events[EV.deny_correct] += 1
+    st.denied_right[accused] += 1
     legal_kinds(st, st.pile)
     if st.legal_count == 0:
         st.events[EV.compensation_empty] += 1
@@ -381,6 +382,7 @@ def play_game(st, rng):
     """One game: a random first captain, the rounds, the final result."""
     for s in range(st.players):
         st.totals[s] = 0
+        st.denied_right[s] = 0
     captain = uniform_index(st.players, rng)
     first_player(st, captain)
     how = CHOSEN.random

@@ -63,13 +63,15 @@ def clear_private(obs):
 
 @compiled
 def publish_seats(st, n):
-    """The public per-seat record: roles, totals and (once the vote is counted) the votes. These
-    change only at the deal, the vote and the scoring; the kernel publishes them then."""
+    """The public per-seat record: roles, totals, the accusations each seat denied rightly and
+    (once the vote is counted) the votes. These change only at the deal, the vote and the
+    scoring; the kernel publishes them then."""
     obs = st.obs
     vote_done = st.voted == 1  # the vote is secret until every ballot is in
     for s in range(n):
         obs[OBS.roles + s] = st.role[s]
         obs[OBS.totals + s] = st.totals[s]
+        obs[OBS.denied_right + s] = st.denied_right[s]
         obs[OBS.votes + s] = st.votes[s] if vote_done else 0
 
 

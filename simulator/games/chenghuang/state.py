@@ -62,6 +62,8 @@ FIELDS = (
     Field("showdown", i8, (_P,), "showdown scores (before 范將軍)"),
     Field("round_score", i8, (_P,), "points this round"),
     Field("totals", i8, (_P,), "total points"),
+    Field("denied_right", i8, (_P,), "rounds each seat was accused, denied and proved not the "
+                                     "highest"),
     # --- scratch ---
     Field("tied", i8, (_P,), "scratch: seats in a tie"),
     Field("up", i8, (_K,), "scratch: cards to lay face up"),
