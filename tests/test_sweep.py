@@ -6,6 +6,7 @@ the kernel compiles once per test session.
 
 from __future__ import annotations
 
+import copy
 import json
 import re
 
@@ -149,6 +150,24 @@ def test_unreadable_sweep_file_is_one_line(tmp_path):
     bad.write_text('{"schema": "fairplay.sweep", "schema_version": 99}')
     with pytest.raises(sw.SweepError, match="version 99"):
         sw.Sweep.load(bad)
+
+
+def test_a_sweep_whose_cells_are_not_its_axes_grid_is_refused(tmp_path):
+    """An axis value that no cell holds (here false for 9: `false` is not `9`, nor is it `0`) is
+    damage, refused when the file is read, not a failure when the verdict is drawn."""
+    done = sw.run_sweep("werewolf", [sw.parse_vary("players=8..9")], games=20, seed=0,
+                        workers=1, command="fairplay sweep")
+    data = json.loads(done.to_json())
+    sw.Sweep.from_data(copy.deepcopy(data))  # the undamaged file reads
+    for damage in (False, 10):
+        bad = copy.deepcopy(data)
+        bad["axes"][0]["values"][1] = damage
+        with pytest.raises(sw.SweepError, match="not the axes' grid"):
+            sw.Sweep.from_data(bad)
+    swapped = copy.deepcopy(data)
+    swapped["cells"].reverse()
+    with pytest.raises(sw.SweepError, match="not the axes' grid"):
+        sw.Sweep.from_data(swapped)
 
 
 # --- the command -------------------------------------------------------------------------------

@@ -342,6 +342,12 @@ class Sweep:
             if not isinstance(data["games"], int) or not isinstance(data["seed"], int) or \
                     len({cell.index for cell in cells}) != len(cells):
                 raise ValueError("games, seed or the cells' numbers are damaged")
+            # The cells are the axes' grid, in order (as plan made them); compared as JSON so
+            # that true and 1 differ, as they do in a config.
+            grid = [json.dumps(list(levels)) for levels in
+                    itertools.product(*(axis.values for axis in axes))]
+            if grid != [json.dumps(list(cell.levels)) for cell in cells]:
+                raise ValueError("the cells' values are not the axes' grid")
         except (KeyError, TypeError, ValueError, AttributeError) as exc:
             raise SweepError(f"{path}: corrupt sweep: {type(exc).__name__}: {exc}") from None
         rest = {k: v for k, v in data.items() if k not in ("axes", "cells")}
