@@ -12,9 +12,9 @@ from simulator.games import driver
 from simulator.games.chenghuang import GAME
 from simulator.games.chenghuang import kernel as K
 from simulator.games.chenghuang.declaration import (
-    ANSWER, CARD, DECISION, END, EV, NO_THEFT, ROLE, TR,
+    ANSWER, CARD, DECISION, END, EV, NO_THEFT, OBS, ROLE, TR,
 )
-from simulator.games.chenghuang.observation import legal_theft
+from simulator.games.chenghuang.observation import legal_theft, publish_seats
 from simulator.games.chenghuang.params import ChenghuangParams
 
 from test_chenghuang_positions import PARAMS, bind, cards, lay, position, tallies as as_tallies
@@ -184,6 +184,10 @@ def test_deny_correct_the_accused_takes_a_card_of_its_choice():
     assert st.highest == 0
     ev = tallies.events
     assert ev[EV.deny_correct] == 1 and ev[EV.accused_highest] == 0
+    # the table saw it deny rightly, and remembers it: public from the next scoring on
+    assert list(st.denied_right[:4]) == [0, 1, 0, 0]
+    publish_seats(st, 4)
+    assert list(st.obs[OBS.denied_right:OBS.denied_right + 4]) == [0, 1, 0, 0]
 
 
 def test_deny_with_a_tie_at_the_top_counts_as_highest():
@@ -193,6 +197,7 @@ def test_deny_with_a_tie_at_the_top_counts_as_highest():
     wanted = [{}, {ADMIT: DENY}, {}, {}]
     tallies = judge_round(st, 1, wanted)
     assert st.highest == 1
+    assert st.denied_right[1] == 0  # denied wrongly: not counted
     # its two most valuable: 殺生 + 忠信 (6 + 8: the pair set drops from 10 to 2) = 14 beats the
     # two 殺生 (12) and the two 忠信 (10)
     assert list(st.held[1]) == list(cards(killing=1, theft=1, loyalty=1, benevolence=1,

@@ -33,7 +33,7 @@ from simulator.run import runner
 from simulator.setup import config as config_module
 from simulator.studies.sweep import toml_value
 
-EXPLOITABLE = 0.03  # a best response may gain its team at most 3 points
+EXPLOITABLE = 0.02  # a best response may gain its team at most 2 points
 
 
 @dataclass(frozen=True)
