@@ -284,6 +284,22 @@ def test_the_screen_finds_an_optimum_at_a_corner_of_the_box_without_a_sampler():
     assert all(c["ends"] and c["span"] == 1.0 for c in coverage)
 
 
+@pytest.mark.parametrize("sampler", sorted(br.SAMPLERS))
+def test_each_sampler_proposes_candidates_inside_the_box(sampler):
+    """Both samplers the command offers run (CMA-ES needs its own package, a dependency) and
+    propose values inside the declared ranges, integers as integers, after the screen."""
+    params = [Param("a", 0.0, 1.0), Param("b", 0.0, 2.0), Param("c", 1, 9, integer=True)]
+    default = {"a": 0.5, "b": 1.0, "c": 5}
+    candidate, _ = synthetic(lambda v: 0.4 + 0.01 * v["a"] - 0.01 * abs(v["b"] - 1.5))
+    records = br.explore(params, default, candidate, trials=6, rungs=[100], seed=3,
+                         sampler=sampler)
+    sampled = [r["params"] for r in records if r["stage"] == "sampler"]
+    assert len(sampled) == 6
+    for values in sampled:
+        assert 0.0 <= values["a"] <= 1.0 and 0.0 <= values["b"] <= 2.0
+        assert isinstance(values["c"], int) and 1 <= values["c"] <= 9
+
+
 def test_a_step_at_one_value_is_seen_by_the_screen():
     """A parameter whose every value above 0 plays alike and only exactly 0 differs: a
     continuous sampler would almost never draw the 0; the screen's end does."""
