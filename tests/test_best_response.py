@@ -228,6 +228,24 @@ def test_the_first_candidate_is_the_players_as_configured():
     assert space.configured()["counter"] == declared["counter"]
 
 
+def test_a_changed_search_file_is_refused_by_its_checksum(tmp_path):
+    """A search file is checksummed whole: an edited candidate (or config, or count) is refused
+    in one line, exit 2, before anything is played."""
+    saved = br.BEST_RESPONSE_FILE.seal({
+        **br.BEST_RESPONSE_FILE.header(), "complete": False, "team_arg": "wolf", "trials": 2,
+        "games": 200, "seed": 0, "config": "werewolf", "overrides": [],
+        "searched": [{"params": {"counter": 0.5}, "value": 0.3, "state": "complete"}]})
+    path = tmp_path / "br.json"
+    for field, value in (("searched", [{"params": {"counter": 0.5}, "value": 0.9,
+                                        "state": "complete"}]), ("games", 50),
+                         ("config", "werewolf/standard-16.toml")):
+        path.write_text(json.dumps(dict(saved, **{field: value})))
+        one_line_error(run_cli("best-response", "--resume", path, "-q"), "checksum")
+    del saved["checksum"]
+    path.write_text(json.dumps(saved))
+    one_line_error(run_cli("best-response", "--resume", path, "-q"), "checksum")
+
+
 def test_a_resumed_search_runs_no_strategy_file_it_did_not_record(tmp_path):
     """A search file is data: one naming a strategy file whose contents it never recorded is
     refused in one line (exit 2), and the file is never imported."""
@@ -239,7 +257,7 @@ def test_a_resumed_search_runs_no_strategy_file_it_did_not_record(tmp_path):
              "searched": [], "team_arg": "wolf", "trials": 2, "games": 200, "seed": 0,
              "config": "werewolf", "overrides": [f"strategies.wolf={tmp_path / 'evil.py'}:f"]}
     path = tmp_path / "br.json"
-    path.write_text(json.dumps(saved))
+    path.write_text(json.dumps(br.BEST_RESPONSE_FILE.seal(saved)))  # a whole, sealed file
     result = run_cli("best-response", "--resume", path, "-q")
     one_line_error(result, "was not recorded when the search began")
     assert result.exit_code == 2 and not marker.exists()

@@ -15,6 +15,8 @@ the kind's own error with one line; the module of each kind then checks what onl
 from __future__ import annotations
 
 import copy
+import hashlib
+import json
 import re
 from dataclasses import dataclass
 from typing import Any, Callable
@@ -54,9 +56,16 @@ class Kind:
     made_by: str = ""
     remedy: str = ""
     game_field: str | None = "game"  # the field naming the game the file is for
+    checksummed: bool = False  # the file carries a SHA-256 of its whole content (`seal`)
 
     def __post_init__(self):
         _KINDS[self.schema] = self
+
+    def seal(self, data: dict) -> dict:
+        """`data` with the checksum of everything else in it, as a checksummed kind is saved;
+        `check` refuses a file whose content no longer matches it."""
+        body = {key: value for key, value in data.items() if key != "checksum"}
+        return {**body, "checksum": content_checksum(body)}
 
     def header(self) -> dict:
         """The first two fields of every file of this kind."""
@@ -97,6 +106,12 @@ class Kind:
                    + (f"; {self.remedy}" if self.remedy else ""))
             raise self.error(path, f"{self.noun} schema version {version!r} is not supported "
                                    f"({why})")
+        if self.checksummed:
+            body = {key: value for key, value in data.items() if key != "checksum"}
+            if data.get("checksum") != content_checksum(body):
+                raise self.error(path, f"its contents do not match the checksum fairplay wrote "
+                                       f"(the {self.noun} file was changed or damaged); "
+                                       f"{self.remedy or 'make it again'}")
         try:
             check_fields(data, self.fields)
         except Unfit as exc:
@@ -107,6 +122,13 @@ class Kind:
             except Unfit as exc:
                 raise self.error(path, str(exc)) from None
         return data
+
+
+def content_checksum(data) -> str:
+    """SHA-256 of `data`'s canonical JSON (sorted keys, ASCII, no spaces): what a checksummed
+    file's "checksum" holds."""
+    text = json.dumps(data, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 def check_fields(data: dict, fields: dict) -> None:

@@ -55,6 +55,7 @@ BEST_RESPONSE_FILE = datafile.Kind(
     "fairplay.best_response", 1, "best-response",
     error=lambda path, message: BestResponseError(f"{path}: {message}"),
     made_by="fairplay best-response", remedy="start a new search", game_field=None,
+    checksummed=True,
     fields={"config": ((str,), datafile.REQUIRED), "trials": ((int,), datafile.REQUIRED),
             "games": ((int,), datafile.REQUIRED), "seed": ((int,), datafile.REQUIRED),
             "searched": ((list,), datafile.REQUIRED), "overrides": ((list,), []),
@@ -520,7 +521,9 @@ def toml_text(data: dict, out_dir: Path) -> str:
 
 
 def save(data: dict, path) -> None:
-    fileio.write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
+    """Write a search file, checksummed whole (a changed candidate or config is refused)."""
+    fileio.write_atomically(path, json.dumps(BEST_RESPONSE_FILE.seal(data), indent=1,
+                                             ensure_ascii=False))
 
 
 def load(path) -> dict:
