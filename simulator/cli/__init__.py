@@ -11,7 +11,7 @@ it.
 import click
 
 from simulator.cli import (
-    best_response, coverage, games, regression, reports, roles, run, serve, tune,
+    best_response, coverage, equilibrate, games, regression, reports, roles, run, serve, tune,
 )
 from simulator.cli.support import OneLineErrors
 
@@ -24,5 +24,6 @@ def main():
 
 for command in (games.games, run.run, run.trace, reports.report, reports.sweep, reports.export,
                 regression.baseline, regression.check, tune.tune, roles.roles,
-                best_response.best_response, coverage.coverage, serve.serve):
+                best_response.best_response, equilibrate.equilibrate, coverage.coverage,
+                serve.serve):
     main.add_command(command)
