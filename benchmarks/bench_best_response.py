@@ -1,7 +1,8 @@
 """The wall time of a one-team best-response search on a standard setup, as a user runs it
-(`fairplay best-response CONFIG --team T` with its defaults: 40 candidates of 20,000 games, then
-the default and the best on 40,000 fresh games), in a fresh process with a warm compile cache.
-The target is at most 3 minutes on the project's 2-core machine.
+(`fairplay best-response CONFIG --team T` with its defaults: the screen of every one-parameter
+corner, 40 candidates of the sampler and the game's other strategies, 20,000 games each, then the
+default and the best on 40,000 fresh games), in a fresh process with a warm compile cache.
+The target is at most 5 minutes for one team of standard-16 on the project's 2-core machine.
 
     python benchmarks/bench_best_response.py --config werewolf/standard-16.toml --team wolf
 """
