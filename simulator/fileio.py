@@ -164,9 +164,10 @@ def write_atomically(path, text: str) -> Path:
 
     The rename is atomic, so readers see the old file or the new one, never a mix, and a failed
     write (a full disk) leaves the old file as it was. The file gets the usual permissions
-    (mkstemp would leave it private to the owner).
+    (mkstemp would leave it private to the owner). A symbolic link stays a link: the file it
+    points to is written.
     """
-    path = Path(path)
+    path = Path(os.path.realpath(path))
     path.parent.mkdir(parents=True, exist_ok=True)
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -207,7 +208,9 @@ class OutputLock:
 
     def __init__(self, path):
         self.path = Path(path)
-        self.lock_path = self.path.with_name(f".{self.path.name}.lock")
+        # the file itself is locked, whatever name (a symbolic link) a run writes it by
+        real = Path(os.path.realpath(path))
+        self.lock_path = real.with_name(f".{real.name}.lock")
         self.fd: int | None = None
 
     def acquire(self) -> "OutputLock":

@@ -170,6 +170,22 @@ def test_a_run_holds_its_output_so_a_second_run_on_it_is_refused(tmp_path):
     assert not (tmp_path / ".busy.json.lock").exists()
 
 
+def test_a_link_to_a_busy_output_is_locked_out_and_stays_a_link(tmp_path):
+    """The lock goes by the file, not by the name given: a second run writing through a
+    symbolic link to a file being written is refused; a run writing through a link writes the
+    file it points to and leaves the link a link."""
+    out = tmp_path / "busy.json"
+    link = tmp_path / "link.json"
+    link.symlink_to(out)
+    with fileio.OutputLock(out):
+        one_line_error(run_cli("run", "werewolf", "-n", 100, "-o", link),
+                       "being written by another fairplay run")
+    assert not out.exists() and link.is_symlink()
+    result = run_cli("run", "werewolf", "-n", 100, "--workers", 1, "-q", "-o", link)
+    assert result.exit_code == 0, result.output
+    assert link.is_symlink() and out.is_file() and Result.load(out).games_played == 100
+
+
 # --- 4. a failed save ------------------------------------------------------------------------------
 def test_a_full_disk_at_the_final_save_keeps_the_last_checkpoint_and_rescues_the_rest(
         tmp_path, monkeypatch):
