@@ -387,3 +387,26 @@ def test_a_bad_candidate_file_is_one_line_and_nothing_is_written(tmp_path, ref, 
                      "--candidate", str(tmp_path / ref), "--workers", 1, "-q", "-o", out)
     one_line_error(result, fragment)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.py"]
+
+
+@pytest.mark.parametrize("args, words", [
+    (["--confirm-games", -5], "--confirm-games must be at least 200"),
+    (["--confirm-games", 0], "--confirm-games must be at least 200"),
+    (["--chunk-size", 0], "--chunk-size must be at least 1"),
+    (["-n", 3], "-n must be at least 100"),
+    (["-n", 0], "-n must be at least 100"),
+])
+def test_every_count_is_checked_before_any_game_is_played(tmp_path, monkeypatch, args, words):
+    """A count the search cannot measure with is one line, exit 2, before the first candidate
+    (nothing is played: a candidate's games would fail the test here)."""
+    def played(*_, **__):
+        raise AssertionError("a game was played")
+
+    monkeypatch.setattr(br.Candidate, "rate", played)
+    out = tmp_path / "br.json"
+    one_line_error(run_cli("best-response", "werewolf", "--team", "wolf", *args, "-o", out),
+                   words)
+    assert not out.exists()
+    if "--chunk-size" not in args:  # equilibrate's searches take the same counts
+        one_line_error(run_cli("equilibrate", "werewolf", *args, "-o", out), words)
+        assert not out.exists()

@@ -66,3 +66,8 @@ def test_a_setup_need_reads_the_setup_scrolls_cards_knobs_and_player_count():
     assert artifacts["artifacts"] and artifacts["spells"] and artifacts["unpossessed"]
     assert not plain["the seal breaks at once (knob)"]
     assert marks("ghostplay", ["rules.seal=\"at-once\""])["the seal breaks at once (knob)"]
+
+
+def test_coverage_refuses_zero_workers_as_every_command_does():
+    one_line_error(run_cli("coverage", "werewolf", "--workers", 0, "-n", 10),
+                   "--workers must be at least 1")

@@ -177,6 +177,13 @@ def test_a_search_with_nothing_to_tune_is_refused_before_it_starts(client, who, 
     assert fragment in answer.json()["error"]
 
 
+def test_a_search_too_small_to_measure_is_refused_at_its_games_field(client):
+    answer = client.post("/api/best-response", json={**BASE, "session": "abcdefgh",
+                                                     "games": 3, "who": "team:wolf"})
+    assert answer.status_code == 400 and answer.json()["key"] == "games"
+    assert "-n must be at least 100" in answer.json()["error"]
+
+
 def test_the_page_offers_every_listed_game_and_its_configs(client):
     page = client.get("/").text
     for entry in setups.catalogue():

@@ -150,8 +150,12 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
         done, output, force = saved["searched"], resume_path, True
     if config is None:
         _fail("give a CONFIG and --team, --role or --seat, or --resume FILE")
-    if trials < 0 or n_games < 1 or rounds < 1 or seed < 0:
-        _fail("-n and --rounds must be at least 1, --trials and --seed at least 0")
+    if trials < 0 or rounds < 1 or seed < 0:
+        _fail("--rounds must be at least 1, --trials and --seed at least 0")
+    try:  # every count checked before any game is played
+        br.check_counts(n_games, chunk_size, confirm_games)
+    except br.BestResponseError as exc:
+        _fail(exc)
     if rounds > 1 and (role or seat is not None):
         _fail("--rounds alternates teams: give no --role or --seat")
     if rounds > 1 and resume_path is not None:

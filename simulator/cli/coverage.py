@@ -36,6 +36,8 @@ def coverage(source, n_games, seed, players, overrides, workers, quiet):
 
     if n_games < 1 or seed < 0:
         _fail("-n must be at least 1 and --seed at least 0")
+    if workers is not None and workers < 1:
+        _fail("--workers must be at least 1")
     try:
         if source.endswith(".json") and Path(source).exists():
             if overrides or players is not None:

@@ -115,10 +115,13 @@ def equilibrate(config, teams, tolerance, passes, trials, n_games, confirm_games
     else:
         if config is None:
             _fail("give a CONFIG, or --resume FILE")
-        if not 0 < tolerance < 100 or passes < 1 or trials < 0 or n_games < 1 or seed < 0 or \
-                (confirm_games is not None and confirm_games < 1):
-            _fail("--tolerance must lie between 0 and 100 points, --passes, -n and "
-                  "--confirm-games be at least 1, --trials and --seed at least 0")
+        if not 0 < tolerance < 100 or passes < 1 or trials < 0 or seed < 0:
+            _fail("--tolerance must lie between 0 and 100 points, --passes be at least 1, "
+                  "--trials and --seed at least 0")
+        try:
+            br.check_counts(n_games, None, confirm_games)
+        except br.BestResponseError as exc:
+            _fail(exc)
         request = eq.Request(config, tuple(teams), players, tuple(overrides), tolerance / 100,
                              passes, trials, n_games, confirm_games, seed, sampler,
                              "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:]))

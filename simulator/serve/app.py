@@ -371,6 +371,10 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         def check_space():  # nothing to tune is said now, not after the process starts
             from simulator.studies import best_response
 
+            try:
+                best_response.check_counts(wanted[1], None, None)
+            except best_response.BestResponseError as exc:
+                raise Refused(str(exc), key="games") from None
             cfg = config_module.resolve(setup.raw(), source, root, config_module.DATA_ONLY)
             try:
                 best_response.search_space(cfg, **{kind: name})

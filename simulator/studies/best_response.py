@@ -206,6 +206,24 @@ class Candidate:
         return wins / seat_games if seat_games else math.nan
 
 
+def check_counts(games: int, chunk_size: int | None, confirm_games: int | None) -> None:
+    """Refuse, before any game is played, counts a search cannot measure with: the
+    confirmation's paired interval needs two chunks of its fresh games (chunks of at least
+    roles.MIN_CHUNK_GAMES), so -n (whose double they default to) and --confirm-games must
+    give that many."""
+    least = 2 * roles.MIN_CHUNK_GAMES
+    if chunk_size is not None and chunk_size < 1:
+        raise BestResponseError(f"--chunk-size must be at least 1, got {chunk_size}")
+    if confirm_games is not None and confirm_games < least:
+        raise BestResponseError(f"--confirm-games must be at least {least} (the confirmation's "
+                                f"interval needs two chunks of {roles.MIN_CHUNK_GAMES} fresh "
+                                f"games), got {confirm_games}")
+    if games < 1 or (confirm_games is None and 2 * games < least):
+        raise BestResponseError(f"-n must be at least {least // 2} (the confirmation plays "
+                                f"2 × -n fresh games, and its interval needs two chunks of "
+                                f"{roles.MIN_CHUNK_GAMES}), got {games}")
+
+
 def rungs_of(games: int, chunk_size: int) -> list[int]:
     """A quarter, a half and all of the games, each a whole number of chunks."""
     out = []
@@ -362,10 +380,11 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
     `confirm_games` fresh games. `done`: the candidates of an interrupted search. Returns the
     search's JSON data. Ctrl-C raises KeyboardInterrupt with `on_trial` having seen every
     finished candidate."""
+    check_counts(games, chunk_size, confirm_games)
     cfg = _config(spec, overrides, players, code)
     space = search_space(cfg, team, role, seat)
     chunk_size = chunk_size or max(1, min(runner.DEFAULT_CHUNK_SIZE, games // 32))
-    if chunk_size < 1 or games < chunk_size:
+    if games < chunk_size:
         raise BestResponseError(f"-n {games:,} must be at least one chunk ({chunk_size:,} games)")
     if sampler not in SAMPLERS:
         raise BestResponseError(f"unknown sampler {sampler!r}: {', '.join(SAMPLERS)}")

@@ -70,9 +70,14 @@ ROLES_FILE = datafile.Kind(
         "skipped": ((list,), datafile.REQUIRED)})
 
 
+MIN_CHUNK_GAMES = 100  # the fewest games of a default chunk
+
+
 def default_chunk_size(games: int) -> int:
-    """About TARGET_CHUNKS chunks per setup, at least 100 games each, at most the runner's."""
-    return max(1, min(runner.DEFAULT_CHUNK_SIZE, max(100, math.ceil(games / TARGET_CHUNKS))))
+    """About TARGET_CHUNKS chunks per setup, at least MIN_CHUNK_GAMES games each, at most the
+    runner's."""
+    return max(1, min(runner.DEFAULT_CHUNK_SIZE,
+                      max(MIN_CHUNK_GAMES, math.ceil(games / TARGET_CHUNKS))))
 
 
 def role_counts(cfg) -> list[int]:
