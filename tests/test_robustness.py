@@ -33,3 +33,15 @@ def test_a_flip_between_balanced_and_unbalanced_is_said_plainly():
 
 def test_tuned_goes_with_robustness():
     one_line_error(run_cli("run", "werewolf", "--tuned", "x.toml", "-n", 10), "--robustness")
+
+
+def test_a_tuned_config_whose_strategy_fails_is_one_line_and_the_main_result_is_kept(tmp_path):
+    (tmp_path / "bad.py").write_text('def bad(kind, obs, legal, params, memory, rng):\n'
+                                     '    """always an illegal action"""\n    return -7\n')
+    tuned = tmp_path / "T.toml"
+    tuned.write_text('extends = "werewolf/base.toml"\n[strategies]\nwolf = "bad.py:bad"\n')
+    out = tmp_path / "r.json"
+    line = one_line_error(run_cli("run", "werewolf", "-n", 100, "--robustness", "--tuned", tuned,
+                                  "--workers", 1, "-q", "-o", out), "robustness check stopped",
+                          "not a legal action", exit_code=1)
+    assert str(out) in line and out.exists()

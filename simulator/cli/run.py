@@ -258,6 +258,9 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
                                            scheduler=scheduler)
         except ConfigError as exc:
             _fail(exc)
+        except runner.RunFault as stop:  # a compared setup's strategy failed: the main result
+            raise RunFailed(f"the robustness check stopped: {stop} (the main result is saved"
+                            f"{' to ' + str(path) if path else ''})") from None
         click.echo("\n" + "\n".join(robustness_module.table(found)), err=to_stdout)
     values = None
     if role_values:
