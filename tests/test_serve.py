@@ -184,6 +184,21 @@ def test_a_search_too_small_to_measure_is_refused_at_its_games_field(client):
     assert "-n must be at least 100" in answer.json()["error"]
 
 
+@pytest.mark.parametrize("endpoint", ["/api/runs", "/api/save", "/api/check"])
+@pytest.mark.parametrize("name", ["x" * 5000 + ".toml", "a\x00b.toml"])
+def test_a_file_name_too_long_or_with_a_nul_is_a_400_at_its_field(client, endpoint, name):
+    answer = client.post(endpoint, json={**BASE, "session": "abcdefgh", "games": 10,
+                                         "name": name})
+    assert answer.status_code == 400 and answer.json()["key"] == "name", answer.text
+
+
+def test_a_number_of_more_digits_than_python_converts_is_a_400(client):
+    """200,000 digits: past Python's int-conversion limit, refused before converting."""
+    answer = client.post("/api/runs", json={**BASE, "session": "abcdefgh",
+                                            "games": "1" * 200_000})
+    assert answer.status_code == 400 and answer.json()["key"] == "games"
+
+
 def test_the_page_offers_every_listed_game_and_its_configs(client):
     page = client.get("/").text
     for entry in setups.catalogue():

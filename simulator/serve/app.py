@@ -44,6 +44,7 @@ from simulator.statistics.summary import summarize
 LOOPBACK_NAMES = ("127.0.0.1", "localhost", "::1", "[::1]")
 TOKEN_COOKIE = "fairplay_token"
 MAX_GAMES = 10**9
+MAX_NAME = 1024  # characters of a file name a page may give (the system's own limit is 4096)
 MAX_SWEEP_CELLS = 400  # a grid the page can draw and a person can read
 RUNS_FOLDER = Path("results") / "serve"
 
@@ -68,6 +69,10 @@ class Workbench:
         """`name`, relative to the root, refused when it leaves the root or has another suffix."""
         if not isinstance(name, str) or not name.strip():
             raise Refused("give a file name", key="name")
+        if "\x00" in name or len(name) > MAX_NAME or \
+                any(len(part.encode()) > 255 for part in Path(name.strip()).parts):
+            raise Refused(f"a file name has at most {MAX_NAME} characters, each part of it 255 "
+                          f"bytes, and no NUL", key="name")
         path = Path(name.strip())
         if path.is_absolute() or path.suffix != suffix:
             raise Refused(f"{name}: give a {suffix} file name relative to the folder fairplay "
@@ -234,7 +239,10 @@ def _session(value) -> str:
 
 def _integer(body: dict, key: str, low: int, high: int, default: int) -> int:
     value = body.get(key, default)
-    if isinstance(value, str) and value.strip().isdigit():
+    # (a text of more digits than any bound has is refused before Python converts it: its
+    # conversion of a very long one raises)
+    if isinstance(value, str) and value.strip().isdigit() and \
+            len(value.strip()) <= len(str(high)):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise Refused(f"{key} must be an integer from {low:,} to {high:,}", key=key)
@@ -246,6 +254,8 @@ def _setup_of(bench: Workbench, body: dict) -> tuple[setups.Setup, str]:
     if not isinstance(game, str) or not isinstance(base, str) or not isinstance(sent, dict):
         raise Refused("a setup names its game, its built-in config and its fields")
     source = str(body.get("name") or "setup.toml")
+    if "\x00" in source or len(source) > MAX_NAME:
+        raise Refused(f"a file name has at most {MAX_NAME} characters and no NUL", key="name")
     setup = setups.read_page(game, base, sent, source)
     setups.check(setup, source, bench.root)
     return setup, source
