@@ -55,6 +55,23 @@ def test_a_run_is_an_ordinary_result_with_the_cli_s_tallies(server, tmp_path):
     assert saved.data["command"].startswith(f"fairplay run {answer['setup']} -n 60000 --seed 5")
 
 
+def test_a_page_plays_a_strategy_file_of_the_served_folder(server, tmp_path):
+    """A strategy file named relative to the served folder, as the page's check reads it, is
+    the file the run plays (its setup is written under results/serve/, and names it from
+    there)."""
+    (tmp_path / "strat").mkdir()
+    (tmp_path / "strat" / "x.py").write_text(
+        "from strategies.common import uniform_legal\n\n\n"
+        "def f(kind, obs, legal, params, memory, rng):\n"
+        "    \"\"\"at random\"\"\"\n    return uniform_legal(legal, rng)\n")
+    answer = server.start_run(500, seed=1, fields={"strategies.all": "strat/x.py:f"})
+    state = server.state_when(lambda s: run_of(s, answer["id"])["state"] in ("done", "failed"))
+    run = run_of(state, answer["id"])
+    assert run["state"] == "done", run["line"]
+    assert "../../strat/x.py:f" in (tmp_path / answer["setup"]).read_text(encoding="utf-8")
+    assert Result.load(tmp_path / answer["output"]).games_played == 500
+
+
 def test_a_sweep_is_an_ordinary_sweep_with_the_cli_s_tallies(server, tmp_path):
     status, answer = server.post("/api/sweeps", {
         "session": SESSION, "game": "werewolf", "base": "werewolf/base.toml", "fields": {},

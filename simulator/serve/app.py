@@ -329,7 +329,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         session, games, seed = wanted
         setup_path, output = bench.next_run_paths(kind)
         (root / RUNS_FOLDER).mkdir(parents=True, exist_ok=True)
-        fileio.write_atomically(root / setup_path, setup.toml())
+        fileio.write_atomically(root / setup_path, setup.toml(setup_path.parent))
         run = bench.runs.start(session, label, setup_path, output, games, seed,
                                setup.changed_keys(), **options)
         return JSONResponse({"id": run.id, "setup": str(setup_path), "output": str(output)})

@@ -11,6 +11,7 @@ page, the saved file and `fairplay run` agree on every value and every message.
 from __future__ import annotations
 
 import math
+import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -102,6 +103,18 @@ def fields(game_name: str, base: str) -> list[Field]:
     return out
 
 
+def _moved_strategy_file(value, folder: Path):
+    """A strategy (a name or a table) whose file, named relative to the server's folder, is
+    named relative to `folder` inside it instead."""
+    name = value.get("name") if isinstance(value, dict) else value
+    if not (isinstance(name, str) and ":" in name and
+            name.rpartition(":")[0].endswith(".py")) or Path(name.rpartition(":")[0]).is_absolute():
+        return value
+    file, _, function = name.rpartition(":")
+    moved = f"{Path(os.path.relpath(file, folder)).as_posix()}:{function}"
+    return dict(value, name=moved) if isinstance(value, dict) else moved
+
+
 def _strategy_parts(value) -> tuple[str, dict]:
     if isinstance(value, str):
         return value, {}
@@ -141,11 +154,15 @@ class Setup:
             config_module.set_value(over, list(path), value)
         return config_module.deep_merge(base_raw(self.game, self.base), over)
 
-    def toml(self) -> str:
-        """The file: `extends` the built-in config, then the changed keys only."""
+    def toml(self, folder: Path | None = None) -> str:
+        """The file: `extends` the built-in config, then the changed keys only. A strategy file
+        the page names relative to the server's folder is written relative to `folder` (the
+        file's own, relative to the server's), where a config's paths are read from."""
         lines = [f"# A {self.game} setup made in fairplay serve from {self.base}.",
                  f"extends = {toml_value(self.base)}"]
         for path, value in self.changes:
+            if folder is not None and path[0] == "strategies":
+                value = _moved_strategy_file(value, folder)
             lines.append(f"{'.'.join(toml_key(p) for p in path)} = {toml_value(value)}")
         return "\n".join(lines) + "\n"
 
