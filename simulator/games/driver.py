@@ -101,10 +101,14 @@ class Slot:
     # slot plays the same strategy with the same parameters (the slot layout can matter: a
     # player who changes team during play keeps, or changes, his slot's memory)
     tag: str = ""
+    # a shipped set's values (name "people@equilibrium", simulator/setup/players.py): what the
+    # label measures a change from, instead of the strategy's declared defaults
+    preset: tuple[tuple[str, float], ...] = ()
 
     def label(self) -> str:
         suffix = f" ({self.tag})" if self.tag else ""
-        if not self.params or dict(self.params) == self.info.defaults():
+        reference = dict(self.preset) if self.preset else self.info.defaults()
+        if not self.params or dict(self.params) == reference:
             return self.name + suffix
         inner = ", ".join(f"{k}={v:g}" for k, v in self.params)
         return f"{self.name}({inner}){suffix}"

@@ -60,7 +60,11 @@ def fingerprint(cfg) -> dict:
 
     # each user strategy file's SHA-256, of the bytes that were loaded and run (config.py)
     files = {slot.name: slot.info.digest for slot in cfg.slots if slot.info.digest}
-    return {"config": digest(json.dumps(cfg.raw, sort_keys=True).encode()),
+    # the values of a shipped set a config names ("people@equilibrium"): the same config plays
+    # other players once the set is made again
+    presets = [[slot.name, list(slot.preset)] for slot in cfg.slots if slot.preset]
+    played = cfg.raw if not presets else {"config": cfg.raw, "presets": presets}
+    return {"config": digest(json.dumps(played, sort_keys=True).encode()),
             "code": f"{versions()['fairplay']}+{compile_cache.loaded_key('user')}",
             "strategy_files": files}
 

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from simulator import fileio, schema
+from simulator.setup import players as players_module
 from simulator.games import game_names, get_game
 from simulator.games.base import (
     MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, STRATEGY_SIGNATURE, GameSpec,
@@ -489,7 +490,10 @@ _USER_STRATEGIES: dict[tuple, StrategyInfo] = {}
 _MODULE_LOADED: dict[str, int] = {}  # a user module: the file time it was loaded at
 
 
-def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: str) -> Slot:
+def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: str,
+                     preset: dict | None = None) -> Slot:
+    """A strategy name or table as a slot. `preset`: the values of a shipped set the name
+    names ("people@equilibrium", `shipped_set`), under the values the table gives."""
     tag = ""
     if isinstance(value, str):
         name, given = value, {}
@@ -510,6 +514,9 @@ def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: s
     elif ":" in name and name.rpartition(":")[0].endswith(".py"):
         info = load_user_strategy(name, ctx, key, game) if ctx.code.load else \
             _unloaded_strategy(name, given)
+    elif preset is not None:
+        info = builtins[players_module.split(name)[0]]
+        given = {**preset, **given}
     else:
         ctx.error(key, f"unknown strategy {name!r}; {game.name} has: {', '.join(builtins)} "
                        f"(or path/to/file.py:function)")
@@ -529,7 +536,35 @@ def resolve_strategy(value, game: GameSpec, builtins, ctx: ConfigContext, key: s
     values = tuple((p.name, float(given.get(p.name, p.default))) for p in info.params)
     if len(values) > MAX_STRATEGY_PARAMS:
         ctx.error(key, f"a strategy may have at most {MAX_STRATEGY_PARAMS} parameters")
-    return Slot(name, info, values, tag)
+    reference = () if preset is None else tuple(
+        (p.name, float(preset.get(p.name, p.default))) for p in info.params)
+    return Slot(name, info, values, tag, reference)
+
+
+def shipped_set(value, game: GameSpec, builtins, players: int, team: str, ctx: ConfigContext,
+                key: str) -> dict | None:
+    """The parameters a shipped set gives `team`'s seats where `value` names one
+    ("people@equilibrium", simulator/setup/players.py), else None."""
+    name = value.get("name") if isinstance(value, dict) else value
+    parts = players_module.split(name) if isinstance(name, str) and \
+        not (":" in name and name.rpartition(":")[0].endswith(".py")) else None
+    if parts is None or name in builtins:
+        return None
+    strategy, set_name = parts
+    if strategy not in builtins:
+        ctx.error(key, f"unknown strategy {strategy!r} in {name!r}; {game.name} has: "
+                       f"{', '.join(builtins)}")
+    try:
+        sets = players_module.load()
+    except players_module.PlayersError as exc:
+        ctx.error(key, str(exc))
+    found = players_module.nearest(sets, game.name, strategy, set_name, players)
+    if found is None:
+        have = sorted({f"{s['strategy']}@{s['name']}" for s in sets if s["game"] == game.name})
+        ctx.error(key, f"no {set_name!r} players of {strategy} ship for {game.name} ("
+                       + (f"it has: {', '.join(have)}" if have else "none ship for it")
+                       + "); `fairplay equilibrate` makes them for a config")
+    return dict(found["teams"].get(team, {}))
 
 
 def _unloaded_strategy(ref: str, given: dict) -> StrategyInfo:
@@ -586,7 +621,8 @@ def resolve_strategies(raw: dict, game: GameSpec, players: int, ctx: ConfigConte
                 value, key = by_team[role.team], f"strategies.{role.team}"
             else:
                 value, key = everyone, "strategies.all"
-            slot = resolve_strategy(value, game, builtins, ctx, key)
+            preset = shipped_set(value, game, builtins, players, role.team, ctx, key)
+            slot = resolve_strategy(value, game, builtins, ctx, key, preset)
             if slot not in slots:
                 if len(slots) == MAX_STRATEGY_SLOTS:
                     ctx.error("strategies", f"at most {MAX_STRATEGY_SLOTS} different strategies")
