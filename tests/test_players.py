@@ -94,3 +94,14 @@ def test_the_docs_table_is_what_the_shipped_file_gives():
     docs = Path(__file__).resolve().parents[1] / "docs" / "strategies.md"
     text = docs.read_text(encoding="utf-8")
     assert players.rewrite_docs(text, players.load()) == text
+
+
+def test_the_robustness_rows_show_the_verdict_under_the_shipped_players(shipped):
+    from simulator.run import runner
+    from simulator.studies import robustness
+
+    cfg = config.load("werewolf")
+    result = runner.run(cfg, 200, 0, 1)
+    rows = robustness.rows("werewolf", result, games=200, workers=1)
+    labels = [row.players for row in rows]
+    assert "people@equilibrium at every seat (iterated best responses, not converged)" in labels

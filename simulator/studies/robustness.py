@@ -2,8 +2,9 @@
 family of its game (and under tuned players, where a tuned config is given).
 
 Every balance number is conditional on the players who made it. `fairplay run --robustness`
-plays the config again with each built-in strategy at every seat (`strategies = { all = NAME }`)
-and, with `--tuned FILE`, the tuned config a best-response search wrote; it prints each verdict
+plays the config again with each built-in strategy at every seat (`strategies = { all = NAME }`),
+each set of players that ships for the game (`people@equilibrium`, the players `fairplay
+equilibrate` ended with) and, with `--tuned FILE`, the tuned config a best-response search wrote; it prints each verdict
 beside the run's own and says plainly when the verdict flips.
 """
 
@@ -48,11 +49,32 @@ def rows(spec: str, result, overrides=(), players=None, games: int | None = None
                                     [f"strategies={toml_value({'all': name})}"], players)
         out.append(_row(f"{name} at every seat",
                         runner.run(family, games, seed, workers, scheduler=scheduler)))
+    for label, where in shipped_sets(cfg.game.name):
+        if result.data["strategies"] == [label]:
+            continue
+        family = config_module.load(spec, list(overrides) +
+                                    [f"strategies={toml_value({'all': label})}"], players)
+        out.append(_row(f"{label} at every seat ({where})",
+                        runner.run(family, games, seed, workers, scheduler=scheduler)))
     if tuned is not None:
         tuned_cfg = config_module.load(tuned, [], None)
         out.append(_row(f"tuned ({tuned})", runner.run(tuned_cfg, games, seed, workers,
                                                        scheduler=scheduler)))
     return out
+
+
+def shipped_sets(game: str) -> list[tuple[str, str]]:
+    """Each set of players that ships for `game` ("people@equilibrium",
+    simulator/setup/players.py) and, in words, whether it was made to converge."""
+    from simulator.setup import players as players_module
+
+    out = {}
+    for s in players_module.load():
+        if s["game"] == game:
+            label = f"{s['strategy']}@{s['name']}"
+            out.setdefault(label, []).append(s)
+    return [(label, "players near equilibrium" if all(s["converged"] for s in found) else
+             "iterated best responses, not converged") for label, found in out.items()]
 
 
 def sentence(rows_: list[Row]) -> str:
