@@ -6,8 +6,8 @@ never a traceback or a hang. Covered:
 - damaged result files (`report`, `run --resume`, `export --csv`), about half of them with the
   checksum recomputed after the damage, so that the field-by-field validation behind it is
   reached; damaged baselines (`check`: a check whose baseline was damaged may also fail: exit 1);
-- damaged sweep files (`report`, `export --csv`, `sweep --resume`), the cells' checksums
-  recomputed in about half;
+- damaged sweep files (`report`, `export --csv`, `sweep --resume`), the cells' and the whole
+  file's checksums recomputed in about half;
 - result and sweep files with a negative count, and JSON or TOML nested 10,000 deep: always exit 2;
 - `fairplay trace` with random (negative, huge) `--seed`, `--game`, `--chunk-size` and `--set`;
 - `fairplay roles` with random `--set` overrides; `fairplay tune` with random `--vary` and
@@ -47,6 +47,7 @@ from simulator.setup import config
 from simulator.cli import main
 from simulator.games import game_names, get_game
 from simulator.run.results import checksum
+from simulator.studies.sweep import SWEEP_FILE
 
 GAMES = game_names(listed_only=True)
 # the games `fairplay roles` can value (a team game with a filler role); the others are refused
@@ -243,6 +244,8 @@ def reseal(data, kind: str) -> None:
                 result["checksum"] = checksum(result)
             except Exception:  # chunks_done that cannot be sorted, say
                 pass
+    if kind == "sweep":  # and the sweep's own checksum over the whole file
+        data.update(SWEEP_FILE.seal(data))
 
 
 def zeroed(node):

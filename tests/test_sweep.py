@@ -159,15 +159,29 @@ def test_a_sweep_whose_cells_are_not_its_axes_grid_is_refused(tmp_path):
                         workers=1, command="fairplay sweep")
     data = json.loads(done.to_json())
     sw.Sweep.from_data(copy.deepcopy(data))  # the undamaged file reads
-    for damage in (False, 10):
+    for damage in (False, 10):  # (sealed again: a careful forger's edit meets the checks)
         bad = copy.deepcopy(data)
         bad["axes"][0]["values"][1] = damage
         with pytest.raises(sw.SweepError, match="not the axes' grid"):
-            sw.Sweep.from_data(bad)
+            sw.Sweep.from_data(sw.SWEEP_FILE.seal(bad))
     swapped = copy.deepcopy(data)
     swapped["cells"].reverse()
     with pytest.raises(sw.SweepError, match="not the axes' grid"):
-        sw.Sweep.from_data(swapped)
+        sw.Sweep.from_data(sw.SWEEP_FILE.seal(swapped))
+
+
+def test_a_sweep_file_is_checked_whole_by_its_checksum(tmp_path):
+    """An edited top-level count (3,000,000 games said to be 50) or axis list is refused when
+    read, as is a file without its checksum; each in one line."""
+    done = sw.run_sweep("werewolf", [sw.parse_vary("players=8..9")], games=20, seed=0,
+                        workers=1, command="fairplay sweep")
+    data = json.loads(done.to_json())
+    for field, value in (("games", 50), ("axes", data["axes"][:1] * 2)):
+        with pytest.raises(sw.SweepError, match="checksum"):
+            sw.Sweep.from_data(dict(data, **{field: value}))
+    bare = {k: v for k, v in data.items() if k != "checksum"}
+    with pytest.raises(sw.SweepError, match="checksum"):
+        sw.Sweep.from_data(bare)
 
 
 # --- the command -------------------------------------------------------------------------------

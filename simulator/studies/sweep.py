@@ -306,7 +306,8 @@ class Sweep:
         data["complete"] = self.complete
         data["axes"] = [axis.to_json() for axis in self.axes]
         data["cells"] = [cell.to_json(self.axes) for cell in self.cells]
-        return json.dumps(data, indent=1, ensure_ascii=False)
+        # checksummed whole: an edited count, axis or cell is refused when read
+        return json.dumps(SWEEP_FILE.seal(data), indent=1, ensure_ascii=False)
 
     def save(self, path) -> None:
         """Write atomically, like a run's result."""
@@ -383,7 +384,7 @@ _REQUIRED, _OPTIONAL = datafile.REQUIRED, datafile.OPTIONAL
 # older files lack them.
 SWEEP_FILE = datafile.Kind(
     "fairplay.sweep", 1, "sweep", error=lambda path, message: SweepError(f"{path}: {message}"),
-    made_by="fairplay sweep", remedy="start a new sweep", fields={
+    made_by="fairplay sweep", remedy="start a new sweep", checksummed=True, fields={
         "game": ((str,), _REQUIRED), "axes": ((list,), _REQUIRED),
         "cells": ((list,), _REQUIRED), "games": ((int,), _REQUIRED),
         "seed": ((int,), _REQUIRED), "chunk_size": ((int,), runner.DEFAULT_CHUNK_SIZE),
