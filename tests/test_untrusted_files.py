@@ -170,6 +170,35 @@ def test_a_run_holds_its_output_so_a_second_run_on_it_is_refused(tmp_path):
     assert not (tmp_path / ".busy.json.lock").exists()
 
 
+def test_a_result_without_its_checksum_is_read_only_when_asked_and_every_output_says_so(
+        tmp_path):
+    """The checksum line deleted and the camps' wins swapped: every reading command refuses it
+    in one line (exit 2); with --unchecked it is read, and the report, the CSV folder and the
+    coverage table each say it was not checked."""
+    out = small_run(tmp_path)
+
+    def swap(data):
+        del data["checksum"]
+        data["tallies"]["team_wins"].reverse()
+
+    rewrite(out, swap, keep_checksum=False)
+    for args in (("report", out, "-o", tmp_path / "r.html"),
+                 ("export", out, "--csv", tmp_path / "tables"),
+                 ("coverage", out)):
+        one_line_error(run_cli(*args), "no checksum", "--unchecked")
+    assert not (tmp_path / "r.html").exists() and not (tmp_path / "tables").exists()
+    done = run_cli("report", out, "-o", tmp_path / "r.html", "--unchecked")
+    assert done.exit_code == 0 and "without its checksum" in done.stderr
+    assert "read without its checksum (--unchecked)" in (tmp_path / "r.html").read_text()
+    done = run_cli("export", out, "--csv", tmp_path / "tables", "--unchecked")
+    assert done.exit_code == 0 and (tmp_path / "tables" / "UNCHECKED.txt").exists()
+    done = run_cli("coverage", out, "--unchecked")
+    assert done.exit_code == 0 and "read without its checksum" in done.output
+    fine = small_run(tmp_path, name="fine.json")  # a checked export clears an earlier note
+    assert run_cli("export", fine, "--csv", tmp_path / "tables").exit_code == 0
+    assert not (tmp_path / "tables" / "UNCHECKED.txt").exists()
+
+
 def test_a_link_to_a_busy_output_is_locked_out_and_stays_a_link(tmp_path):
     """The lock goes by the file, not by the name given: a second run writing through a
     symbolic link to a file being written is refused; a run writing through a link writes the

@@ -20,7 +20,9 @@ from simulator.cli.support import fail as _fail
               help="Override a config key (repeatable).")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def coverage(source, n_games, seed, players, overrides, workers, quiet):
+@click.option("--unchecked", is_flag=True,
+              help="Read a result file that has no checksum; the table says so.")
+def coverage(source, n_games, seed, players, overrides, workers, quiet, unchecked):
     """How often each power, card, spell and ending of SOURCE (a config to play, or a result
     file to read) occurs per game; the ones that never or rarely occur are marked.
 
@@ -42,7 +44,7 @@ def coverage(source, n_games, seed, players, overrides, workers, quiet):
         if source.endswith(".json") and Path(source).exists():
             if overrides or players is not None:
                 _fail("a result file has its own config: no --set or --players")
-            result = Result.load(source)
+            result = Result.load(source, unchecked)
         else:
             cfg = config.load(source, list(overrides), players)
             result = runner.run(cfg, n_games, seed, workers,
@@ -55,3 +57,7 @@ def coverage(source, n_games, seed, players, overrides, workers, quiet):
         click.echo("\nInterrupted: nothing to report", err=True)
         raise SystemExit(130)
     click.echo("\n".join(coverage_module.table(result)))
+    if result.unchecked:
+        from simulator.run.results import UNCHECKED_NOTE
+
+        click.echo(f"\nThis result was {UNCHECKED_NOTE}.")

@@ -29,6 +29,19 @@ def _command_line() -> str:
     return "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:])
 
 
+def _unchecked_origin(result) -> str:
+    from simulator.run.results import UNCHECKED_NOTE
+
+    return f"This result was {UNCHECKED_NOTE}." if result.unchecked else ""
+
+
+def _say_unchecked(result, path) -> None:
+    from simulator.run.results import UNCHECKED_NOTE
+
+    if result.unchecked:
+        click.echo(f"fairplay: warning: {path} {UNCHECKED_NOTE}", err=True)
+
+
 # --- report ------------------------------------------------------------------------------------
 @click.command(short_help="Write the HTML report of a result or sweep file.")
 @click.argument("files", nargs=-1, required=True,
@@ -41,7 +54,10 @@ def _command_line() -> str:
               help="With a sweep file: the report of its cell K alone (the # column of the "
                    "sweep's table).")
 @click.option("--force", is_flag=True, help="Replace an -o file that is not a fairplay report.")
-def report(files, output, labels, cell_index, force):
+@click.option("--unchecked", is_flag=True,
+              help="Read a result file that has no checksum (an older fairplay's, or edited); "
+                   "the report says so.")
+def report(files, output, labels, cell_index, force, unchecked):
     """Write the HTML report of a RESULT.json or a sweep file; with two result files, a
     comparison of B against A; with --cell K, the report of one cell of a sweep.
 
@@ -87,14 +103,18 @@ def report(files, output, labels, cell_index, force):
             if is_sweep_file(path):
                 render.write_sweep_report(Sweep.load(path), output)
             else:
-                render.write_run_report(Result.load(path), output)
+                result = Result.load(path, unchecked)
+                render.write_run_report(result, output, origin=_unchecked_origin(result))
+                _say_unchecked(result, path)
         else:
             if any(is_sweep_file(p) for p in files):
                 _fail("a comparison takes two result files, not sweep files")
             names = [x.strip() for x in labels.split(",")]
             if len(names) != 2 or not all(names) or names[0] == names[1]:
                 _fail(f"--labels wants two different names like A,B; got {labels!r}")
-            a, b = (Result.load(p) for p in files)
+            a, b = (Result.load(p, unchecked) for p in files)
+            for result, path in ((a, files[0]), (b, files[1])):
+                _say_unchecked(result, path)
             output = output or _free(files[0].with_name(f"{files[0].stem}-vs-{files[1].stem}.html"),
                                      force)
             render.write_compare_report(a, b, output, labels=tuple(names))
@@ -332,7 +352,10 @@ def _play_sweep(planned, path, workers, quiet, scheduler):
 @click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
 @click.option("--csv", "folder", required=True, type=click.Path(path_type=Path), metavar="DIR",
               help="Folder for the CSV files (made if needed).")
-def export(file, folder):
+@click.option("--unchecked", is_flag=True,
+              help="Read a result file that has no checksum; the folder's UNCHECKED.txt and "
+                   "a warning say so.")
+def export(file, folder, unchecked):
     """Write the tables of a RESULT.json or a sweep file as CSV files, one per table (rates by
     group, the balance measure, tests, events, game lengths, the game's own tallies; a sweep:
     one row per cell with its config values and measures, and the role values).
@@ -353,13 +376,22 @@ def export(file, folder):
         if is_sweep_file(file):
             tables = export_module.sweep_tables(numbers_module.sweep_numbers(Sweep.load(file)))
         else:
-            tables = export_module.run_tables(numbers_module.run_numbers(Result.load(file)))
+            result = Result.load(file, unchecked)
+            tables = export_module.run_tables(numbers_module.run_numbers(result))
     except (ResultError, SweepError) as exc:
         _fail(exc)
     if folder.exists() and not folder.is_dir():
         _fail(f"{folder}: cannot write: not a folder")
     try:
         paths = export_module.write_tables(tables, folder)
+        note = folder / "UNCHECKED.txt"
+        if not is_sweep_file(file) and result.unchecked:
+            from simulator.run.results import UNCHECKED_NOTE
+
+            note.write_text(f"{file.name} was {UNCHECKED_NOTE}.\n", encoding="utf-8")
+            _say_unchecked(result, file)
+        elif note.exists():  # an earlier export's note, of another file
+            note.unlink()
     except OSError as exc:
         _fail(f"{folder}: cannot write: {exc.strerror or exc}")
     click.echo(f"{len(paths)} tables written to {folder}: "

@@ -145,6 +145,11 @@ RESULT_FILE = datafile.Kind(
     })
 
 
+# What every output of a result read with --unchecked says (a report, a table, the CSV folder).
+UNCHECKED_NOTE = ("read without its checksum (--unchecked): these numbers are the file's as it "
+                  "is now, not checked to be the ones fairplay wrote")
+
+
 class Result:
     """A run's result: the JSON data, with tallies as int64 arrays."""
 
@@ -153,6 +158,7 @@ class Result:
         self.game = get_game(data["game"])
         self.tallies = {k: np.asarray(v, dtype=np.int64) for k, v in data["tallies"].items()}
         self._merged = set(data["chunks_done"])
+        self.unchecked = False  # read without its checksum (`--unchecked`): outputs say so
 
     # --- building ----------------------------------------------------------------------------
     def add_chunk(self, chunk: int, tallies: dict) -> None:
@@ -181,14 +187,19 @@ class Result:
         fileio.write_atomically(path, self.to_json())
 
     @classmethod
-    def load(cls, path) -> "Result":
-        """Read and check a result file. It is data: nothing it names is loaded or run."""
-        return cls.from_data(RESULT_FILE.read(path), path)
+    def load(cls, path, unchecked: bool = False) -> "Result":
+        """Read and check a result file. It is data: nothing it names is loaded or run. A file
+        without its checksum is refused unless `unchecked` (then `result.unchecked` says so)."""
+        return cls.from_data(RESULT_FILE.read(path), path, unchecked)
 
     @classmethod
-    def from_data(cls, data, path="<result>") -> "Result":
+    def from_data(cls, data, path="<result>", unchecked: bool = False) -> "Result":
         """A result from its parsed JSON, checked field by field (see `load`)."""
         RESULT_FILE.check(data, path)
+        if data.get("checksum") is None and not unchecked:
+            raise ResultError(path, "it has no checksum (made by an older fairplay, or edited), "
+                                    "so its numbers cannot be trusted; --unchecked reads it "
+                                    "anyway, and every output then says so")
         game = get_game(data["game"])
         try:
             players = int(data["config"]["players"])
@@ -226,7 +237,9 @@ class Result:
             all(isinstance(i, int) and 0 <= i < len(strategies) for i in row) for row in slots))
         if not all(isinstance(name, str) for name in strategies) or not rows_fit:
             raise ResultError(path, "corrupt result: its strategies and slot table do not fit")
-        return cls(data)
+        result = cls(data)
+        result.unchecked = data.get("checksum") is None
+        return result
 
     def check_claims(self, path) -> None:
         """Refuse (one line) to continue a file whose claims (config, seed, chunks, tallies) are
