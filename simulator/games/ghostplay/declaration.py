@@ -147,7 +147,7 @@ COLOUR = codes(COLOURS, "Colour")
 PLAYS = ("vote", "artifact", "spell")
 PLAY = codes(PLAYS, "Play")
 ARTIFACT_EFFECTS = ("ward", "spirit", "draw")  # 法器 in front of its holder
-SPELL_EFFECTS = ("spirit", "draw")              # other cards: played in the day, then discarded
+SPELL_EFFECTS = ("spirit", "draw")              # other cards: discarded when the turn ends
 EFFECTS = ("none", "ward", "spirit", "draw")    # one code space for both
 EFFECT = codes(EFFECTS, "Effect")
 # Ghost-deck cards (鬼牌堆): ghosts and events.
@@ -384,6 +384,8 @@ TRACE_EVENTS = (
                   "{discards} discarded, {left} left in the ghost deck, {lives} lives ==",
       actor="in_play", target="lives", value=Packed(discards=1000, pile=None),
       extra=Packed(left=1000, turn=None)),
+    E("spent", "  the turn ends: the {spent} other card(s) played in it are discarded",
+      value="spent"),
 )
 TR = codes(TRACE_EVENTS, "Trace")
 PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
@@ -494,6 +496,9 @@ PROVISIONAL = (
     "the draw penalty)",
     "no hand limit (no knob: a limit needs a discard decision the draft does not describe); a "
     "second artifact replaces the first (knob rules.second_artifact: it cannot be played)",
+    "another card (a spell) stays in front of its player until the turn ends, then is "
+    "discarded, so no reshuffle brings it back in the turn it was played (no knob: discarded at "
+    "once, two cards that draw could be played in turn for ever)",
     "when the Taoist draw pile runs out with no discards to shuffle, the next draw takes the "
     "discards there are then; with no card anywhere, no card is drawn (no knob: there is no card "
     "to draw)",

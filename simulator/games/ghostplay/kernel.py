@@ -21,12 +21,12 @@ from .declaration import (
 from .observation import legal_buy, legal_challenge, legal_day_card, legal_ghost, legal_vote, \
     observe
 from .rules import (
-    add_life, artifact_spirit, buy_cards, build_taoist_pile, challenge, count_votes, deal_identities,
-    discard_vote, draw_cards, draw_king_card, draw_phase_count, game_over, log_exorcism, look,
-    mark_participants, open_exorcism, pay_reward, play_spell, possess, possession_target,
-    remove_ghost, reset_table, resolve_event, reveal_card, rise, rise_candidate, score_ghost,
-    seal_breaks, sect_points, sect_winner, set_artifact, set_card_state, settle_risen_ghosts,
-    shuffle_ghost_deck, start_turn, take_vote,
+    add_life, artifact_spirit, buy_cards, build_taoist_pile, challenge, count_votes,
+    deal_identities, discard_spent, discard_vote, draw_cards, draw_king_card, draw_phase_count,
+    game_over, log_exorcism, look, mark_participants, open_exorcism, pay_reward, play_spell,
+    possess, possession_target, remove_ghost, reset_table, resolve_event, reveal_card, rise,
+    rise_candidate, score_ghost, seal_breaks, sect_points, sect_winner, set_artifact,
+    set_card_state, settle_risen_ghosts, shuffle_ghost_deck, start_turn, take_vote,
 )
 
 
@@ -141,7 +141,8 @@ def day_cards(st, p, rng):
 @compiled
 def play_spells(st, v, window, rng):
     """Seat v plays other cards (spells) one at a time until PASS, in its day or (rules.card_windows
-    = "every-window") in a window before or after a haunting."""
+    = "every-window") in a window before or after a haunting. A played card stays out until the
+    turn ends (rules.play_spell), so this ends: at most every other card of the deck once."""
     while True:
         legal_day_card(st, v, PLAY.spell)
         if st.legal_count == 1:
@@ -386,6 +387,15 @@ def end_of_turn(st, p, turn, rng):
 
 
 @compiled
+def turn_ends(st, turn):
+    """The other cards played this turn are discarded; the trace tells the end of the turn."""
+    spent = discard_spent(st)
+    if spent > 0:
+        event(st, TR.spent, -1, -1, spent, 0)
+    trace_turn_end(st, turn)
+
+
+@compiled
 def tally_game(st, turns):
     """The game's own tallies: points by sect and by identity, exorcisms hosted and won."""
     taiping, tianshi, evil = sect_points(st)
@@ -425,7 +435,7 @@ def play_game(st, rng):
         at_once = night(st, p, rng)
         if not at_once:
             at_once = end_of_turn(st, p, turn, rng)
-        trace_turn_end(st, turn)
+        turn_ends(st, turn)
         if at_once or game_over(st, p):
             break
         p = (p + 1) % n

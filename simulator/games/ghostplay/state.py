@@ -55,6 +55,9 @@ FIELDS = (
     Field("pile_size", i8, (), "cards in the draw pile"),
     Field("discard", i8, (_T,), "the discard pile by type"),
     Field("discard_size", i8, (), "cards in the discard pile"),
+    Field("spent", i8, (_T,), "other cards played this turn, by type: in front of their players "
+                              "until the turn ends, then discarded"),
+    Field("spent_size", i8, (), "other cards played this turn"),
     Field("hand", i8, (_P, _T), "each seat's hand by type"),
     Field("colours", i8, (_P, 2), "each seat's hand by colour"),
     Field("hand_size", i8, (_P,), "cards in each seat's hand"),
