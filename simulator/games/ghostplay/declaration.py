@@ -301,6 +301,14 @@ EVENTS = (
 )
 EV = codes(EVENTS, "Event")
 
+# --- caps (engine.within_cap): bounds the rules give, derived in params.turn_cap and
+# params.decision_cap, so that a loop the rules fail to end stops the run instead of hanging it
+CAPS = (
+    Item("turns", "turns in a game"),
+    Item("decisions", "decisions in one turn"),
+)
+CAP = codes(CAPS, "Cap")
+
 # --- trace events (rows: step = turn, code, actor, target, value, extra) -------------------------
 # {card:ghost} names a ghost card, {type:type} a Taoist card type, {role:identity} an identity;
 # trace.py tells the sentences that need logic. The table marks: each seat's identity (a rise

@@ -4,19 +4,21 @@
     or, for the ghost king, a summoning -> the rise of the ghost king) -> ... until the ghost
     deck is empty -> the seal, or the sects' points
 
-Every rule lives in rules.py; every decision goes through the engine's `ask`, which hands the
-seat's strategy its observation (observation.observe) and legal mask only, and takes a decision
-with a single legal action without asking.
+Every rule lives in rules.py; every decision goes through the engine's `ask` (by `decide`, which
+counts it against the turn's cap), which hands the seat's strategy its observation
+(observation.observe) and legal mask only, and takes a decision with a single legal action
+without asking. The turns of a game and the decisions of a turn are capped (declaration.CAPS,
+params.turn_cap and params.decision_cap): a game past a cap stops the run, never hangs it.
 """
 
 from simulator.games.engine import (
     ask, compiled, event, finish_team_game, first_player, kernel, play_games, tracing,
-    uniform_index,
+    uniform_index, within_cap,
 )
 
 from .declaration import (
-    CARD_STATE, CARD_WINDOWS, DAY_ORDER, DECISION, END, EV, EVENT, KIND, KING_DRAW_AT, LOOK, OBS,
-    OUTCOME, PACKED, PASS, PLAY, RISE, ROLE, SEAL, TEAM, TR, VOTE_BASE, WINDOW,
+    CAP, CARD_STATE, CARD_WINDOWS, DAY_ORDER, DECISION, END, EV, EVENT, KIND, KING_DRAW_AT, LOOK,
+    OBS, OUTCOME, PACKED, PASS, PLAY, RISE, ROLE, SEAL, TEAM, TR, VOTE_BASE, WINDOW,
 )
 from .observation import legal_buy, legal_challenge, legal_day_card, legal_ghost, legal_vote, \
     observe
@@ -63,6 +65,16 @@ def trace_turn_end(st, turn):
     event(st, TR.turn_end, st.in_play, st.lives,
           st.pile_size * PACKED.turn_end.pile + st.discard_size * PACKED.turn_end.discards,
           turn * PACKED.turn_end.turn + (st.ghost_size - st.ghost_next) * PACKED.turn_end.left)
+
+
+# --- decisions ------------------------------------------------------------------------------------
+@compiled
+def decide(st, seat, kind, rng):
+    """The seat's decision of `kind` (the legal mask set), one more of the turn's capped
+    decisions."""
+    st.turn_decisions += 1
+    within_cap(st, CAP.decisions, st.turn_decisions, st.decision_cap)
+    return ask(st, seat, kind, rng, observe, ())
 
 
 # --- setup ----------------------------------------------------------------------------------------
@@ -115,7 +127,7 @@ def day(st, p, rng):
 def day_buy(st, p, rng):
     """Spend spirit power on extra Taoist cards."""
     legal_buy(st, p)
-    bought = ask(st, p, DECISION.buy, rng, observe, ())
+    bought = decide(st, p, DECISION.buy, rng)
     if bought > 0:
         st.events[EV.reshuffles] += buy_cards(st, p, bought, rng)
         st.events[EV.cards_bought] += bought
@@ -128,7 +140,7 @@ def day_cards(st, p, rng):
     """Set an artifact, then play other cards one at a time until PASS."""
     legal_day_card(st, p, PLAY.artifact)
     if st.legal_count > 1:
-        t = ask(st, p, DECISION.artifact, rng, observe, ())
+        t = decide(st, p, DECISION.artifact, rng)
         if t == PASS:
             event(st, TR.declined, p, DECISION.artifact, 0, 0)
         else:
@@ -148,7 +160,7 @@ def play_spells(st, v, window, rng):
         if st.legal_count == 1:
             break
         st.obs[OBS.card_window] = window
-        t = ask(st, v, DECISION.spell, rng, observe, ())
+        t = decide(st, v, DECISION.spell, rng)
         if t == PASS:
             event(st, TR.declined, v, DECISION.spell, window, 0)
             break
@@ -213,7 +225,7 @@ def vote_round(st, host, slot, summoning, rng):
         if summoning and v != host:
             continue
         legal_vote(st, v, colour)
-        action = ask(st, v, DECISION.vote, rng, observe, ())
+        action = decide(st, v, DECISION.vote, rng)
         positive = action // VOTE_BASE
         negative = action % VOTE_BASE
         placed = take_vote(st, v, positive, negative, colour)
@@ -232,7 +244,7 @@ def challenges(st, host, rng):
         legal_challenge(st, host)
         if st.legal_count == 1:
             break
-        v = ask(st, host, DECISION.challenge, rng, observe, ())
+        v = decide(st, host, DECISION.challenge, rng)
         if v == PASS:
             event(st, TR.declined, host, DECISION.challenge, 0, 0)
             break
@@ -343,7 +355,7 @@ def night(st, p, rng):
     while hosted < st.exorcisms_per_turn and st.in_play > 0:
         legal_ghost(st, p, summoning)
         kind = DECISION.summon if summoning else DECISION.exorcise
-        slot = ask(st, p, kind, rng, observe, ())
+        slot = decide(st, p, kind, rng)
         if slot == PASS:
             event(st, TR.declined, p, kind, 0, 0)
             return 0
@@ -426,6 +438,7 @@ def play_game(st, rng):
     at_once = 0
     while True:
         turn += 1
+        within_cap(st, CAP.turns, turn, st.turn_cap)
         st.clock = turn
         start_turn(st, p, turn)
         event(st, TR.turn, p, -1, turn, 1 if p == st.king else 0)

@@ -625,6 +625,7 @@ def start_turn(st, p, turn):
         st.cleared[s] = 0
     st.seventh_card = UNKNOWN
     st.seventh_gone = 0
+    st.turn_decisions = 0
     st.obs[OBS.turn] = turn
     st.obs[OBS.turn_player] = p
 

@@ -92,6 +92,10 @@ FIELDS = (
     Field("hosted", i8, (_P,), "exorcisms each seat hosted"),
     Field("dispelled", i8, (_P,), "ghosts each seat dispelled as host"),
     Field("rise_turn", i8, (), "the turn a ghost king rose, or 0"),
+    # --- the caps (declaration.CAPS; params.turn_cap, params.decision_cap) ---
+    Field("turn_cap", i8, (), "the most turns a game can last"),
+    Field("decision_cap", i8, (), "the most decisions one turn can ask"),
+    Field("turn_decisions", i8, (), "decisions asked this turn"),
     # --- what the trace has not told yet (kernel.trace_draws) ---
     Field("drawn", i8, (_P, _T), "cards of each type each seat drew since the last trace"),
     Field("reshuffled", i8, (), "reshuffles since the last trace"),
