@@ -378,7 +378,8 @@ def test_card_windows_own_day_or_every_players_windows_before_and_after_the_haun
     spells = trace[trace[:, 1] == TR.spell]
     assert list(spells[:, 2]) == [3] and list(spells[:, 5]) == [1]  # before the haunting
     assert codes(trace).index(TR.spell) < codes(trace).index(TR.reveal)
-    assert st.spirit[3] == 6 and st.hand[3, ELIXIR] == 0 and st.discard[ELIXIR] == 1
+    assert st.spirit[3] == 6 and st.hand[3, ELIXIR] == 0
+    assert st.spent[ELIXIR] == 1 and st.discard[ELIXIR] == 0  # out until the turn ends
     lines = GAME.decode_trace(trace, artifact_params(card_windows="every-window"))
     assert any(line.startswith("  before the haunting: seat 3 plays elixir") for line in lines)
     # a holder that passes before the haunting is asked again after it

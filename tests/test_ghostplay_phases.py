@@ -13,7 +13,7 @@ from simulator.games.ghostplay import GAME
 from simulator.games.ghostplay import kernel as K
 from simulator.games.ghostplay.declaration import (
     CARD_STATE, DECISION, END, EV, LF, OBS, OUTCOME, PACKED, PASS, RISE, ROLE, TEAM, TR,
-    UNKNOWN, VOTE_BASE,
+    UNKNOWN, VOTE_BASE, WINDOW,
 )
 from simulator.games.ghostplay.params import default_params
 
@@ -234,6 +234,38 @@ def test_draw_and_day_buy_set_an_artifact_and_play_a_card():
     assert st.hand_size[1] == 4 + 2 - 2
     assert t.events[EV.cards_bought] == 2 and t.events[EV.artifacts] == 1
     assert t.events[EV.spells] == 1
+
+
+def talisman_params():
+    """A deck with 2 talismans (blue spells: draw 2) beside 30 red and 30 blue vote cards."""
+    from simulator.games.ghostplay.params import read_taoist_card
+    deck = {"red": {"colour": "red", "count": 30}, "blue": {"colour": "blue", "count": 30},
+            "talisman": {"colour": "blue", "count": 2, "play": "spell", "effect": "draw",
+                         "amount": 2}}
+    return default_params(6, taoist_deck=tuple(read_taoist_card(k, v) for k, v in deck.items()))
+
+
+def test_a_played_card_stays_out_until_the_turn_ends_so_cards_that_draw_cannot_loop():
+    """Every vote card in hands, the draw pile empty, one talisman discarded and one in seat 0's
+    hand. Were a played card discarded at once, each talisman would draw the other back from the
+    reshuffled discards, for ever; out until the turn ends, the second draws nothing."""
+    st = position(SIX, talisman_params())
+    TALISMAN = 2
+    give(st, 1, red=30, blue=30)
+    st.hand[0, TALISMAN] = 1
+    st.colours[0] = [0, 1]
+    st.hand_size[0] = 1
+    st.discard[TALISMAN] = st.discard_size = 1
+    wanted = [{}] * 6
+    wanted[0] = {DECISION.spell: TALISMAN}  # plays a talisman whenever it holds one
+    _, t, trace = run_phase(K.play_spells, st, wanted, 0, WINDOW.day)
+    assert codes(trace) == [TR.spell, TR.spell] and t.events[EV.spells] == 2
+    assert list(trace[trace[:, 1] == TR.drawn][:, 4]) == [1]  # the first drew the other back
+    assert st.hand_size[0] == 0 and st.spent[TALISMAN] == 2 and st.spent_size == 2
+    assert st.pile_size == 0 and st.discard_size == 0  # nothing left to draw
+    _, _, trace = run_phase(lambda st, turn, rng: K.turn_ends(st, turn), st, wanted, 5)
+    assert list(trace[trace[:, 1] == TR.spent][:, 4]) == [2]
+    assert st.discard[TALISMAN] == 2 and st.spent_size == 0  # discarded as the turn ends
 
 
 # --- the rise and the end -------------------------------------------------------------------------

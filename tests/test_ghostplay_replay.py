@@ -86,6 +86,7 @@ RE = {name: re.compile(pattern) for name, pattern in {
     "seal": r"^ +the seal breaks: the ghost king \(seat (\d+)\) holds (\d+) lives, the seal "
             r"needs (\d+)$",
     "end": r"^END: (.*)$",
+    "spent": r"^ +the turn ends: the (\d+) other card\(s\) played in it are discarded$",
 }.items()}
 
 GHOST = re.compile(r"^(red|blue) ghost, requirement (\d+), (\d+) point\(s\), possesses the "
@@ -119,7 +120,8 @@ class Replay:
         self.ended = False
         self.exorcism = None
         self.another = 0
-        self.spent_spell = 0   # a spell is discarded after its draws resolve
+        self.spent = 0         # other cards played this turn: out until the turn ends
+        self.over = False      # the turn's other cards discarded: only its end is left
         self.per_turn = 1      # rules.exorcisms_per_turn
         self.every_window = False  # rules.card_windows = "every-window"
 
@@ -170,9 +172,8 @@ class Replay:
         for name, pattern in RE.items():
             match = pattern.match(text)
             if match:
-                if name not in ("reshuffle", "drawn"):
-                    self.discard += self.spent_spell
-                    self.spent_spell = 0
+                assert not self.over or name in ("seat_end", "turn_end", "seal", "end", "turn"), \
+                    f"after the turn's other cards were discarded: {text}"
                 getattr(self, f"on_{name}")(*match.groups())
                 return
         raise AssertionError(f"a line no rule explains: {text!r}")
@@ -233,7 +234,7 @@ class Replay:
     def check_conservation(self):
         held = sum(self.hand_size(s) for s in range(self.n))
         fronts = sum(1 for s in range(self.n) if self.artifact[s] is not None)
-        assert self.pile + self.discard + held + fronts == self.taoist_size
+        assert self.pile + self.discard + self.spent + held + fronts == self.taoist_size
 
     def on_turn(self, turn, p, king):
         turn, p = int(turn), int(p)
@@ -243,6 +244,7 @@ class Replay:
         assert p == expected, "turns go to the right-hand neighbour"
         assert bool(king) == (p == self.king)
         self.turn, self.turn_player = turn, p
+        self.over = False
         self.hosted = 0
         self.third = set()
         self.cleared = set()
@@ -301,7 +303,7 @@ class Replay:
             assert self.every_window and self.exorcism is None and self.hosted == 0
             assert (self.phase == "night") == (window == "after the haunting")
         self.take(s, name, 1)
-        self.spent_spell += 1  # discarded once it resolved (after any reshuffle its draw makes)
+        self.spent += 1  # out until the turn ends: no reshuffle this turn brings it back
         if self.types[name][3] == "spirit":
             self.spirit[s] += self.types[name][4]
 
@@ -511,7 +513,14 @@ class Replay:
         assert self.ghosts_on(s) == int(ghosts) and self.points[s] == int(points)
         assert self.artifact[s] == name
 
+    def on_spent(self, count):
+        assert int(count) == self.spent > 0
+        self.discard += self.spent
+        self.spent = 0
+        self.over = True
+
     def on_turn_end(self, turn, in_play, pile, discard, left, lives):
+        assert self.spent == 0, "the other cards played this turn are discarded as it ends"
         assert int(turn) == self.turn and len(self.in_play) == int(in_play)
         assert (self.pile, self.discard) == (int(pile), int(discard))
         assert self.deck_left == int(left) and self.lives == int(lives)
@@ -595,3 +604,12 @@ def test_the_replay_catches_a_broken_rule():
         assert edited != text, what
         with pytest.raises(AssertionError):
             replay(edited.split("\n"))
+    # the other cards played in a turn are discarded as it ends, not before, not never
+    lines = runner.trace_game(config.load(ARTIFACTS), 0, private=True)
+    spent = next(k for k, line in enumerate(lines) if "other card(s) played in it" in line)
+    with pytest.raises(AssertionError):
+        replay(lines[:spent] + lines[spent + 1:])
+    early = lines[:spent] + lines[spent + 1:]
+    early.insert(next(k for k in range(spent, 0, -1) if " plays " in lines[k]) + 1, lines[spent])
+    with pytest.raises(AssertionError):
+        replay(early)

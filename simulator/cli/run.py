@@ -335,7 +335,7 @@ def trace(config, seed, game_index, chunk_size, players, overrides, private):
                    err=True)
     try:
         lines = runner.trace_game(cfg, seed, game_index, chunk_size, private=private)
-    except driver.StrategyFault as fault:
+    except driver.GameFault as fault:
         for line in fault.lines:
             click.echo(line)
         raise RunFailed(f"{fault} (in game {game_index:,}; the trace above stops there)") from None

@@ -19,7 +19,8 @@ class UserError(click.ClickException):
 
 
 class RunFailed(click.ClickException):
-    """A run stopped by a fault at run time (a strategy's): one line, exit code 1."""
+    """A run stopped by a fault at run time (a strategy's, or a game past its cap): one line,
+    exit code 1."""
 
     exit_code = 1
 

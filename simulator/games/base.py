@@ -221,6 +221,13 @@ class NoLegalAction(Exception):
     the game's rules, never in a strategy)."""
 
 
+class CapExceeded(Exception):
+    """Raised by the kernel when a game goes past one of its declared caps (`engine.within_cap`:
+    the most turns, decisions... its rules allow), so that a loop the rules fail to end stops the
+    run with a line naming the game instead of hanging (the engine records which cap, and its
+    limit, in the state for the message)."""
+
+
 # --- codes ------------------------------------------------------------------------------------------
 def identifier(name: str) -> str:
     """A declared name as a Python identifier: "general-liu" -> "general_liu"."""
@@ -658,6 +665,8 @@ def engine_fields(max_players, n_roles, observation_size, max_actions, moment_wo
         ("asking_seat", i8, (), "the seat asked last (for fault messages)"),
         ("asking_kind", i8, (), "the decision kind asked last"),
         ("returned", i8, (), "an illegal action a strategy returned"),
+        ("cap_passed", i8, (), "the declared cap (GameSpec.caps) a game went past"),
+        ("cap_limit", i8, (), "that cap's limit in that game"),
         ("trace_address", i8, (), "the trace buffer"),
         ("trace_capacity", i8, (), "rows the trace buffer holds"),
         ("trace_rows", i8, (), "rows written"),
@@ -741,6 +750,9 @@ class GameSpec:
     never_used: dict | None = None
     # setups the game cannot be played with as it intends, refused when a config is loaded
     setup_checks: tuple[SetupCheck, ...] = ()
+    # what the kernel bounds with `engine.within_cap` (e.g. "turns in a game"): a game past one
+    # stops the run as a fault naming the game (driver.CapFault)
+    caps: tuple[Item, ...] = ()
 
     def __post_init__(self):
         self.validate()
@@ -815,7 +827,7 @@ class GameSpec:
             bad("at most 63 roles (a strategy's speaking roles are the bits of one integer)")
         for label, items in (("roles", self.roles), ("decisions", self.decisions),
                              ("end conditions", self.end_conditions), ("events", self.events),
-                             ("trace events", self.trace_events)):
+                             ("trace events", self.trace_events), ("caps", self.caps)):
             try:
                 codes(items)
             except ValueError as exc:
@@ -885,7 +897,7 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
                     OBSERVATION, END_CONDITIONS, EVENTS, TRACE_EVENTS, LENGTH_UNIT, MAX_LENGTH,
                     MAX_ACTIONS, PROVISIONAL, DEFAULT_CONFIG (and SYMMETRIC_SEATS, FILLER_ROLE,
                     TURN_ORDER, COVERAGE_NEEDS, MEASURING_STRATEGY, STANDARD_CONFIGS,
-                    NEVER_USED, SETUP_CHECKS, optional)
+                    NEVER_USED, SETUP_CHECKS, CAPS, optional)
     state.py        FIELDS (besides the state knobs, which the engine adds from KEYS)
     metrics.py      TALLIES
     params.py       KEYS, load_params, setup, actions, describe_setup (and provisional_for,
@@ -942,5 +954,6 @@ def game_from_package(package: str, strategies: str) -> GameSpec:
         standard_configs=tuple(getattr(d, "STANDARD_CONFIGS", ())),
         never_used=getattr(d, "NEVER_USED", None),
         setup_checks=tuple(getattr(d, "SETUP_CHECKS", ())),
+        caps=tuple(getattr(d, "CAPS", ())),
         scramble_hidden=need(observation, "scramble_hidden"), strategies=builtin_strategies,
     )

@@ -17,8 +17,8 @@ from numba import typeof
 from simulator.games import kernel_support
 from simulator.games.base import (
     FLAG_BLIND, FLAG_TALKS, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_FIRST, OBS_KIND,
-    OBS_ME, OBS_PLAYERS, OBS_ROLE, TRACE_WIDTH, GameSpec, IllegalAction, NoLegalAction, StrategyInfo,
-    engine_fields,
+    OBS_ME, OBS_PLAYERS, OBS_ROLE, TRACE_WIDTH, CapExceeded, GameSpec, IllegalAction,
+    NoLegalAction, StrategyInfo, engine_fields,
 )
 
 
@@ -239,16 +239,42 @@ def read_tallies(spec: GameSpec, st) -> dict[str, np.ndarray]:
 
 
 # --- playing --------------------------------------------------------------------------------------
-class StrategyFault(Exception):
-    """A strategy returned an illegal action or raised: where, what, and how to see it again."""
+class GameFault(Exception):
+    """A game that stopped the run: what went wrong, which game of the call it was, and the
+    traced game up to there. A strategy's fault (StrategyFault) or a game past a cap its rules
+    declare (CapFault)."""
 
-    def __init__(self, message: str, seat: int, kind: str, strategy: str, game: int):
+    def __init__(self, message: str, game: int):
         super().__init__(message)
-        self.seat, self.kind, self.strategy, self.game = seat, kind, strategy, game
+        self.game = game
         self.trace = np.zeros((0, TRACE_WIDTH), dtype=np.int64)  # the traced game, up to here
 
     def __reduce__(self):  # it crosses from worker processes to the parent
+        return type(self), (str(self), self.game)
+
+
+class StrategyFault(GameFault):
+    """A strategy returned an illegal action or raised: where, what, and how to see it again."""
+
+    def __init__(self, message: str, seat: int, kind: str, strategy: str, game: int):
+        super().__init__(message, game)
+        self.seat, self.kind, self.strategy = seat, kind, strategy
+
+    def __reduce__(self):
         return type(self), (str(self), self.seat, self.kind, self.strategy, self.game)
+
+
+class CapFault(GameFault):
+    """A game went past one of its declared caps (engine.within_cap): a loop its rules do not
+    end, which would otherwise hang the run."""
+
+
+def _cap_fault(spec: GameSpec, st) -> CapFault:
+    cap = int(st.cap_passed)
+    what = spec.caps[cap] if 0 <= cap < len(spec.caps) else None
+    name = (what.meaning or what.name) if what else f"cap {cap}"
+    return CapFault(f"the game went past its cap of {int(st.cap_limit):,} {name}: a loop the "
+                    f"rules do not end", int(st.game_index))
 
 
 def _fault(spec: GameSpec, st, lineup: Lineup, error: Exception) -> StrategyFault:
@@ -318,6 +344,11 @@ def play(spec: GameSpec, params, lineup: Lineup, games: int, rng, trace_rows: in
         rows = spec.kernel(st, games, rng)
     except NoLegalAction:
         raise
+    except CapExceeded:
+        fault = _cap_fault(spec, st)
+        if trace is not None:
+            fault.trace = trace[:int(st.trace_rows)].copy()
+        raise fault from None
     except Exception as error:  # raised by a strategy (or its illegal answer)
         if int(st.asking_seat) < 0:  # no strategy was being asked: a bug in the game
             raise

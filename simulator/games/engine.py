@@ -20,6 +20,9 @@ What a game's kernel uses:
   the decision kind and the value;
 * `event(st, code, actor, target, value, extra)`: one trace row (free when not tracing);
 * `finish_team_game`, `finish_individual_game`, `finish_game`: the standard tallies;
+* `within_cap(st, cap, count, limit)`: a bound the rules give (the most turns a game, decisions
+  a turn...), one of the game's declared `CAPS`: a game past it stops the run with a line naming
+  the game (driver.CapFault), where a loop the rules fail to end would hang it;
 * `play_games(st, games, rng)`: the game loop, called by the game's `play` entry; it plays
   the game's `play_game(st, rng)` (called by its address, which the driver sets).
 
@@ -32,7 +35,7 @@ from numba import njit
 
 from simulator.games.base import (
     FLAG_BLIND, MAX_STRATEGY_PARAMS, MAX_STRATEGY_SLOTS, MEMORY_PER_SEAT, OBS_KIND,
-    OBS_FIRST, OBS_ME, OBS_ROLE, IllegalAction, NoLegalAction,
+    OBS_FIRST, OBS_ME, OBS_ROLE, CapExceeded, IllegalAction, NoLegalAction,
 )
 from simulator.games import kernel_support as _ks
 
@@ -197,6 +200,17 @@ def ask(st, seat, kind, rng, observe, context):
         raise IllegalAction("a strategy returned an illegal action")
     st.asking_seat = -1  # a fault from here on is not this strategy's
     return action
+
+
+# --- caps -----------------------------------------------------------------------------------------
+@inlined
+def within_cap(st, cap, count, limit):
+    """Stop the game when `count` is past `limit`, the most its rules allow of `cap` (a code of
+    the game's declared CAPS): the run stops with a line naming the game, not a hang."""
+    if count > limit:
+        st.cap_passed = cap
+        st.cap_limit = limit
+        raise CapExceeded("a game went past a cap its rules declare")
 
 
 # --- the trace ------------------------------------------------------------------------------------

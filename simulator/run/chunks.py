@@ -85,6 +85,6 @@ def play(raw, source, base_dir, digests, seed, chunk, games):
     started = time.perf_counter()
     try:
         chunk, tallies = play_chunk(raw, source, base_dir, digests, seed, chunk, games)
-    except driver.StrategyFault as fault:
+    except driver.GameFault as fault:
         return chunk, None, time.perf_counter() - started, fault
     return chunk, tallies, time.perf_counter() - started, None

@@ -35,7 +35,8 @@ def trace_game(cfg: config_module.Config, seed: int, game: int = 0,
     """Replay game `game` (0-based) of a run of `cfg` with `seed` and `chunk_size`, recording
     every event, and decode it: the same game the run played, from the same kernel. What a seat
     privately learns (lines marked `base.PRIVATE_MARK`) is kept only with `private`. A game in
-    which a strategy fails raises the StrategyFault with the lines up to the fault as `lines`."""
+    which a strategy fails, or which goes past a cap its rules declare, raises the GameFault with
+    the lines up to the fault as `lines`."""
     return trace_game_with_tables(cfg, seed, game, chunk_size, max_rows, private)[0]
 
 
@@ -62,7 +63,7 @@ def trace_game_with_tables(cfg: config_module.Config, seed: int, game: int = 0,
         _, rows = driver.play(cfg.game, cfg.params, cfg.lineup, index + 1,
                               chunks.chunk_rng(seed, chunk), trace_rows=max_rows,
                               trace_game=index)
-    except driver.StrategyFault as fault:
+    except driver.GameFault as fault:
         fault.lines = story(fault.trace)[0]
         raise
     return story(rows)
@@ -142,9 +143,10 @@ class SaveFailed(Exception):
 
 
 class RunFault(Exception):
-    """A strategy failed in a chunk of a run: the fault, and which game of the run it was."""
+    """A game stopped a chunk of a run (a strategy failed, or the game went past a cap its rules
+    declare): the fault, and which game of the run it was."""
 
-    def __init__(self, fault: driver.StrategyFault, result: Result, game: int):
+    def __init__(self, fault: driver.GameFault, result: Result, game: int):
         super().__init__(str(fault))
         self.fault, self.result, self.game = fault, result, game
 
@@ -183,9 +185,10 @@ def play_jobs(results: list[Result], jobs, workers: int | None,
     with the run. With more than one worker, or `isolate`, chunks run in child processes that
     this process can end at once: Ctrl-C (or SIGTERM made KeyboardInterrupt by the caller) ends
     them, even inside a strategy that never returns, and re-raises; the caller saves what
-    `on_done` merged. A strategy's fault stops the run as a RunFault. With `scheduler` (a Dask
-    scheduler's address, or "local" for a local cluster of `workers` processes) the same chunks
-    are played on a Dask cluster (simulator/run/dask_backend.py).
+    `on_done` merged. A strategy's fault, or a game past a cap its rules declare, stops the run
+    as a RunFault. With `scheduler` (a Dask scheduler's address, or "local" for a local cluster
+    of `workers` processes) the same chunks are played on a Dask cluster
+    (simulator/run/dask_backend.py).
     """
     workers = max(1, workers or os.cpu_count() or 1)
 

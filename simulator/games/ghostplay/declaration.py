@@ -147,7 +147,7 @@ COLOUR = codes(COLOURS, "Colour")
 PLAYS = ("vote", "artifact", "spell")
 PLAY = codes(PLAYS, "Play")
 ARTIFACT_EFFECTS = ("ward", "spirit", "draw")  # 法器 in front of its holder
-SPELL_EFFECTS = ("spirit", "draw")              # other cards: played in the day, then discarded
+SPELL_EFFECTS = ("spirit", "draw")              # other cards: discarded when the turn ends
 EFFECTS = ("none", "ward", "spirit", "draw")    # one code space for both
 EFFECT = codes(EFFECTS, "Effect")
 # Ghost-deck cards (鬼牌堆): ghosts and events.
@@ -301,6 +301,14 @@ EVENTS = (
 )
 EV = codes(EVENTS, "Event")
 
+# --- caps (engine.within_cap): bounds the rules give, derived in params.turn_cap and
+# params.decision_cap, so that a loop the rules fail to end stops the run instead of hanging it
+CAPS = (
+    Item("turns", "turns in a game"),
+    Item("decisions", "decisions in one turn"),
+)
+CAP = codes(CAPS, "Cap")
+
 # --- trace events (rows: step = turn, code, actor, target, value, extra) -------------------------
 # {card:ghost} names a ghost card, {type:type} a Taoist card type, {role:identity} an identity;
 # trace.py tells the sentences that need logic. The table marks: each seat's identity (a rise
@@ -384,6 +392,8 @@ TRACE_EVENTS = (
                   "{discards} discarded, {left} left in the ghost deck, {lives} lives ==",
       actor="in_play", target="lives", value=Packed(discards=1000, pile=None),
       extra=Packed(left=1000, turn=None)),
+    E("spent", "  the turn ends: the {spent} other card(s) played in it are discarded",
+      value="spent"),
 )
 TR = codes(TRACE_EVENTS, "Trace")
 PACKED = trace_places(TRACE_EVENTS)  # the place values the kernel packs with
@@ -494,6 +504,9 @@ PROVISIONAL = (
     "the draw penalty)",
     "no hand limit (no knob: a limit needs a discard decision the draft does not describe); a "
     "second artifact replaces the first (knob rules.second_artifact: it cannot be played)",
+    "another card (a spell) stays in front of its player until the turn ends, then is "
+    "discarded, so no reshuffle brings it back in the turn it was played (no knob: discarded at "
+    "once, two cards that draw could be played in turn for ever)",
     "when the Taoist draw pile runs out with no discards to shuffle, the next draw takes the "
     "discards there are then; with no card anywhere, no card is drawn (no knob: there is no card "
     "to draw)",

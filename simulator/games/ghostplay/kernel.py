@@ -4,29 +4,31 @@
     or, for the ghost king, a summoning -> the rise of the ghost king) -> ... until the ghost
     deck is empty -> the seal, or the sects' points
 
-Every rule lives in rules.py; every decision goes through the engine's `ask`, which hands the
-seat's strategy its observation (observation.observe) and legal mask only, and takes a decision
-with a single legal action without asking.
+Every rule lives in rules.py; every decision goes through the engine's `ask` (by `decide`, which
+counts it against the turn's cap), which hands the seat's strategy its observation
+(observation.observe) and legal mask only, and takes a decision with a single legal action
+without asking. The turns of a game and the decisions of a turn are capped (declaration.CAPS,
+params.turn_cap and params.decision_cap): a game past a cap stops the run, never hangs it.
 """
 
 from simulator.games.engine import (
     ask, compiled, event, finish_team_game, first_player, kernel, play_games, tracing,
-    uniform_index,
+    uniform_index, within_cap,
 )
 
 from .declaration import (
-    CARD_STATE, CARD_WINDOWS, DAY_ORDER, DECISION, END, EV, EVENT, KIND, KING_DRAW_AT, LOOK, OBS,
-    OUTCOME, PACKED, PASS, PLAY, RISE, ROLE, SEAL, TEAM, TR, VOTE_BASE, WINDOW,
+    CAP, CARD_STATE, CARD_WINDOWS, DAY_ORDER, DECISION, END, EV, EVENT, KIND, KING_DRAW_AT, LOOK,
+    OBS, OUTCOME, PACKED, PASS, PLAY, RISE, ROLE, SEAL, TEAM, TR, VOTE_BASE, WINDOW,
 )
 from .observation import legal_buy, legal_challenge, legal_day_card, legal_ghost, legal_vote, \
     observe
 from .rules import (
-    add_life, artifact_spirit, buy_cards, build_taoist_pile, challenge, count_votes, deal_identities,
-    discard_vote, draw_cards, draw_king_card, draw_phase_count, game_over, log_exorcism, look,
-    mark_participants, open_exorcism, pay_reward, play_spell, possess, possession_target,
-    remove_ghost, reset_table, resolve_event, reveal_card, rise, rise_candidate, score_ghost,
-    seal_breaks, sect_points, sect_winner, set_artifact, set_card_state, settle_risen_ghosts,
-    shuffle_ghost_deck, start_turn, take_vote,
+    add_life, artifact_spirit, buy_cards, build_taoist_pile, challenge, count_votes,
+    deal_identities, discard_spent, discard_vote, draw_cards, draw_king_card, draw_phase_count,
+    game_over, log_exorcism, look, mark_participants, open_exorcism, pay_reward, play_spell,
+    possess, possession_target, remove_ghost, reset_table, resolve_event, reveal_card, rise,
+    rise_candidate, score_ghost, seal_breaks, sect_points, sect_winner, set_artifact,
+    set_card_state, settle_risen_ghosts, shuffle_ghost_deck, start_turn, take_vote,
 )
 
 
@@ -63,6 +65,16 @@ def trace_turn_end(st, turn):
     event(st, TR.turn_end, st.in_play, st.lives,
           st.pile_size * PACKED.turn_end.pile + st.discard_size * PACKED.turn_end.discards,
           turn * PACKED.turn_end.turn + (st.ghost_size - st.ghost_next) * PACKED.turn_end.left)
+
+
+# --- decisions ------------------------------------------------------------------------------------
+@compiled
+def decide(st, seat, kind, rng):
+    """The seat's decision of `kind` (the legal mask set), one more of the turn's capped
+    decisions."""
+    st.turn_decisions += 1
+    within_cap(st, CAP.decisions, st.turn_decisions, st.decision_cap)
+    return ask(st, seat, kind, rng, observe, ())
 
 
 # --- setup ----------------------------------------------------------------------------------------
@@ -115,7 +127,7 @@ def day(st, p, rng):
 def day_buy(st, p, rng):
     """Spend spirit power on extra Taoist cards."""
     legal_buy(st, p)
-    bought = ask(st, p, DECISION.buy, rng, observe, ())
+    bought = decide(st, p, DECISION.buy, rng)
     if bought > 0:
         st.events[EV.reshuffles] += buy_cards(st, p, bought, rng)
         st.events[EV.cards_bought] += bought
@@ -128,7 +140,7 @@ def day_cards(st, p, rng):
     """Set an artifact, then play other cards one at a time until PASS."""
     legal_day_card(st, p, PLAY.artifact)
     if st.legal_count > 1:
-        t = ask(st, p, DECISION.artifact, rng, observe, ())
+        t = decide(st, p, DECISION.artifact, rng)
         if t == PASS:
             event(st, TR.declined, p, DECISION.artifact, 0, 0)
         else:
@@ -141,13 +153,14 @@ def day_cards(st, p, rng):
 @compiled
 def play_spells(st, v, window, rng):
     """Seat v plays other cards (spells) one at a time until PASS, in its day or (rules.card_windows
-    = "every-window") in a window before or after a haunting."""
+    = "every-window") in a window before or after a haunting. A played card stays out until the
+    turn ends (rules.play_spell), so this ends: at most every other card of the deck once."""
     while True:
         legal_day_card(st, v, PLAY.spell)
         if st.legal_count == 1:
             break
         st.obs[OBS.card_window] = window
-        t = ask(st, v, DECISION.spell, rng, observe, ())
+        t = decide(st, v, DECISION.spell, rng)
         if t == PASS:
             event(st, TR.declined, v, DECISION.spell, window, 0)
             break
@@ -212,7 +225,7 @@ def vote_round(st, host, slot, summoning, rng):
         if summoning and v != host:
             continue
         legal_vote(st, v, colour)
-        action = ask(st, v, DECISION.vote, rng, observe, ())
+        action = decide(st, v, DECISION.vote, rng)
         positive = action // VOTE_BASE
         negative = action % VOTE_BASE
         placed = take_vote(st, v, positive, negative, colour)
@@ -231,7 +244,7 @@ def challenges(st, host, rng):
         legal_challenge(st, host)
         if st.legal_count == 1:
             break
-        v = ask(st, host, DECISION.challenge, rng, observe, ())
+        v = decide(st, host, DECISION.challenge, rng)
         if v == PASS:
             event(st, TR.declined, host, DECISION.challenge, 0, 0)
             break
@@ -342,7 +355,7 @@ def night(st, p, rng):
     while hosted < st.exorcisms_per_turn and st.in_play > 0:
         legal_ghost(st, p, summoning)
         kind = DECISION.summon if summoning else DECISION.exorcise
-        slot = ask(st, p, kind, rng, observe, ())
+        slot = decide(st, p, kind, rng)
         if slot == PASS:
             event(st, TR.declined, p, kind, 0, 0)
             return 0
@@ -386,6 +399,15 @@ def end_of_turn(st, p, turn, rng):
 
 
 @compiled
+def turn_ends(st, turn):
+    """The other cards played this turn are discarded; the trace tells the end of the turn."""
+    spent = discard_spent(st)
+    if spent > 0:
+        event(st, TR.spent, -1, -1, spent, 0)
+    trace_turn_end(st, turn)
+
+
+@compiled
 def tally_game(st, turns):
     """The game's own tallies: points by sect and by identity, exorcisms hosted and won."""
     taiping, tianshi, evil = sect_points(st)
@@ -416,6 +438,7 @@ def play_game(st, rng):
     at_once = 0
     while True:
         turn += 1
+        within_cap(st, CAP.turns, turn, st.turn_cap)
         st.clock = turn
         start_turn(st, p, turn)
         event(st, TR.turn, p, -1, turn, 1 if p == st.king else 0)
@@ -425,7 +448,7 @@ def play_game(st, rng):
         at_once = night(st, p, rng)
         if not at_once:
             at_once = end_of_turn(st, p, turn, rng)
-        trace_turn_end(st, turn)
+        turn_ends(st, turn)
         if at_once or game_over(st, p):
             break
         p = (p + 1) % n

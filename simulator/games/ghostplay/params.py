@@ -488,6 +488,33 @@ def default_params(players: int = 6, **changes) -> GhostplayParams:
     return dataclasses.replace(params, knobs=params.knobs._replace(**knobs), **fields)
 
 
+# --- the caps (declaration.CAPS) ----------------------------------------------------------------
+# Bounds the rules give on every game: the kernel checks them (engine.within_cap), so that a loop
+# the rules fail to end stops the run with a line naming the game instead of hanging it.
+def turn_cap(params: GhostplayParams) -> int:
+    """The most turns a game can last: n * ceil(G / (n - 1)) for n players and G ghost-deck
+    cards. Every turn reveals a card while any is left, except the ghost king's (rules.king_reveals
+    = false), and only one seat is ever the ghost king, so each round of n turns from the first
+    player reveals n - 1 cards or more: the deck is empty by the end of round ceil(G / (n - 1)),
+    and the game ends then at the latest (rules.end = "round" waits for that round's end)."""
+    n = params.players
+    cards = sum(card.count for card in params.ghost_deck)
+    return n * -(-cards // (n - 1))
+
+
+def decision_cap(params: GhostplayParams) -> int:
+    """The most decisions one turn can ask: S + 2n(E + 1) + E + 4 for n players, S other cards
+    (spells) in the Taoist deck and E = rules.exorcisms_per_turn. The day asks 1 buy and at most
+    1 artifact. A played other card stays out until the turn ends, so the turn plays at most S
+    of them in all, and each series of plays ends with one pass: the day's, and with
+    rules.card_windows = "every-window" each player's in each of the 2 windows (1 + 2n). The
+    night asks at most E + 1 hosting (or summoning) decisions, and each exorcism n votes and at
+    most n - 1 challenges (each voter once, never the host) and a stop (2n)."""
+    n, exorcisms = params.players, params.knobs.exorcisms_per_turn
+    spells = sum(card.count for card in params.taoist_types() if card.play == "spell")
+    return 2 + (spells + 1 + 2 * n) + (exorcisms + 1) + exorcisms * 2 * n
+
+
 # --- the setup ----------------------------------------------------------------------------------
 def setup(params: GhostplayParams, st) -> None:
     """The setup in a fresh state: the identity deck, the decks as tables, the ghost-king cards,
@@ -527,6 +554,8 @@ def setup(params: GhostplayParams, st) -> None:
 
     st.king_cards = len(params.seals)
     st.king_seal[:len(params.seals)] = params.seals
+    st.turn_cap = turn_cap(params)
+    st.decision_cap = decision_cap(params)
 
     obs = st.obs
     obs[OBS.ghost_cards] = st.ghost_size

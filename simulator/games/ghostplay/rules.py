@@ -72,7 +72,9 @@ def build_taoist_pile(st, rng):
     shuffle(st.pile, size, rng)
     for t in range(MAX_TYPES):
         st.discard[t] = 0
+        st.spent[t] = 0
     st.discard_size = 0
+    st.spent_size = 0
     st.reshuffled = 0
     for s in range(MAX_PLAYERS):
         for t in range(MAX_TYPES):
@@ -258,16 +260,30 @@ def set_artifact(st, s, t):
 
 @inlined
 def play_spell(st, s, t, rng):
-    """Seat s plays another card (a spell): its effect resolves, then it is discarded.
+    """Seat s plays another card (a spell): it stays in front of its player until the turn ends
+    (discard_spent), so no reshuffle brings it back this turn, and its effect resolves.
     Returns reshuffles."""
     remove_card(st, s, t)
+    st.spent[t] += 1
+    st.spent_size += 1
     reshuffles = 0
     if st.type_effect[t] == EFFECT.spirit:
         set_spirit(st, s, st.spirit[s] + st.type_amount[t])
     elif st.type_effect[t] == EFFECT.draw:
         drawn, reshuffles = draw_cards(st, s, st.type_amount[t], rng)
-    discard_card(st, t)
     return reshuffles
+
+
+@inlined
+def discard_spent(st):
+    """The end of a turn: the other cards played in it are discarded. Returns how many."""
+    spent = st.spent_size
+    for t in range(st.n_types):
+        st.discard[t] += st.spent[t]
+        st.spent[t] = 0
+    st.discard_size += spent
+    st.spent_size = 0
+    return spent
 
 
 # --- the haunting ---------------------------------------------------------------------------------
@@ -609,6 +625,7 @@ def start_turn(st, p, turn):
         st.cleared[s] = 0
     st.seventh_card = UNKNOWN
     st.seventh_gone = 0
+    st.turn_decisions = 0
     st.obs[OBS.turn] = turn
     st.obs[OBS.turn_player] = p
 

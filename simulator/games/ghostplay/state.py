@@ -55,6 +55,9 @@ FIELDS = (
     Field("pile_size", i8, (), "cards in the draw pile"),
     Field("discard", i8, (_T,), "the discard pile by type"),
     Field("discard_size", i8, (), "cards in the discard pile"),
+    Field("spent", i8, (_T,), "other cards played this turn, by type: in front of their players "
+                              "until the turn ends, then discarded"),
+    Field("spent_size", i8, (), "other cards played this turn"),
     Field("hand", i8, (_P, _T), "each seat's hand by type"),
     Field("colours", i8, (_P, 2), "each seat's hand by colour"),
     Field("hand_size", i8, (_P,), "cards in each seat's hand"),
@@ -89,6 +92,10 @@ FIELDS = (
     Field("hosted", i8, (_P,), "exorcisms each seat hosted"),
     Field("dispelled", i8, (_P,), "ghosts each seat dispelled as host"),
     Field("rise_turn", i8, (), "the turn a ghost king rose, or 0"),
+    # --- the caps (declaration.CAPS; params.turn_cap, params.decision_cap) ---
+    Field("turn_cap", i8, (), "the most turns a game can last"),
+    Field("decision_cap", i8, (), "the most decisions one turn can ask"),
+    Field("turn_decisions", i8, (), "decisions asked this turn"),
     # --- what the trace has not told yet (kernel.trace_draws) ---
     Field("drawn", i8, (_P, _T), "cards of each type each seat drew since the last trace"),
     Field("reshuffled", i8, (), "reshuffles since the last trace"),
