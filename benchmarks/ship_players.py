@@ -7,8 +7,8 @@ config plays as `strategies.all = "people@equilibrium"` (simulator/setup/players
 
 Each iteration is saved under benchmarks/results/equilibrium/ as it goes, so an interrupted one
 continues where it stopped when the same command is run again (a finished one is read back, not
-played again, unless --again). `--write-docs` rewrites the shipped sets' table of
-docs/strategies.md from the file.
+played again, unless --again; a larger --passes extends one that did not converge).
+`--write-docs` rewrites the shipped sets' table of docs/strategies.md from the file.
 """
 
 from __future__ import annotations
@@ -43,7 +43,10 @@ def make(spec: str, args, say) -> dict:
     request = eq.Request.of_file(saved) if saved else eq.Request(
         spec, (), None, (), args.tolerance / 100, args.passes, args.trials, args.games,
         args.confirm_games, args.seed, "tpe", COMMAND)
-    data = saved if saved and saved["complete"] else \
+    longer = saved is not None and args.passes > request.passes and not saved["converged"]
+    if longer:  # the same turns, then more passes; the file names the command that made them
+        request.passes, request.command = args.passes, COMMAND
+    data = saved if saved and saved["complete"] and not longer else \
         eq.equilibrate(request, output, args.workers, None, saved, announce=say)
     game = get_game(data["game"])
     last = data["turns"][-len(data["teams"]):]

@@ -146,3 +146,25 @@ def test_equilibrate_needs_two_teams_and_an_untaken_output(tmp_path):
     taken.write_text("{}")
     one_line_error(run_cli("equilibrate", "werewolf", "-o", taken), "--force")
     assert taken.read_text() == "{}"
+
+
+def test_a_resume_with_more_passes_extends_a_run_that_did_not_converge(tmp_path, monkeypatch):
+    def fake_search(spec, team=None, **kwargs):  # a real gain every turn: never converges
+        return {"team": team, "best": {"counter": 0.0} if team == "wolf" else {"mob": 1.0},
+                "best_strategy": None, "searched": [], "seed": kwargs["seed"],
+                "searched_gain": 0.05,
+                "confirm": {"gain": 0.05, "low": 0.03, "high": 0.07, "default_rate": 0.4,
+                            "best_rate": 0.45, "seed": 1}}
+
+    monkeypatch.setattr(br, "search", fake_search)
+    out = tmp_path / "eq.json"
+    assert run_cli("equilibrate", "werewolf", "--passes", 1, "-q", "-o", out).exit_code == 0
+    first = eq.load(out)
+    assert len(first["turns"]) == 2 and not first["converged"]
+    one_line_error(run_cli("equilibrate", "--resume", out, "--passes", 0), "fewer than")
+    assert run_cli("equilibrate", "--resume", out, "--passes", 2, "-q").exit_code == 0
+    longer = eq.load(out)
+    assert longer["passes"] == 2 and longer["turns"][:2] == first["turns"]
+    assert [t["turn"] for t in longer["turns"]] == [0, 1, 2, 3]
+    # the wolves' second move takes a third of the step: (0.95 + 0 + 0) / 3 from the default
+    assert longer["players"]["wolf"]["counter"] == pytest.approx(0.95 / 3)

@@ -56,8 +56,9 @@ def summary_lines(data: dict) -> list[str]:
 @click.option("--tolerance", type=float, default=1.0, show_default=True,
               help="Points: converged when no team's best response gains this much (the upper "
                    "end of its 95% interval on fresh games).")
-@click.option("--passes", type=int, default=6, show_default=True,
-              help="At most this many passes (each gives every team one turn).")
+@click.option("--passes", type=int, default=None,
+              help="At most this many passes (each gives every team one turn) [default: 6; "
+                   "with --resume, more than the file's extends its run].")
 @click.option("--trials", type=int, default=40, show_default=True,
               help="Candidates of the sampler in each turn's search, after the screen of every "
                    "one-parameter corner.")
@@ -111,8 +112,14 @@ def equilibrate(config, teams, tolerance, passes, trials, n_games, confirm_games
         except eq.EquilibriumError as exc:
             _fail(exc)
         request = eq.Request.of_file(saved)
+        if passes is not None:  # a longer run: the same turns, then more
+            if passes < request.passes:
+                _fail(f"--passes {passes} is fewer than the {request.passes} the run was "
+                      f"asked for")
+            request.passes = passes
         output, force = resume_path, True
     else:
+        passes = 6 if passes is None else passes
         if config is None:
             _fail("give a CONFIG, or --resume FILE")
         if not 0 < tolerance < 100 or passes < 1 or trials < 0 or seed < 0:
