@@ -191,7 +191,7 @@ def rows_at_stop(result, stop: Stop, rows, findings, tolerance: float):
             out[i] = replace(row, rate=replace(rows[i].rate, low=lo, high=hi, label=AT_STOP))
     note = (f"Intervals after the sequential stop: the teams' cover the true rate 95% of the "
             f"time whatever look the run stops at (the outcomes ordered by the estimate: "
-            f"Jennison & Turnbull 2000, §8.4; the median-unbiased estimate of "
+            f"Jennison & Turnbull 2000, §8.5; the median-unbiased estimate of "
             f"{finding.label()}'s rate is {100 * median:.1f}%); the others are {rcis}, and "
             f"wider.")
     if stop.reason == "balanced" and not \

@@ -33,6 +33,12 @@ The verdict's two questions, asked at look k with these critical values:
 These are the fixed-sample verdict's levels (the 90% and the 95% interval), held over all the
 looks. `tests/test_adaptive.py` checks the error rates on Bernoulli games whose truth is known,
 and that the naive repeated look (the fixed-sample verdict after every chunk) exceeds them.
+
+After a stop, `decision_intervals` are the intervals the decision read (what the verdict
+prints), and `stop_intervals` the 95% confidence interval at the stop of a finding that alone
+decides the stop: the design's outcomes ordered by the estimate, their distribution carried by
+the same recursive integration (`estimate_survival`) through the rule solved for the estimate
+(`stop_bounds`).
 """
 
 from __future__ import annotations
@@ -244,7 +250,7 @@ def stop_intervals(n, bounds, estimates, stop_trials, level: float = 0.95):
     estimate where a run stopped, after `stop_trials` effective trials).
 
     The outcomes are ordered by the estimate itself (the sample-mean or MLE ordering: Emerson &
-    Fleming 1990; Jennison & Turnbull 2000, §8.4): `low` is the rate θ under which an estimate at
+    Fleming 1990; Jennison & Turnbull 2000, §8.5): `low` is the rate θ under which an estimate at
     least as high as the one seen has probability (1 − level)/2, `high` the one under which an
     estimate at most as high has that probability, and `median` the one under which each has
     probability 1/2. P_θ(p̂_T ≥ v) rises with θ, so the set of rates not rejected is this

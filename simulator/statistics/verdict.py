@@ -187,8 +187,8 @@ def _describe(f: Finding) -> str:
 
 
 def describe(f: Finding, shown: str, after: str = "") -> str:
-    """"the wolf team wins 51.0% (95% CI 50.1–51.9%) against its target of 50.0% (+1.0 points,
-    p = 0.03)": the finding with its rate `shown`, and `after` its difference."""
+    """The finding in words, its rate as `shown` and `after` beside its difference: "the wolf
+    team wins 51.0% (95% CI 50.1–51.9%) against its target of 50.0% (+1.0 points, p = 0.03)"."""
     share = {"team": "its target of", "seat": "the average seat's",
              "position": "the average position's"}.get(f.group, "an even share of")
     sign = "+" if f.difference >= 0 else "−"
