@@ -17,6 +17,7 @@ first listed); parameters the config gives beside the name win over the set's:
 
 from __future__ import annotations
 
+import importlib.resources
 import json
 from pathlib import Path
 
@@ -41,9 +42,8 @@ _LOADED: dict = {}  # path -> (modification time, sets): a config resolves many 
 
 
 def shipped_path() -> Path:
-    from simulator.setup.config import builtin_config_dir
-
-    return Path(builtin_config_dir()) / "players.json"
+    """configs/players.json, beside the built-in configs (the `configs` package's folder)."""
+    return Path(str(importlib.resources.files("configs"))) / "players.json"
 
 
 def load(path=None) -> list[dict]:
