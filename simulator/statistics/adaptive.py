@@ -173,11 +173,13 @@ def rows_at_stop(result, stop: Stop, rows, findings, tolerance: float):
             f"{stop.look} of {stop.looks_planned}), which hold at every look whatever stopped "
             f"the run")
     judged = [f for f in findings if f.rate.trials]
-    at_stop = interval_at_stop(result, judged[0], tolerance) if len(judged) == 1 else None
     t = result.tallies
     dealt = verdict.dealt_teams(result.game, t, result.data.get("dealt_teams"))
-    if at_stop is None or judged[0].group != "team" or len(dealt) != 2 or \
-            int(np.sum(np.asarray(t["team_wins"])[dealt])) != int(t["games"][0]):
+    # the team rows are the finding and its complement when every game has a winner of the two
+    alone = len(judged) == 1 and judged[0].group == "team" and len(dealt) == 2 and \
+        int(np.sum(np.asarray(t["team_wins"])[dealt])) == int(t["games"][0])
+    at_stop = interval_at_stop(result, judged[0], tolerance) if alone else None
+    if at_stop is None:
         several = (" (several findings decide this run's stop together: no narrower interval "
                    "at the stop is computed)" if len(judged) > 1 else "")
         return out, f"Intervals after the sequential stop: {rcis}{several}."
