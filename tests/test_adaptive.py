@@ -3,6 +3,7 @@ workers, interrupted and resumed), the one-line errors, and the controlled error
 sequential verdict."""
 
 import json
+import re
 
 import numpy as np
 import pytest
@@ -10,7 +11,7 @@ from click.testing import CliRunner
 from scipy import stats as sps
 
 from simulator import api
-from simulator.statistics import adaptive, sequential
+from simulator.statistics import adaptive, inference, sequential, verdict
 from simulator.run import chunks, runner
 from simulator.setup import config
 from simulator.cli import main
@@ -311,10 +312,11 @@ def test_the_command_line_plays_until_precise_and_records_the_command(tmp_path):
 
 
 def test_repeated_intervals_cover_the_truth_wherever_the_run_stops(designed):
-    """A run that stops early prints repeated confidence intervals (Wilson at the stopping
-    look's critical value c_k): over 4,000 replications near the tolerance's edge, where many
-    stop early, they miss the true rate at most 5% of the time (plus the binomial bound). The
-    plain 95% interval at the stop is the optimistic one the verdicts issue measured."""
+    """After a sequential stop the rates other than the deciding team's print repeated
+    confidence intervals (Wilson at the stopping look's critical value c_k): over 4,000
+    replications near the tolerance's edge, where many stop early, they miss the true rate at
+    most 5% of the time (plus the binomial bound). The plain 95% interval at the stop is the
+    optimistic one the verdicts issue measured."""
     truth = TARGET + TOLERANCE + 0.005
     decided, stopped_at = first_decisions(truth, *designed, seed=5)
     rng = np.random.default_rng(5)  # the same games as first_decisions drew
@@ -331,15 +333,163 @@ def test_repeated_intervals_cover_the_truth_wherever_the_run_stops(designed):
     assert wilson_low(plain_missed) > 0.05  # the plain interval misses more than 5%
 
 
-def test_an_early_stop_prints_its_intervals_at_the_repeated_level():
-    rule = Rule("decided", 400_000, None)  # the base game: the wolves win 84%
+# --- the interval at the stop ------------------------------------------------------------------
+def replications(truth, seed):
+    """The runs of first_decisions(truth, ..., seed): the games, and where each run stopped
+    (its estimate and games, and whether it stopped balanced)."""
+    decided, stopped_at = first_decisions(truth, *designed_boundaries(), seed=seed)
+    rng = np.random.default_rng(seed)  # the same games as first_decisions drew
+    wins = rng.binomial(CHUNK, truth, size=(REPLICATIONS, LOOKS)).cumsum(axis=1)
+    games = CHUNK * stopped_at
+    return wins[np.arange(REPLICATIONS), stopped_at - 1] / games, games, stopped_at, decided
+
+
+def designed_boundaries():
+    looks = tuple(np.arange(1, LOOKS + 1) / LOOKS)  # cached by sequential.boundaries
+    return (sequential.boundaries(looks, sequential.ALPHA_BALANCED),
+            sequential.boundaries(looks, sequential.ALPHA_UNBALANCED))
+
+
+def planned_bounds(designed, target=TARGET, tolerance=TOLERANCE):
+    n = CHUNK * np.arange(1, LOOKS + 1)
+    return n, sequential.stop_bounds(n, target, tolerance, *designed)
+
+
+def test_the_stopping_region_is_the_rule_solved_for_the_estimate(designed):
+    """stop_bounds gives, look by look, exactly the estimates at which `status` stops a run of
+    one finding (on a grid 10^-5 apart), for targets at and off 50%."""
+    p = np.linspace(0.2, 0.8, 60_001)
+    for target, tolerance in ((TARGET, TOLERANCE), (0.3, 0.05), (0.6, 0.01)):
+        n, (low, b_low, b_high, high) = planned_bounds(designed, target, tolerance)
+        for k in range(LOOKS):
+            balanced, unbalanced = sequential.status(p[:, None], n[k], target, tolerance,
+                                                     designed[0][k], designed[1][k])
+            assert np.array_equal(balanced, (p > b_low[k]) & (p < b_high[k])), (target, k)
+            assert np.array_equal(unbalanced, (p < low[k]) | (p > high[k])), (target, k)
+        assert b_low[0] == b_high[0] == target  # no balanced stop at the first look ...
+        assert b_low[-1] < target < b_high[-1]  # ... but at the last
+
+
+def test_the_estimate_at_the_stop_has_the_computed_distribution(designed):
+    """P_θ(p̂_T >= v) from the recursive integration against 40,000 simulated runs with normal
+    increments (the model it computes; the binomial's lattice aside). Each of the 39 empirical
+    values lies within z·sqrt(F(1 − F)/R) of F, z the two-sided Bonferroni bound for 39
+    comparisons at 0.1% together, plus 0.002 for the grid's error."""
+    runs = 40_000
+    n, bounds = planned_bounds(designed)
+    values = np.linspace(0.47, 0.59, 13) + 1e-4
+    thetas = np.array([0.5, 0.52, 0.56])
+    computed = sequential.estimate_survival(n, bounds, thetas, values)
+    z = sps.norm.isf(0.001 / 2 / computed.size)
+    rng = np.random.default_rng(21)
+    for theta, row in zip(thetas, computed):
+        steps = CHUNK * theta + np.sqrt(CHUNK * theta * (1 - theta)) * \
+            rng.standard_normal((runs, LOOKS))
+        p = steps.cumsum(axis=1) / n
+        low, b_low, b_high, high = bounds
+        stop = (p < low) | (p > high) | ((p > b_low) & (p < b_high))
+        stop[:, -1] = True
+        at = p[np.arange(runs), stop.argmax(axis=1)]
+        seen = (at[:, None] >= values).mean(axis=0)
+        assert np.all(np.abs(seen - row) <= z * np.sqrt(row * (1 - row) / runs) + 0.002), \
+            (theta, seen - row)
+
+
+@pytest.mark.parametrize("truth, seed", [(0.50, 6), (0.515, 7), (0.52, 8), (0.55, 9)])
+def test_the_interval_at_the_stop_covers_at_95_percent_and_is_as_wide_as_a_plain_one(
+        designed, truth, seed):
+    """Bernoulli games, 4,000 sequential runs each: a fair game, two near the tolerance's edge
+    (52%) where runs stop balanced, unbalanced or at the cap, and a clear imbalance. The
+    interval at the stop covers the truth in 95% of runs, within z_0.9995·sqrt(0.95·0.05/R) =
+    ±1.2 points (the binomial error of the count, two-sided 99.9%); its median width is that of
+    a plain 95% interval at the stop within 10%, where the repeated interval the summary
+    printed before is wider in every run."""
+    p, games, stopped_at, _ = replications(truth, seed)
+    n, bounds = planned_bounds(designed)
+    low, high, median = sequential.stop_intervals(n, bounds, p, games)
+    covered = np.mean((low <= truth) & (truth <= high))
+    assert abs(covered - 0.95) <= sps.norm.isf(0.0005) * np.sqrt(0.95 * 0.05 / REPLICATIONS), \
+        covered
+    plain = 2 * sps.norm.isf(0.025) * np.sqrt(p * (1 - p) / games)
+    assert 0.9 < np.median((high - low) / plain) < 1.1
+    rci_low, rci_high = sequential._wilson(p, games, designed[1][stopped_at - 1])
+    assert np.all(high - low < rci_high - rci_low)
+    assert np.all((low <= median) & (median <= high))
+
+
+def test_a_balanced_stop_never_prints_an_interval_that_leaves_the_band(designed):
+    """The verdict of every balanced stop among 8,000 runs near the tolerance's edge prints the
+    interval that decided it, inside 48.0–52.0%. The interval the summary printed beside it
+    before (Wilson at the unbalanced boundary's critical value) leaves the band in most."""
+    printed = re.compile(r"equivalence interval (\d+\.\d)–(\d+\.\d)%")
+    balanced = left_before = 0
+    for truth, seed in ((0.515, 7), (0.52, 8)):
+        p, games, stopped_at, decided = replications(truth, seed)
+        for i in np.flatnonzero(decided == 1):
+            k = stopped_at[i] - 1
+            stop = adaptive.Stop("balanced", k + 1, LOOKS, float(designed[0][k]),
+                                 float(designed[1][k]))
+            wins = int(round(p[i] * games[i]))
+            found = verdict.finding("team", "first", inference.wilson(wins, int(games[i])),
+                                    TARGET, TOLERANCE, int(games[i]))
+            said = adaptive.verdict_at_stop(stop, [found], TOLERANCE, "team", CHUNK * LOOKS)
+            assert said.status == "balanced"
+            low, high = (float(v) for v in printed.search(said.sentence).groups())
+            assert 48.0 <= low and high <= 52.0, said.sentence
+            old_low, old_high = sequential._wilson(p[i], games[i], designed[1][k])
+            balanced += 1
+            left_before += bool(old_low < 0.48 or old_high > 0.52)
+    assert balanced > 1_000 and left_before > balanced / 2
+
+
+def test_an_early_stop_prints_the_teams_at_the_stop_and_the_other_rates_repeated():
+    rule = Rule("decided", 400_000, None)  # the base game with people: the humans win ~75%
     result = api.run(config.load("werewolf"), 400_000, seed=2, workers=1, chunk_size=5_000,
-                        stopping=rule)
-    level = adaptive.interval_level(result.data)
-    assert result.games_played < 400_000 and level > 0.95
+                     stopping=rule)
+    stop = adaptive.sequential_stop(result.data)
+    assert result.games_played < 400_000 and stop.reason == "unbalanced"
     summary = summarize(result)
-    assert all(row.rate.confidence == level for row in summary.rows)
-    assert "repeated confidence intervals" in summary.table()
+    teams = summary.rows_of("team")
+    assert {row.rate.label for row in teams} == {adaptive.AT_STOP}
+    plain = {row.name: row.rate for row in summarize(result, 0.95).rows_of("team")}
+    for row in teams:  # about as wide as a plain interval, far narrower than a repeated one
+        assert row.rate.half_width < 1.2 * plain[row.name].half_width
+        assert row.rate.half_width < 0.5 * adaptive.repeated(plain[row.name],
+                                                             stop.c_unbalanced).half_width
+    others = [row for row in summary.rows if row.group != "team"]
+    assert others and {row.rate.label for row in others} == {adaptive.REPEATED}
+    table = summary.table()
+    assert "95% CI at the stop" in table and "repeated 95% confidence intervals" in table
+    assert "100.00%" not in table and "z = 8.0 CI" not in table
+    # a record whose stop cannot be read: plain intervals, and the sentence says so
+    del result.data["stopped"]["critical_z_unbalanced"]
+    assert adaptive.sequential_stop(result.data) is None
+    assert {row.rate.label for row in summarize(result).rows} == {""}
+
+
+@pytest.mark.parametrize("source, status", [
+    ("werewolf", "Unbalanced"),  # the issue's command: people-like players, humans ~75%
+    ("configs/werewolf/base-random.toml", "Balanced"),  # random play: the wolves win 51.5%
+])
+def test_the_command_line_verdict_and_its_interval_agree(source, status, tmp_path):
+    """`fairplay run werewolf --players 20 --set roles.werewolf=2 --until-decided --max-games
+    1000000 --seed 3 --workers 1`: the verdict prints the interval that decided it, beyond the
+    band for "unbalanced", inside it for "balanced"; the team rates print their interval at
+    the stop, and no critical value or level stands in for an interval."""
+    done = run_cli("run", source, "--players", "20", "--set", "roles.werewolf=2",
+                   "--until-decided", "--max-games", "1000000", "--seed", "3", "--workers", "1",
+                   "-o", str(tmp_path / "run.json"))
+    assert done.exit_code == 0, done.output
+    line = next(line for line in done.output.splitlines() if line.startswith("Verdict: "))
+    assert line.startswith(f"Verdict: {status} ")
+    low, high = (float(v) / 100 for v in re.search(
+        r"(?:decision|equivalence) interval (\d+\.\d)–(\d+\.\d)%", line).groups())
+    if status == "Balanced":
+        assert 0.48 <= low and high <= 0.52
+    else:
+        assert low > 0.52 or high < 0.48
+    assert re.search(r"human +\d+\.\d% \(95% CI at the stop ", done.output)
+    assert "100.00%" not in done.output and not re.search(r"z = \d+\.\d CI", done.output)
 
 
 def test_playing_an_adaptive_run_needs_the_statistics_stages_check(cfg):

@@ -20,9 +20,13 @@ result is therefore the same for a seed whatever the number of workers, and afte
 
 from __future__ import annotations
 
-from scipy import stats as sps
+import math
+from dataclasses import dataclass, replace
+from functools import lru_cache
 
-from simulator.statistics import headline, sequential, verdict
+import numpy as np
+
+from simulator.statistics import headline, inference, sequential, verdict
 from simulator.run.chunks import chunk_count
 from simulator.run.stopping import CONFIDENCE, MAX_LOOKS, Rule
 
@@ -52,31 +56,180 @@ def findings(result):
     return verdict.run_findings(result.game, result.tallies, result.data, CONFIDENCE)
 
 
-def repeated_note(data: dict) -> str:
-    """What the summary says of its intervals when they are repeated confidence intervals."""
-    level = interval_level(data)
-    if level <= CONFIDENCE:
-        return ""
-    critical = data["stopped"]["critical_z_unbalanced"]
-    return (f"Intervals: repeated confidence intervals of the group-sequential design (z = "
-            f"{critical:.2f} at the stopping look, {100 * level:.2f}% each): they cover the true "
-            f"rates with 95% probability whatever look the run stopped at, where plain 95% "
-            f"intervals after an early stop would be too narrow.")
+@dataclass(frozen=True)
+class Stop:
+    """Where the sequential test (--until-decided) stopped a run: why, at which look, and the
+    look's critical values (z) of its balanced and unbalanced boundaries."""
+
+    reason: str  # "balanced", "unbalanced" or "max-games"
+    look: int
+    looks_planned: int
+    c_balanced: float
+    c_unbalanced: float
 
 
-def interval_level(data: dict) -> float:
-    """The confidence level a run's intervals are printed at: 95%, or for a run the sequential
-    verdict stopped, the pointwise level of its repeated confidence interval at the stopping
-    look, 2Φ(c_k) − 1 with c_k the look's critical value (Jennison & Turnbull 2000, ch. 9):
-    intervals at that level cover the true rates with 95% probability whatever look the run
-    stopped at, where a plain 95% interval after an early stop is optimistic."""
-    stopped = data.get("stopped") if isinstance(data.get("stopped"), dict) else {}
-    critical = stopped.get("critical_z_unbalanced")
-    if not isinstance(critical, (int, float)) or not 1.0 < critical < 50:
-        return CONFIDENCE
-    # 1 - 2·sf keeps the precision that 2·cdf - 1 loses; a level a float cannot tell from 1
-    # (z above 8) is held just below it
-    return float(min(max(CONFIDENCE, 1 - 2 * sps.norm.sf(critical)), 1 - 2 ** -50))
+def sequential_stop(data: dict) -> Stop | None:
+    """The stop of a finished --until-decided run (None: a run of a fixed size, a --precision
+    run, one not finished, or a record that cannot be read)."""
+    stopped = data.get("stopped")
+    stored = data.get("stopping")
+    if not isinstance(stopped, dict) or not isinstance(stored, dict) or \
+            stored.get("rule") != "decided":
+        return None
+    values = [stopped.get(key) for key in ("look", "looks_planned", "critical_z_balanced",
+                                           "critical_z_unbalanced")]
+    if stopped.get("reason") not in ("balanced", "unbalanced", "max-games") or \
+            any(isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v)
+                for v in values) or not 1 <= values[0] <= values[1] or min(values[2:]) <= 0:
+        return None
+    return Stop(stopped["reason"], int(values[0]), int(values[1]), float(values[2]),
+                float(values[3]))
+
+
+REPEATED = "repeated 95% CI"
+AT_STOP = "95% CI at the stop"
+
+
+def decision_intervals(finding, stop: Stop) -> tuple[float, float, float, float]:
+    """The intervals the stopping look's decision read for one finding: the equivalence test's
+    (balanced when every finding's lies inside the band) and Wilson's at the unbalanced
+    critical value (unbalanced when some finding's lies beyond it)."""
+    rate = finding.rate
+    n = rate.effective_trials if rate.effective_trials is not None else rate.trials
+    return tuple(float(v) for v in sequential.decision_intervals(
+        rate.value, n, stop.c_balanced, stop.c_unbalanced))
+
+
+def verdict_at_stop(stop: Stop, findings, tolerance: float, noun: str, max_games: int,
+                    symmetric_seats: str = "") -> verdict.Verdict:
+    """The verdict of a run the sequential test stopped: its decision, with the interval that
+    made it (a "balanced" verdict's equivalence intervals lie inside the band, an "unbalanced"
+    one's lead interval beyond it), never a fixed-sample interval or p-value, which the looks
+    before the stop would make optimistic."""
+    band = f"±{100 * tolerance:.1f} points"
+    found = sorted((f for f in findings if f.rate.trials), key=lambda f: -abs(f.difference))
+    at = f"look {stop.look} of {stop.looks_planned}"
+    if not found:
+        return verdict.Verdict("undecided", "No game won yet",
+                               "No game has been won yet, so no side can be called favoured.",
+                               tolerance, findings, None, None, symmetric_seats)
+
+    def interval(f, which):
+        eq_low, eq_high, low, high = decision_intervals(f, stop)
+        low, high, z = (eq_low, eq_high, stop.c_balanced) if which == "equivalence" else \
+            (low, high, stop.c_unbalanced)
+        return (f"{100 * f.rate.value:.1f}% ({which} interval {100 * low:.1f}–{100 * high:.1f}%, "
+                f"z = {z:.2f})")
+
+    def beyond(f):
+        _, _, low, high = decision_intervals(f, stop)
+        return low > f.target + tolerance or high < f.target - tolerance
+
+    if stop.reason == "unbalanced":
+        lead = next((f for f in found if beyond(f)), found[0])
+        return verdict.Verdict(
+            "unbalanced", verdict.unbalanced_headline(lead),
+            f"Unbalanced by {100 * abs(lead.difference):.1f} points: "
+            f"{verdict.describe(lead, interval(lead, 'decision'))}; the sequential test's "
+            f"interval at {at} lies beyond the tolerance of {band}.",
+            tolerance, findings, lead, None, symmetric_seats)
+    lead = found[0]
+    if stop.reason == "balanced":
+        return verdict.Verdict(
+            "balanced", f"Balanced within {band}",
+            f"Balanced within {band}: by the sequential test at {at}, every {noun}'s "
+            f"equivalence interval lies within {band} of its fair share (the largest "
+            f"difference: {verdict.describe(lead, interval(lead, 'equivalence'))}).",
+            tolerance, findings, lead, None, symmetric_seats)
+    open_ = [f for f in found if not beyond(f)]
+    lead = open_[0] if open_ else lead
+    return verdict.Verdict(
+        "undecided", "Not settled within --max-games",
+        f"Not settled within the {max_games:,} games of --max-games: at {at} the sequential "
+        f"test could not yet say whether {lead.label()} is within {band} of its fair share "
+        f"({verdict.describe(lead, interval(lead, 'equivalence'))}).",
+        tolerance, findings, lead, None, symmetric_seats)
+
+
+def repeated(rate, critical: float):
+    """A rate's repeated confidence interval: Wilson's at the stopping look's critical value of
+    the unbalanced boundary (one-sided 2.5% over every look, so the pair holds at 95% at every
+    look at once: Jennison & Turnbull 2000, ch. 9), at its effective trials."""
+    n = rate.effective_trials if rate.effective_trials is not None else rate.trials
+    if not rate.trials or not math.isfinite(n) or n <= 0:
+        return replace(rate, label=REPEATED)
+    low, high = inference.wilson_bounds(rate.value * n, n, critical=critical)
+    return replace(rate, low=float(low), high=float(high), label=REPEATED)
+
+
+def rows_at_stop(result, stop: Stop, rows, findings, tolerance: float):
+    """The summary's rows after a sequential stop, and the line that says what their intervals
+    are. Where one finding decides the stop (a team game of two dealt teams with no position or
+    seat findings), that team's rate and its complement get the 95% confidence interval at the
+    stop (`interval_at_stop`); every other interval is the repeated one (`repeated`), valid
+    whatever stopped the run."""
+    out = [replace(row, rate=repeated(row.rate, stop.c_unbalanced)) for row in rows]
+    rcis = (f"repeated 95% confidence intervals (z = {stop.c_unbalanced:.2f} at look "
+            f"{stop.look} of {stop.looks_planned}), which hold at every look whatever stopped "
+            f"the run")
+    judged = [f for f in findings if f.rate.trials]
+    t = result.tallies
+    dealt = verdict.dealt_teams(result.game, t, result.data.get("dealt_teams"))
+    # the team rows are the finding and its complement when every game has a winner of the two
+    alone = len(judged) == 1 and judged[0].group == "team" and len(dealt) == 2 and \
+        int(np.sum(np.asarray(t["team_wins"])[dealt])) == int(t["games"][0])
+    at_stop = interval_at_stop(result, judged[0], tolerance) if alone else None
+    if at_stop is None:
+        several = (" (several findings decide this run's stop together: no narrower interval "
+                   "at the stop is computed)" if len(judged) > 1 else "")
+        return out, f"Intervals after the sequential stop: {rcis}{several}."
+    finding = judged[0]
+    low, high, median = at_stop
+    names = [result.game.teams[i] for i in dealt]
+    other = names[1 - names.index(finding.name)]
+    for i, row in enumerate(out):
+        if row.group == "team" and row.name in (finding.name, other):
+            lo, hi = (low, high) if row.name == finding.name else (1 - high, 1 - low)
+            out[i] = replace(row, rate=replace(rows[i].rate, low=lo, high=hi, label=AT_STOP))
+    note = (f"Intervals after the sequential stop: the teams' cover the true rate 95% of the "
+            f"time whatever look the run stops at (the outcomes ordered by the estimate: "
+            f"Jennison & Turnbull 2000, §8.5; the median-unbiased estimate of "
+            f"{finding.label()}'s rate is {100 * median:.1f}%); the others are {rcis}, and "
+            f"wider.")
+    if stop.reason == "balanced" and not \
+            finding.target - tolerance <= low <= high <= finding.target + tolerance:
+        note += (" The verdict reads the equivalence test's interval, one-sided 5% on each "
+                 "side as a fixed run's verdict reads its 90% interval: the 95% interval may "
+                 "reach past the band it is balanced within.")
+    return out, note
+
+
+def interval_at_stop(result, finding, tolerance: float) -> tuple[float, float, float] | None:
+    """The 95% confidence interval at the stop and the median-unbiased estimate of the one
+    finding that decides a run's stop (sequential.stop_intervals), or None where the band
+    reaches 0 or 1 (the stopping region's shape is only solved inside)."""
+    if not 0 < finding.target - tolerance < finding.target + tolerance < 1:
+        return None
+    rate = finding.rate
+    n = rate.effective_trials if rate.effective_trials is not None else rate.trials
+    games = result.games_played
+    if not games or not n or not math.isfinite(n):
+        return None
+    looks, _ = _looks(result.data)
+    return _interval(looks, int(result.data["stopping"]["max_games"]), n / games,
+                     float(finding.target), float(tolerance), float(rate.value), float(n))
+
+
+@lru_cache(maxsize=32)
+def _interval(looks, cap: int, ratio: float, target: float, tolerance: float, estimate: float,
+              trials: float) -> tuple[float, float, float]:
+    # the finding's effective trials grow with the games (their ratio hardly moves in a run)
+    n = np.asarray(looks) * cap * ratio
+    bounds = sequential.stop_bounds(n, target, tolerance,
+                                    sequential.boundaries(looks, sequential.ALPHA_BALANCED),
+                                    sequential.boundaries(looks, sequential.ALPHA_UNBALANCED))
+    low, high, median = sequential.stop_intervals(n, bounds, [estimate], [trials], CONFIDENCE)
+    return float(low[0]), float(high[0]), float(median[0])
 
 
 def decision(result) -> tuple[str | None, dict]:

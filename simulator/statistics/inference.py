@@ -76,6 +76,9 @@ class Rate:
     high: float
     confidence: float
     effective_trials: float | None = None
+    # what the interval is when it is not a plain one at `confidence` (after a sequential stop:
+    # "95% CI at the stop", "repeated 95% CI"); the table prints it in place of "95% CI"
+    label: str = ""
 
     @property
     def design_effect(self) -> float:
@@ -96,13 +99,11 @@ class Rate:
 
     def format(self, digits: int = 1) -> str:
         """Render as e.g. ``"41.2% (95% CI 40.9–41.5%)"``."""
-        level = _confidence_label(self.confidence) + "%"
-        if level == "100%":  # a repeated interval at an early look: say its critical value
-            level = f"z = {_z(self.confidence):.1f}"
+        name = self.label or _confidence_label(self.confidence) + "% CI"
         if not self.trials:
-            return f"n/a (no trials; {level} CI 0–100%)"
+            return f"n/a (no trials; {name} 0–100%)"
         return (
-            f"{100 * self.value:.{digits}f}% ({level} CI "
+            f"{100 * self.value:.{digits}f}% ({name} "
             f"{100 * self.low:.{digits}f}–{100 * self.high:.{digits}f}%)"
         )
 
@@ -191,19 +192,21 @@ def _target_shares(targets, k: int) -> np.ndarray:
 # --------------------------------------------------------------------------
 
 
-def wilson_bounds(successes, trials, confidence: float = 0.95):
+def wilson_bounds(successes, trials, confidence: float = 0.95, critical: float | None = None):
     """Vectorised Wilson score interval; returns ``(low, high)`` arrays.
 
     The Wilson interval is the set of p not rejected by the score test; unlike
     the textbook ``p ± z·se`` it stays inside [0, 1] and keeps close to its
     nominal coverage near 0 and 1, where balance questions often sit.
     ``successes`` may be fractional (e.g. an expected count ``rate * n``).
-    Zero trials give (0, 1).
+    Zero trials give (0, 1). ``critical``, when given, is the interval's z in place of
+    ``confidence``'s (a repeated confidence interval's, which may be beyond what a level
+    written as a float can say).
     """
     k = np.asarray(successes, dtype=float)
     n = np.asarray(trials, dtype=float)
     _check_counts(k, n)
-    z2 = _z(confidence) ** 2
+    z2 = (_z(confidence) if critical is None else float(critical)) ** 2
     with np.errstate(divide="ignore", invalid="ignore"):
         # Closed form multiplied through by n:
         #   centre = (k + z²/2) / (n + z²)
@@ -606,13 +609,15 @@ def two_proportions(k1, n1, k2, n2, confidence: float = 0.95):
     return tuple(_scalar_or_array(x) for x in (diff, low, high, pvalue))
 
 
-def mean_interval(total, total_sq, n, confidence: float = 0.95):
+def mean_interval(total, total_sq, n, confidence: float = 0.95, critical: float | None = None):
     """Student-t interval for a mean from running sums: ``(mean, low, high)``.
 
     ``total`` is the sum of the values and ``total_sq`` the sum of their
     squares, so scores can be accumulated without storing every game. With
     fewer than two values there is no spread estimate: ``(mean, nan, nan)``.
-    Arrays are accepted and broadcast.
+    Arrays are accepted and broadcast. ``critical``, when given, is the
+    interval's multiple of the standard error in place of the t quantile
+    (a repeated confidence interval's z).
     """
     total, total_sq, n = (np.asarray(x, dtype=float) for x in (total, total_sq, n))
     _z(confidence)  # validates confidence
@@ -621,7 +626,7 @@ def mean_interval(total, total_sq, n, confidence: float = 0.95):
         # Rounding can push a zero variance slightly negative; clamp at 0.
         var = np.maximum(total_sq - total * mean, 0.0) / (n - 1)
         sem = np.sqrt(var / n)
-        t_crit = sps.t.ppf(0.5 + confidence / 2, n - 1)
+        t_crit = sps.t.ppf(0.5 + confidence / 2, n - 1) if critical is None else critical
         low = np.where(n >= 2, mean - t_crit * sem, np.nan)
         high = np.where(n >= 2, mean + t_crit * sem, np.nan)
     mean = np.where(n > 0, mean, np.nan)

@@ -29,10 +29,11 @@ class Summary:
     setup: dict = field(default_factory=dict)  # the game's notes on the setup (deck, pool, ...)
     provisional: tuple[str, ...] = ()  # the game's rulings made where its source is silent
     stopped: str = ""  # an adaptive run: how many games it took and why it stopped
-    repeated: str = ""  # a sequential stop: the intervals are repeated confidence intervals
+    repeated: str = ""  # a sequential stop: what its intervals are
     never: tuple[str, ...] = ()  # events and endings the setup makes possible, never occurred
     players: str = ""  # who played: "`people` at every seat"
     exploitability: str = ""  # how much a side gains by playing otherwise, as measured
+    length_label: str = "95% CI"  # the game length's interval (repeated after a sequential stop)
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -74,7 +75,8 @@ class Summary:
                 lines.append(f"  {row.name:<{width}}  {r.format(1):>28}  ({r.successes:,}/{r.trials:,})")
         mean, low, high = self.mean_length
         lines.append("")
-        lines.append(f"Game length: {mean:.2f} {self.length_unit} (95% CI {low:.2f}–{high:.2f})")
+        lines.append(f"Game length: {mean:.2f} {self.length_unit} ({self.length_label} "
+                     f"{low:.2f}–{high:.2f})")
         if self.events_per_game:
             lines.append("Events per game: " + ", ".join(
                 f"{name} {value:.3f}" for name, value in self.events_per_game.items()))
@@ -179,10 +181,14 @@ def _families_noun(groups: list[str]) -> str:
 
 
 def summarize(result: Result, confidence: float | None = None) -> Summary:
-    """A run's summary at `confidence`; by default 95%, or for a run that the sequential verdict
-    stopped (--until-decided), the level of its repeated confidence intervals."""
+    """A run's summary at `confidence` (default 95%). A run the sequential test stopped
+    (--until-decided) gives its verdict as the test decided it, with the interval that decided
+    it; by default its rates carry the intervals that hold after such a stop
+    (adaptive.rows_at_stop), and with a `confidence` given, plain ones at that level."""
+    stop = adaptive.sequential_stop(result.data)
+    at_stop = stop is not None and confidence is None
     if confidence is None:
-        confidence = adaptive.interval_level(result.data)
+        confidence = adaptive.CONFIDENCE
     game = result.game
     t = result.tallies
     games = int(t["games"][0])
@@ -210,6 +216,14 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
                                                      "position"].index)
     noun = _families_noun(nouns)
     judged = verdicts.judge(findings, tolerance, games, noun, game.symmetric_seats)
+    if stop is not None:  # the sequential test's decision, not the fixed-sample verdict's
+        judged = adaptive.verdict_at_stop(stop, findings, tolerance, noun,
+                                          int(result.data["stopping"]["max_games"]),
+                                          game.symmetric_seats)
+    critical = stop.c_unbalanced if at_stop else None
+    note = ""
+    if at_stop:
+        rows, note = adaptive.rows_at_stop(result, stop, rows, findings, tolerance)
     tests = []
     for group, name, method in families:
         members = [f for f in findings if f.group == group]
@@ -226,22 +240,21 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
         verdict += (f" Seats are alike by construction ({judged.symmetric_seats}): they are not "
                     f"judged; turn order is.") if game.turn_order else \
             (f" Seats are alike by construction ({judged.symmetric_seats}): they are not judged.")
-    effect = verdicts.halves_effect(t, confidence) if game.turn_order else None
+    effect = verdicts.halves_effect(t, confidence, critical) if game.turn_order else None
+    label = adaptive.REPEATED if at_stop else ""
     if effect is not None:
-        judged.notes.append(effect.sentence(game.turn_order, confidence))
+        judged.notes.append(effect.sentence(game.turn_order, confidence, label))
 
     length = next((m.counts for m in measures if m.group == "length"), (0, 0, 0))
-    mean_length = inference.mean_interval(*length, confidence)
+    mean_length = inference.mean_interval(*length, confidence, critical)
     return Summary(game.name, games, rows, tests, verdict, tuple(float(x) for x in mean_length),
                    game.length_unit, occurred.events, inference.games_needed(first_share, 0.01, 0.95),
                    judged,
                    dict(result.data.get("setup_notes") or {}), provisional_of(result),
-                   adaptive.sentence(result.data),
-                   # printed at the level of the sequential design's repeated intervals
-                   adaptive.repeated_note(result.data)
-                   if confidence == adaptive.interval_level(result.data) > 0.95 else "",
+                   adaptive.sentence(result.data), note,
                    occurred.never, players,
-                   exploitability.sentence(result.data, game.team_game) if games else "")
+                   exploitability.sentence(result.data, game.team_game) if games else "",
+                   label or f"{inference._confidence_label(confidence)}% CI")
 
 
 def provisional_of(result: "Result") -> tuple[str, ...]:

@@ -154,7 +154,7 @@ def judge(findings: list[Finding], tolerance: float, games: int, noun: str,
     if beyond:
         lead = beyond[0]
         status = "unbalanced"
-        headline = _unbalanced_headline(lead)
+        headline = unbalanced_headline(lead)
         sentence = (f"Unbalanced by {_points(lead.difference)} points: {_describe(lead)}, beyond "
                     f"the tolerance of {band}.")
         more = None
@@ -183,14 +183,20 @@ def judge(findings: list[Finding], tolerance: float, games: int, noun: str,
 
 
 def _describe(f: Finding) -> str:
+    return describe(f, f.rate.format(1), inference.format_p(f.adjusted))
+
+
+def describe(f: Finding, shown: str, after: str = "") -> str:
+    """The finding in words, its rate as `shown` and `after` beside its difference: "the wolf
+    team wins 51.0% (95% CI 50.1–51.9%) against its target of 50.0% (+1.0 points, p = 0.03)"."""
     share = {"team": "its target of", "seat": "the average seat's",
              "position": "the average position's"}.get(f.group, "an even share of")
     sign = "+" if f.difference >= 0 else "−"
-    return (f"{f.label()} wins {f.rate.format(1)} against {share} {100 * f.target:.1f}% "
-            f"({sign}{_points(f.difference)} points, {inference.format_p(f.adjusted)})")
+    return (f"{f.label()} wins {shown} against {share} {100 * f.target:.1f}% "
+            f"({sign}{_points(f.difference)} points{', ' + after if after else ''})")
 
 
-def _unbalanced_headline(lead: Finding) -> str:
+def unbalanced_headline(lead: Finding) -> str:
     if lead.group == "team":
         word = "favoured" if lead.difference > 0 else "disfavoured"
         return f"{lead.name[:1].upper()}{lead.name[1:]} {word} by {_points(lead.difference)} points"
@@ -309,11 +315,12 @@ class HalvesEffect:
     high: float
     pvalue: float
 
-    def sentence(self, turn_order, confidence: float = 0.95) -> str:
+    def sentence(self, turn_order, confidence: float = 0.95, label: str = "") -> str:
         more = "more" if self.difference >= 0 else "less"
         text = (f"Turn order: the first {self.size} players from the first player win "
                 f"{100 * self.first:.1f}%, the last {self.size} {100 * self.last:.1f}%: "
-                f"{_points(self.difference)} points {more} ({round(100 * confidence)}% CI "
+                f"{_points(self.difference)} points {more} "
+                f"({label or f'{round(100 * confidence)}% CI'} "
                 f"{100 * self.low:+.1f} to {100 * self.high:+.1f}, {inference.format_p(self.pvalue)}; "
                 f"play passes {turn_order.direction}, the first player is "
                 f"{turn_order.first_player}).")
@@ -323,7 +330,8 @@ class HalvesEffect:
         return text
 
 
-def halves_effect(tallies, confidence: float = 0.95) -> HalvesEffect | None:
+def halves_effect(tallies, confidence: float = 0.95,
+                  critical: float | None = None) -> HalvesEffect | None:
     games = int(np.asarray(tallies["position_games"])[0]) if len(tallies["position_games"]) \
         else 0
     wins = np.asarray(tallies["position_wins"], dtype=np.int64)
@@ -336,7 +344,7 @@ def halves_effect(tallies, confidence: float = 0.95) -> HalvesEffect | None:
     spread = max((squares - games * mean * mean) / (games - 1), 0.0)
     se = math.sqrt(spread / games) / size
     difference = float(first - last)
-    half = inference._z(confidence) * se
+    half = (inference._z(confidence) if critical is None else critical) * se
     pvalue = float(2 * sps.norm.sf(abs(difference) / se)) if se > 0 else \
         (1.0 if difference == 0 else 0.0)
     return HalvesEffect(size, float(first), float(last), difference, difference - half,
