@@ -9,8 +9,7 @@ from pathlib import Path
 import click
 
 from simulator.cli.support import (
-    RunFailed, check_scheduler, distinct_outputs, free_default, lock_output, may_replace,
-    scheduler_option, writable_file,
+    RunFailed, check_scheduler, file_and_config_outputs, lock_output, scheduler_option,
 )
 from simulator.cli.support import fail as _fail
 
@@ -161,17 +160,9 @@ def best_response(config, team, role, seat, trials, n_games, confirm_games, roun
     if rounds > 1 and resume_path is not None:
         _fail("a search of several rounds is not resumed: run it again")
     name = team or role or (f"seat{seat}" if seat is not None else "all")
-    if output is None:
-        output = Path("results") / f"best-response-{Path(config).stem}-{name}.json"
-        if not force:
-            output = free_default(output, lambda p: p.exists() or p.with_suffix(".toml").exists())
-    toml_path = output.with_suffix(".toml")
-    distinct_outputs([(output, "-o"), (toml_path, "the TOML config")],
-                     [Path(config)] if Path(config).exists() else [])
-    for path, what in ((output, "-o"), (toml_path, "the TOML config")):
-        writable_file(path, what)
-        if resume_path is None:
-            may_replace(path, what, force)
+    default = Path("results") / f"best-response-{Path(config).stem}-{name}.json"
+    output, toml_path = file_and_config_outputs(output, default, config,
+                                                resume_path is not None, force)
     say = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     # A search file is data: a resumed search runs only the strategy files whose contents it
     # recorded when it began (the user named them then), checked on the bytes that are run.

@@ -9,8 +9,7 @@ from pathlib import Path
 import click
 
 from simulator.cli.support import (
-    RunFailed, check_scheduler, distinct_outputs, free_default, lock_output, may_replace,
-    scheduler_option, writable_file,
+    RunFailed, check_scheduler, file_and_config_outputs, lock_output, scheduler_option,
 )
 from simulator.cli.support import fail as _fail
 
@@ -132,17 +131,9 @@ def equilibrate(config, teams, tolerance, passes, trials, n_games, confirm_games
         request = eq.Request(config, tuple(teams), players, tuple(overrides), tolerance / 100,
                              passes, trials, n_games, confirm_games, seed, sampler,
                              "fairplay " + " ".join(shlex.quote(a) for a in sys.argv[1:]))
-    if output is None:
-        output = Path("results") / f"equilibrium-{Path(request.config).stem}.json"
-        if not force:
-            output = free_default(output, lambda p: p.exists() or p.with_suffix(".toml").exists())
-    toml_path = output.with_suffix(".toml")
-    distinct_outputs([(output, "-o"), (toml_path, "the TOML config")],
-                     [Path(request.config)] if Path(request.config).exists() else [])
-    for path, what in ((output, "-o"), (toml_path, "the TOML config")):
-        writable_file(path, what)
-        if resume_path is None:
-            may_replace(path, what, force)
+    default = Path("results") / f"equilibrium-{Path(request.config).stem}.json"
+    output, toml_path = file_and_config_outputs(output, default, request.config,
+                                                resume_path is not None, force)
     say = (lambda line: None) if quiet else (lambda line: click.echo(line, err=True))
     # An equilibrium file is data: a resumed run runs only the strategy files whose contents it
     # recorded when it began (the user named them then), checked on the bytes that are run.

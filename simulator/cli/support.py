@@ -260,6 +260,26 @@ def distinct_outputs(outputs, inputs=()) -> None:
         seen.append((path, what))
 
 
+def file_and_config_outputs(output, default, config: str, resumed: bool, force: bool):
+    """The JSON file of a search (best-response, equilibrate) and the TOML config beside it:
+    `default` (or its next free name) where no -o was given; both refused, before anything is
+    played, when they are an input, cannot be written, or (a new search) would replace a file
+    without --force. Returns (file, TOML path)."""
+    from pathlib import Path
+
+    if output is None:
+        output = default if force else free_default(
+            default, lambda p: p.exists() or p.with_suffix(".toml").exists())
+    toml_path = output.with_suffix(".toml")
+    distinct_outputs([(output, "-o"), (toml_path, "the TOML config")],
+                     [Path(config)] if Path(config).exists() else [])
+    for path, what in ((output, "-o"), (toml_path, "the TOML config")):
+        writable_file(path, what)
+        if not resumed:
+            may_replace(path, what, force)
+    return output, toml_path
+
+
 def free_default(first, taken) -> "Path":
     """A default output never refuses: `first` unless `taken(path)` says that writing there
     would lose something (another run's file; this very run played again is not), else the
