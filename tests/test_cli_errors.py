@@ -6,6 +6,7 @@ import pytest
 
 from cli_checks import one_line_error as assert_one_line_error
 from cli_checks import run_cli
+from simulator.run.results import checksum
 
 
 def test_unknown_game():
@@ -141,8 +142,12 @@ def test_resume_missing_tallies(write, tmp_path):
     assert result.exit_code == 0, result.output
     data = json.loads((tmp_path / "ok.json").read_text())
     del data["tallies"]["seat_wins"]
-    path = write("r.json", json.dumps(data))
+    data["checksum"] = checksum(data)  # as a faulty fairplay could write it: the tallies are
+    path = write("r.json", json.dumps(data))  # checked behind the checksum
     assert_one_line_error(run_cli("run", "--resume", str(path)), "seat_wins")
+    del data["checksum"]  # without its checksum: refused before anything else
+    path = write("r.json", json.dumps(data))
+    assert_one_line_error(run_cli("run", "--resume", str(path)), "no checksum")
 
 
 def test_unknown_game_for_games_command():

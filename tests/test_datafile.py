@@ -15,10 +15,13 @@ from simulator.studies.sweep import SWEEP_FILE, SweepError
 
 
 def test_a_newer_version_is_refused_as_newer_and_an_older_one_with_its_remedy():
-    with pytest.raises(ResultError, match="newer than this fairplay, which reads version 3; "
+    with pytest.raises(ResultError, match="newer than this fairplay, which reads version 4; "
                                           "update fairplay"):
-        RESULT_FILE.check({"schema": "fairplay.result", "schema_version": 4}, "r.json")
-    with pytest.raises(SweepError, match="reads version 1; start a new sweep"):
+        RESULT_FILE.check({"schema": "fairplay.result", "schema_version": 5}, "r.json")
+    with pytest.raises(ResultError, match="version 3 is not supported .this fairplay reads "
+                                          "version 4; start a new run"):
+        RESULT_FILE.check({"schema": "fairplay.result", "schema_version": 3}, "r.json")
+    with pytest.raises(SweepError, match="reads version 2; start a new sweep"):
         SWEEP_FILE.check({"schema": "fairplay.sweep", "schema_version": 0}, "s.json")
 
 
@@ -33,12 +36,23 @@ def test_another_kind_of_file_is_named_as_such(tmp_path):
 def test_fields_get_their_defaults_and_wrong_types_are_named():
     data = {**RESULT_FILE.header(), "game": "werewolf", "config": {}, "source": "", "base_dir": "",
             "seed": 0, "games_requested": 1, "chunk_size": 1, "chunks_done": [], "tallies": {}}
-    RESULT_FILE.check(data, "r.json")
+    RESULT_FILE.check(data, "r.json", unsealed=True)  # as `--unchecked` reads it
     assert data["strategies"] == [] and data["checksum"] is None
     with pytest.raises(ResultError, match="corrupt result: seed must be an integer"):
-        RESULT_FILE.check(dict(data, seed=True), "r.json")
+        RESULT_FILE.check(dict(data, seed=True), "r.json", unsealed=True)
     with pytest.raises(ResultError, match="unknown game 'chess'"):
-        RESULT_FILE.check(dict(data, game="chess"), "r.json")
+        RESULT_FILE.check(dict(data, game="chess"), "r.json", unsealed=True)
+
+
+def test_a_checksummed_kind_is_checked_whole_before_its_fields():
+    data = RESULT_FILE.seal({**RESULT_FILE.header(), "game": "werewolf", "command": "x"})
+    with pytest.raises(ResultError, match="missing config"):  # the checksum fits: fields next
+        RESULT_FILE.check(dict(data), "r.json")
+    for edited in (dict(data, command="y"), dict(data, extra=1),
+                   {k: v for k, v in data.items() if k != "command"},
+                   {k: v for k, v in data.items() if k != "checksum"}):
+        with pytest.raises(ResultError, match="do not match the checksum fairplay wrote"):
+            RESULT_FILE.check(edited, "r.json")
 
 
 def test_tallies_fit_the_game_and_only_counts_must_not_be_negative():

@@ -29,7 +29,7 @@ from click.testing import CliRunner
 from scipy import stats as sps
 
 from simulator.games import get_game
-from simulator.setup import config
+from simulator.setup import config, datafile
 from simulator.studies import regression
 from simulator.run import runner
 from simulator.studies.regression import baselines, checking
@@ -92,7 +92,9 @@ def rows(output: str) -> dict[str, str]:
 def test_baseline_file_holds_measures_counts_tallies_and_identity(made):
     folder, setup, out = made
     data = json.loads(out.read_text(encoding="utf-8"))
-    assert data["schema"] == "fairplay.baselines" and data["schema_version"] == 3
+    assert data["schema"] == "fairplay.baselines" and data["schema_version"] == 4
+    body = {key: value for key, value in data.items() if key != "checksum"}
+    assert data["checksum"] == datafile.content_checksum(body)  # the whole file
     assert (data["games"], data["seed"], data["chunk_size"]) == (GAMES, SEED,
                                                                  runner.DEFAULT_CHUNK_SIZE)
     assert set(data["versions"]) >= {"fairplay", "numba", "numpy"}
@@ -232,7 +234,7 @@ def test_exact_mode_does_not_apply_across_versions(copy):
     setup, out = copy
     data = json.loads(out.read_text(encoding="utf-8"))
     data["versions"]["numba"] = "0.0.1"
-    out.write_text(json.dumps(data), encoding="utf-8")
+    out.write_text(json.dumps(sealed(data)), encoding="utf-8")  # as that numba's fairplay wrote it
     result = invoke("check", out, "--exact", "--workers", 1)
     assert result.exit_code == 2
     assert "exact mode does not apply: the baseline was made with numba 0.0.1" in result.stderr
@@ -317,10 +319,16 @@ def test_an_exact_check_says_the_baselines_verdict_as_its_own(tmp_path, stored):
 
 
 # --- bad input: one line, exit 2 -----------------------------------------------------------------
-def _edit(out: Path, change):
+def sealed(data: dict) -> dict:
+    """`data` with a checksum that fits it: a file as a faulty fairplay could have written it,
+    so the checks behind the checksum are reached."""
+    return baselines.BASELINES_FILE.seal(data)
+
+
+def _edit(out: Path, change, seal: bool = True):
     data = json.loads(out.read_text(encoding="utf-8"))
     change(data)
-    out.write_text(json.dumps(data), encoding="utf-8")
+    out.write_text(json.dumps(sealed(data) if seal else data), encoding="utf-8")
 
 
 def _drop_measure(data):
@@ -517,7 +525,7 @@ def test_a_baseline_tally_of_the_wrong_shape_is_one_line(tmp_path):
     assert made.exit_code == 0, made.output
     data = json.loads(path.read_text())
     data["configs"][0]["tallies"]["role_wins_by_game"] = 0
-    path.write_text(json.dumps(data))
+    path.write_text(json.dumps(sealed(data)))
     checked = CliRunner().invoke(main, ["check", str(path), "--workers", "1"])
     assert checked.exit_code == 2 and "Traceback" not in checked.output
     assert "tally role_wins_by_game has shape []" in checked.stderr

@@ -74,8 +74,11 @@ def test_saving_one_game_keeps_the_others_and_a_damaged_file_is_refused(tmp_path
     data = json.loads(path.read_text())
     del data["games"]["salem"]["setups"]
     path.write_text(json.dumps(data))
+    with pytest.raises(tables.StandardFileError, match="do not match the checksum"):
+        tables.load(path)  # edited by hand
+    path.write_text(json.dumps(tables.STANDARD_FILE.seal(data)))
     with pytest.raises(tables.StandardFileError, match="corrupt players' standard file"):
-        tables.load(path)
+        tables.load(path)  # written so by a faulty fairplay
     path.write_text(path.read_text()[:-20])
     with pytest.raises(tables.StandardFileError) as caught:
         tables.load(path)

@@ -135,7 +135,7 @@ def test_sweep_file_round_trip(tmp_path):
     path = tmp_path / "s.json"
     done.save(path)
     data = json.loads(path.read_text())
-    assert data["schema"] == "fairplay.sweep" and data["schema_version"] == 1
+    assert data["schema"] == "fairplay.sweep" and data["schema_version"] == 2
     assert data["cells"][0]["result"]["schema"] == "fairplay.result"
     assert sw.is_sweep_file(path)
     again = sw.Sweep.load(path)

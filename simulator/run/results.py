@@ -98,18 +98,11 @@ def new_result_data(cfg, games: int, seed: int, chunk_size: int, command: str = 
     }
 
 
-# What a result claims: everything its numbers and its continuation depend on. The checksum over
-# them (SHA-256 of their canonical JSON) is written with every save and checked on every read.
-CLAIMS = ("game", "config", "source", "base_dir", "seed", "games_requested", "chunk_size",
-          "chunks_done", "tallies", "stopping", "fingerprint", "strategies", "slot_table",
-          "dealt_teams")
-
-
 def checksum(data: dict) -> str:
-    claims = {key: data.get(key) for key in CLAIMS}
-    claims["chunks_done"] = sorted(claims["chunks_done"] or [])
-    text = json.dumps(claims, sort_keys=True, ensure_ascii=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()
+    """The SHA-256 of a result's whole content (every field but the checksum itself), written
+    with every save and checked on every read: an edited count, command or note is refused."""
+    return datafile.content_checksum({key: value for key, value in data.items()
+                                      if key != "checksum"})
 
 
 def _check_fingerprint(stored: dict, path) -> None:
@@ -127,8 +120,9 @@ _REQUIRED = datafile.REQUIRED
 # A result file: every field, the types it may have, and its default when absent (older files
 # lack the optional ones).
 RESULT_FILE = datafile.Kind(
-    "fairplay.result", 3, "result",  # 3: seat and position contrasts, the teams dealt, a checksum
-    error=ResultError, made_by="fairplay run", remedy="start a new run", fields={
+    "fairplay.result", 4, "result",  # 4: the checksum covers the whole file (3: its claims)
+    error=ResultError, made_by="fairplay run", remedy="start a new run", checksummed=True,
+    fields={
         "game": ((str,), _REQUIRED), "config": ((dict,), _REQUIRED),
         "source": ((str,), _REQUIRED), "base_dir": ((str,), _REQUIRED),
         "seed": ((int,), _REQUIRED), "games_requested": ((int,), _REQUIRED),
@@ -179,6 +173,7 @@ class Result:
         data = dict(self.data)
         data["chunks_done"] = sorted(self.data["chunks_done"])
         data["tallies"] = {k: v.tolist() for k, v in self.tallies.items()}
+        data.pop("checksum", None)
         data["checksum"] = checksum(data)
         return json.dumps(data, indent=1, ensure_ascii=False)
 
@@ -195,7 +190,7 @@ class Result:
     @classmethod
     def from_data(cls, data, path="<result>", unchecked: bool = False) -> "Result":
         """A result from its parsed JSON, checked field by field (see `load`)."""
-        RESULT_FILE.check(data, path)
+        RESULT_FILE.check(data, path, unsealed=True)  # the whole file against its checksum
         if data.get("checksum") is None and not unchecked:
             raise ResultError(path, "it has no checksum (made by an older fairplay, or edited), "
                                     "so its numbers cannot be trusted; --unchecked reads it "
@@ -218,9 +213,6 @@ class Result:
         dealt = data["dealt_teams"]
         if dealt is not None and not all(isinstance(t, str) and t in game.teams for t in dealt):
             raise ResultError(path, "corrupt result: dealt_teams must name teams of its game")
-        if data.get("checksum") is not None and data["checksum"] != checksum(data):
-            raise ResultError(path, "its contents do not match the checksum fairplay wrote (the "
-                                    "file was edited or damaged); it is not read")
         problem = stopping.problem(data)
         if problem:
             raise ResultError(path, problem)

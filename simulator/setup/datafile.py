@@ -85,9 +85,10 @@ class Kind:
                              if reason.startswith("is") else reason) from None
         return data
 
-    def check(self, data, path) -> dict:
-        """`data` (parsed JSON) checked as a file of this kind: its kind, version, fields and
-        game. Absent fields with a default get it (a copy)."""
+    def check(self, data, path, unsealed: bool = False) -> dict:
+        """`data` (parsed JSON) checked as a file of this kind: its kind, version, checksum,
+        fields and game. Absent fields with a default get it (a copy). `unsealed` lets a
+        checksummed kind's file without any checksum through (its reader then says so)."""
         claimed = data.get("schema") if isinstance(data, dict) else None
         if claimed != self.schema:
             other = _KINDS.get(claimed) if isinstance(claimed, str) else None
@@ -106,11 +107,11 @@ class Kind:
                    + (f"; {self.remedy}" if self.remedy else ""))
             raise self.error(path, f"{self.noun} schema version {version!r} is not supported "
                                    f"({why})")
-        if self.checksummed:
+        if self.checksummed and not (unsealed and data.get("checksum") is None):
             body = {key: value for key, value in data.items() if key != "checksum"}
             if data.get("checksum") != content_checksum(body):
                 raise self.error(path, f"its contents do not match the checksum fairplay wrote "
-                                       f"(the {self.noun} file was changed or damaged); "
+                                       f"(the {self.noun} file was edited or damaged); "
                                        f"{self.remedy or 'make it again'}")
         try:
             check_fields(data, self.fields)

@@ -63,8 +63,9 @@ class RolesError(Exception):
 
 # A roles file (`fairplay roles -o`): each role's value with the setups that measured it.
 ROLES_FILE = datafile.Kind(
-    "fairplay.roles", 1, "roles", error=lambda path, message: RolesError(f"{path}: {message}"),
-    made_by="fairplay roles", fields={
+    "fairplay.roles", 2, "roles",  # 2: checksummed whole
+    error=lambda path, message: RolesError(f"{path}: {message}"),
+    made_by="fairplay roles", checksummed=True, fields={
         "game": ((str,), datafile.REQUIRED), "games": ((int,), datafile.REQUIRED),
         "seed": ((int,), datafile.REQUIRED), "roles": ((list,), datafile.REQUIRED),
         "skipped": ((list,), datafile.REQUIRED)})
@@ -403,7 +404,7 @@ def notes(data: dict) -> list[str]:
 def save(data: dict, path) -> None:
     from simulator.fileio import write_atomically
 
-    write_atomically(path, json.dumps(data, indent=1, ensure_ascii=False))
+    write_atomically(path, json.dumps(ROLES_FILE.seal(data), indent=1, ensure_ascii=False))
 
 
 def run_roles(spec: str, players: int | None = None, overrides=(), games: int = 100_000,

@@ -383,7 +383,8 @@ _REQUIRED, _OPTIONAL = datafile.REQUIRED, datafile.OPTIONAL
 # A sweep file (a tune file is one too): its top-level fields, their types, and a default where
 # older files lack them.
 SWEEP_FILE = datafile.Kind(
-    "fairplay.sweep", 1, "sweep", error=lambda path, message: SweepError(f"{path}: {message}"),
+    "fairplay.sweep", 2, "sweep",  # 2: checksummed whole, its cells' results too (version 4)
+    error=lambda path, message: SweepError(f"{path}: {message}"),
     made_by="fairplay sweep", remedy="start a new sweep", checksummed=True, fields={
         "game": ((str,), _REQUIRED), "axes": ((list,), _REQUIRED),
         "cells": ((list,), _REQUIRED), "games": ((int,), _REQUIRED),

@@ -82,8 +82,9 @@ def baseline_data(names, cfgs, results, overrides_per_setup, games, seed, chunk_
 
 
 def save(data: dict, path) -> None:
-    """Write atomically: a crash mid-write never leaves a half-written baselines file."""
-    fileio.write_atomically(path, _dumps(data) + "\n")
+    """Write atomically (a crash mid-write never leaves a half-written baselines file) and
+    checksummed whole: a hand-edited measure, tally or count is refused when read."""
+    fileio.write_atomically(path, _dumps(BASELINES_FILE.seal(data)) + "\n")
 
 
 def _dumps(data: dict) -> str:
@@ -130,10 +131,10 @@ class Baseline:
 _REQUIRED = datafile.REQUIRED
 # A baselines file: its top-level fields, and those of each setup in "configs".
 BASELINES_FILE = datafile.Kind(
-    "fairplay.baselines", 3, "baselines",  # 3: the seat and position contrast tallies, the
-    # strategy files' digests
+    "fairplay.baselines", 4, "baselines",  # 4: checksummed whole (3: the seat and position
+    # contrast tallies, the strategy files' digests)
     error=lambda path, message: BaselineError(message, path), made_by="fairplay baseline",
-    remedy="regenerate it with `fairplay baseline`", game_field=None, fields={
+    remedy="regenerate it with `fairplay baseline`", game_field=None, checksummed=True, fields={
         "games": ((int,), _REQUIRED), "seed": ((int,), _REQUIRED),
         "chunk_size": ((int,), _REQUIRED), "versions": ((dict,), _REQUIRED),
         "configs": ((list,), _REQUIRED)})
