@@ -222,6 +222,13 @@ def check_counts(games: int, chunk_size: int | None, confirm_games: int | None) 
         raise BestResponseError(f"-n must be at least {least // 2} (the confirmation plays "
                                 f"2 × -n fresh games, and its interval needs two chunks of "
                                 f"{roles.MIN_CHUNK_GAMES}), got {games}")
+    # the confirmation's paired interval keeps a count per chunk of its fresh games
+    confirm, what = (2 * games, "-n (the confirmation's 2 × -n)") if confirm_games is None \
+        else (confirm_games, "--confirm-games")
+    try:
+        roles.check_chunk_count(confirm, roles.default_chunk_size(confirm), what)
+    except roles.RolesError as exc:
+        raise BestResponseError(str(exc)) from None
 
 
 def rungs_of(games: int, chunk_size: int) -> list[int]:
@@ -306,8 +313,11 @@ def explore(params, default: dict, candidate, trials: int, rungs: list[int], see
         p.name: optuna.distributions.IntDistribution(int(p.low), int(p.high)) if p.integer
         else optuna.distributions.FloatDistribution(float(p.low), float(p.high))
         for p in params}
-    chosen = (optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
-              if sampler == "cmaes" else optuna.samplers.TPESampler(seed=seed))
+    # Optuna's samplers take a seed below 2**32; a larger one is folded into that range (a
+    # seed below it is its own)
+    folded = seed % 2**32
+    chosen = (optuna.samplers.CmaEsSampler(seed=folded, warn_independent_sampling=False)
+              if sampler == "cmaes" else optuna.samplers.TPESampler(seed=folded))
     study = optuna.create_study(
         direction="maximize", sampler=chosen,
         pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
