@@ -57,6 +57,18 @@ def signals_held(signums=(signal.SIGINT, signal.SIGTERM)):
                 os.kill(os.getpid(), arrived[0])
 
 
+# The characters that end a line (str.splitlines), shown escaped in a one-line message.
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def one_line(text: str) -> str:
+    """`text` (a message that may quote what a user typed or a file held) on one line: each
+    character that would end a line is shown escaped, as Python writes it (\\n, \\r, ...)."""
+    if not any(ch in text for ch in _LINE_BREAKS):
+        return text
+    return "".join(repr(ch)[1:-1] if ch in _LINE_BREAKS else ch for ch in text)
+
+
 class FileRefused(Exception):
     """A file that cannot be read as data: one line saying why (without the path: the caller
     names the file in its own error)."""

@@ -194,3 +194,41 @@ def test_a_game_of_a_run_step_by_step(page):
     assert [line for line in cli.stdout.splitlines() if line.strip()][:len(private)] == \
         [line for line in private if line.strip()]
     assert browser.errors() == []
+
+
+def test_a_page_runs_a_strategy_file_of_the_served_folder(page):
+    """A setup naming a user strategy file inside the served folder (`strat/x.py:f`, relative to
+    it) runs from the page and finishes with a result. The page's menu lists the built-in
+    strategies; the file's name is given as a config that names it would (an option added to
+    the menu here)."""
+    browser, server, folder = page
+    (folder / "strat").mkdir()
+    (folder / "strat" / "x.py").write_text(
+        "from strategies.common import uniform_legal\n\n\n"
+        "def f(kind, obs, legal, params, memory, rng):\n"
+        "    \"\"\"at random\"\"\"\n    return uniform_legal(legal, rng)\n", encoding="utf-8")
+    browser.send("Page.navigate", url=server.address)
+    until(browser, "document.querySelectorAll('[name=\"strategies.all\"]').length", 60)
+    browser.evaluate("""(() => {
+        const menu = document.querySelector('[name="strategies.all"]');
+        const option = document.createElement("option");
+        option.value = option.textContent = "strat/x.py:f";
+        menu.append(option);
+    })()""")
+    set_field(browser, "strategies.all", "strat/x.py:f")
+    until(browser, "!document.getElementById('run').disabled && !document.querySelector("
+                   "'.error[data-for=\"strategies.all\"]').textContent", 60,
+          "the page accepts the strategy file")
+    browser.evaluate("document.getElementById('games').value = '2000'; "
+                     "document.getElementById('seed').value = '1'; "
+                     "document.getElementById('run').click()")
+    until(browser, card(1, "") + "?.dataset.state === 'done' || " + card(1, "")
+          + "?.dataset.state === 'failed'", 600, "the run ends")
+    assert browser.evaluate(card(1, "") + ".dataset.state") == "done", \
+        browser.evaluate(card(1, " .state-line") + "?.textContent")
+    assert browser.evaluate(card(1, "") + ".dataset.played") == "2000"
+    assert browser.evaluate(card(1, " .verdict") + ".textContent")
+    setup = (folder / "results" / "serve" / "run-1.toml").read_text(encoding="utf-8")
+    assert "../../strat/x.py:f" in setup
+    assert Result.load(folder / "results" / "serve" / "run-1.json").games_played == 2000
+    assert browser.errors() == []

@@ -190,6 +190,8 @@ def run(config, players, n_games, seed, workers, overrides, output, resume_path,
             seed = 0 if seed is None else seed
             n_games = 100_000 if n_games is None else n_games
             cfg = _load_config(config, overrides, players)
+            if tuned_path is not None:  # read now, not after the run has played
+                _load_config(str(tuned_path), [], None)
             command = reproduce_command(config, players, n_games, seed, overrides, chunk_size,
                                         stopping)
             if stopping is not None:

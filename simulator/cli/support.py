@@ -9,13 +9,20 @@ import sys
 import click
 
 
+def say_error(message: str) -> None:
+    """`fairplay: error: MESSAGE` on standard error, on one line whatever text it quotes."""
+    from simulator.fileio import one_line
+
+    click.echo(f"fairplay: error: {one_line(message)}", err=True)
+
+
 class UserError(click.ClickException):
     """A user's mistake: printed as one line `fairplay: error: ...`, exit code 2, no traceback."""
 
     exit_code = 2
 
     def show(self, file=None):
-        click.echo(f"fairplay: error: {self.message}", err=True)
+        say_error(self.message)
 
 
 class RunFailed(click.ClickException):
@@ -25,7 +32,7 @@ class RunFailed(click.ClickException):
     exit_code = 1
 
     def show(self, file=None):
-        click.echo(f"fairplay: error: {self.message}", err=True)
+        say_error(self.message)
 
 
 def trace_command(result, game: int) -> str:
@@ -77,7 +84,7 @@ class OneLineErrors(click.Group):
             return super().main(*args, **kwargs)
         except click.exceptions.UsageError as error:
             where = f"{error.ctx.command_path}: " if error.ctx is not None else ""
-            click.echo(f"fairplay: error: {where}{error.format_message()}", err=True)
+            say_error(f"{where}{error.format_message()}")
             sys.exit(2)
         except click.ClickException as error:
             error.show()

@@ -241,7 +241,8 @@ def _integer(body: dict, key: str, low: int, high: int, default: int) -> int:
     value = body.get(key, default)
     # (a text of more digits than any bound has is refused before Python converts it: its
     # conversion of a very long one raises)
-    if isinstance(value, str) and value.strip().isdigit() and \
+    # (ASCII digits only: "²" is a digit to str.isdigit, not to int)
+    if isinstance(value, str) and re.fullmatch(r"[0-9]+", value.strip()) and \
             len(value.strip()) <= len(str(high)):
         value = int(value.strip())
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
@@ -270,7 +271,8 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     pages = _templates()
 
     def refused(exc: Refused) -> JSONResponse:
-        return JSONResponse({"error": exc.line, "key": exc.key}, status_code=exc.status)
+        return JSONResponse({"error": fileio.one_line(exc.line), "key": exc.key},
+                            status_code=exc.status)
 
     def handles(function):
         async def endpoint(request: Request):
@@ -279,7 +281,8 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
             except Refused as exc:
                 return refused(exc)
             except ConfigError as exc:
-                return JSONResponse({"error": str(exc), "key": exc.key}, status_code=400)
+                return JSONResponse({"error": fileio.one_line(str(exc)), "key": exc.key},
+                                    status_code=400)
         return endpoint
 
     async def index(request: Request):
@@ -303,7 +306,8 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         try:
             setup, _ = await anyio.to_thread.run_sync(_setup_of, bench, body)
         except ConfigError as exc:  # the answer to "is this setup valid?": no, and why
-            return JSONResponse({"ok": False, "error": str(exc), "key": exc.key})
+            return JSONResponse({"ok": False, "error": fileio.one_line(str(exc)),
+                                 "key": exc.key})
         return JSONResponse({"ok": True, "toml": setup.toml(), "label": setup.label()})
 
     @handles
@@ -345,8 +349,9 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
     async def start_sweep(request: Request):
         body = await _json(request)
         wanted = asked(body, 100_000)
-        vary = [text.strip() for text in body.get("vary", []) if isinstance(text, str)
-                and text.strip()]
+        given = body.get("vary", [])
+        vary = [text.strip() for text in given if isinstance(text, str)
+                and text.strip()] if isinstance(given, list) else []
         if not vary or len(vary) > 2:
             raise Refused("a sweep varies one or two keys (KEY=a..b or KEY=x,y,z)", key="vary")
         try:

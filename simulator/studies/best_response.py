@@ -222,6 +222,13 @@ def check_counts(games: int, chunk_size: int | None, confirm_games: int | None) 
         raise BestResponseError(f"-n must be at least {least // 2} (the confirmation plays "
                                 f"2 × -n fresh games, and its interval needs two chunks of "
                                 f"{roles.MIN_CHUNK_GAMES}), got {games}")
+    # the confirmation's paired interval keeps a count per chunk of its fresh games
+    confirm, what = (2 * games, "-n (the confirmation's 2 × -n)") if confirm_games is None \
+        else (confirm_games, "--confirm-games")
+    try:
+        roles.check_chunk_count(confirm, roles.default_chunk_size(confirm), what)
+    except roles.RolesError as exc:
+        raise BestResponseError(str(exc)) from None
 
 
 def rungs_of(games: int, chunk_size: int) -> list[int]:
@@ -306,8 +313,11 @@ def explore(params, default: dict, candidate, trials: int, rungs: list[int], see
         p.name: optuna.distributions.IntDistribution(int(p.low), int(p.high)) if p.integer
         else optuna.distributions.FloatDistribution(float(p.low), float(p.high))
         for p in params}
-    chosen = (optuna.samplers.CmaEsSampler(seed=seed, warn_independent_sampling=False)
-              if sampler == "cmaes" else optuna.samplers.TPESampler(seed=seed))
+    # Optuna's samplers take a seed below 2**32; a larger one is folded into that range (a
+    # seed below it is its own)
+    folded = seed % 2**32
+    chosen = (optuna.samplers.CmaEsSampler(seed=folded, warn_independent_sampling=False)
+              if sampler == "cmaes" else optuna.samplers.TPESampler(seed=folded))
     study = optuna.create_study(
         direction="maximize", sampler=chosen,
         pruner=optuna.pruners.SuccessiveHalvingPruner(min_resource=1, reduction_factor=2))
@@ -396,6 +406,7 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
     for ref, _ in outside:  # a bad file or name is refused before anything is played
         _config(spec, list(overrides) + space.strategy_overrides(ref), players, code)
     previous = list(done or [])
+    check_records(previous, space, "the search's file")
     inside = [r for r in previous if "strategy" not in r]
     tried_outside = [r for r in previous if "strategy" in r]
 
@@ -458,6 +469,43 @@ def search(spec: str, team: str | None = None, role: str | None = None, override
         "versions": versions(),
         "created": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
     }
+
+
+def _number(value) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _in_range(p, value) -> bool:
+    return _number(value) and p.low <= value <= p.high and (not p.integer or value == int(value))
+
+
+def fits(values, space: Space, every: bool = True) -> bool:
+    """Are `values` parameter values of `space` ({name: number in its range}; `every`: one for
+    each of its parameters)?"""
+    params = {p.name: p for p in space.params}
+    return isinstance(values, dict) and (set(values) == set(params) if every else
+                                         set(values) <= set(params)) and \
+        all(_in_range(params[name], value) for name, value in values.items())
+
+
+def check_records(records: list, space: Space, where: str) -> None:
+    """Refuse, before anything is played, candidates of an interrupted search that do not fit
+    what is searched (a parameter it does not have, a value outside its range, a rate that is
+    not a number): one line."""
+    for record in records:
+        outside = isinstance(record, dict) and "strategy" in record
+        ok = isinstance(record, dict) and _number(record.get("value")) and (
+            isinstance(record.get("strategy"), str) and record["strategy"] and
+            record.get("params") == {} if outside else
+            fits(record.get("params"), space) and
+            isinstance(record.get("rungs", []), list) and
+            all(_number(v) for v in record.get("rungs", [])) and
+            isinstance(record.get("pruner", {}), dict) and
+            all(isinstance(k, str) and _number(v) for k, v in record.get("pruner", {}).items()))
+        if not ok:
+            names = ", ".join(p.name for p in space.params)
+            raise BestResponseError(f"{where}: a candidate does not fit the parameters of "
+                                    f"{space.strategy} searched ({names}, each in its range)")
 
 
 def _describe(record: dict) -> str:

@@ -257,12 +257,36 @@ def load(path) -> dict:
     return data
 
 
+def check_saved(saved: dict, teams: list, found: dict, path) -> None:
+    """Refuse, before anything is played, a file to resume whose players or turns do not fit the
+    game's teams and their parameters (each in its range): one line."""
+    def number(value):
+        return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+    def turn_fits(turn):
+        space = found.get(turn.get("team"))
+        return space is not None and all(number(turn.get(k)) for k in ("gain", "low", "high")) \
+            and br.fits(turn.get("best"), space, every=False) \
+            and (turn.get("best_inside") is None or br.fits(turn["best_inside"], space)) \
+            and (turn.get("inside_gain") is None or number(turn["inside_gain"])) \
+            and (turn.get("best_strategy") is None or isinstance(turn["best_strategy"], str))
+
+    ok = all(isinstance(table, dict) and set(table) == set(teams) and
+             all(br.fits(table[team], found[team]) for team in teams)
+             for table in (saved["start"], saved["players"])) and \
+        all(turn_fits(turn) for turn in saved["turns"])
+    if not ok:
+        raise EquilibriumError(f"{path}: corrupt equilibrium file (its players or turns do not "
+                               f"fit the teams {', '.join(teams)} and their parameters)")
+
+
 def equilibrate(request: Request, output: Path, workers=None, scheduler=None, saved=None,
                 code=config_module.USER_CONFIG, announce=lambda line: None) -> dict:
     """Run (or, from `saved`, continue) `request`, saving the file after every candidate and
     every turn; at the end the players' TOML config beside it. Ctrl-C leaves it saved."""
     cfg, teams, found, start, integers = spaces(request, code)
     if saved is not None:
+        check_saved(saved, teams, found, output)
         teams, start = list(saved["teams"]), saved["start"]
     done = list(saved["turns"]) if saved else []
     under_way = list(saved.get("under_way", [])) if saved else []

@@ -72,6 +72,17 @@ ROLES_FILE = datafile.Kind(
 
 
 MIN_CHUNK_GAMES = 100  # the fewest games of a default chunk
+MAX_PAIRED_CHUNKS = 1_000_000  # a paired interval keeps a count per chunk of each setup
+
+
+def check_chunk_count(games: int, chunk_size: int, what: str) -> None:
+    """Refuse, before any game is played, more chunks than a paired interval keeps (its counts
+    per chunk would not fit in memory)."""
+    chunks = chunk_count(games, chunk_size)
+    if chunks > MAX_PAIRED_CHUNKS:
+        raise RolesError(f"{what} {games:,} in chunks of {chunk_size:,} is {chunks:,} chunks; "
+                         f"a paired interval keeps at most {MAX_PAIRED_CHUNKS:,} (fewer games"
+                         f" or larger chunks)")
 
 
 def default_chunk_size(games: int) -> int:
@@ -130,6 +141,7 @@ def plan(spec: str, players: int | None = None, overrides=(), games: int = 100_0
     chunk_size = default_chunk_size(games) if chunk_size is None else chunk_size
     if chunk_size < 1:
         raise RolesError(f"--chunk-size must be at least 1, got {chunk_size}")
+    check_chunk_count(games, chunk_size, "-n")
     if chunk_count(games, chunk_size) < 2:
         raise RolesError(f"-n {games:,} with chunks of {chunk_size:,} is one chunk; the paired "
                          f"interval needs at least 2 (more games or a smaller --chunk-size)")
