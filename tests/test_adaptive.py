@@ -528,3 +528,13 @@ def test_each_family_gets_the_sequential_decision_its_intervals_read():
     assert decisions[2].text().startswith("unbalanced boundary crossed: the 1st position")
     assert "z = 2.16" in decisions[2].text() and "100.00%" not in decisions[2].text()
     assert "look 40 of 40" in adaptive.decisions_heading(stop)
+
+
+def test_the_turn_order_effect_after_a_stop_prints_its_repeated_interval_and_no_p():
+    from simulator.games import get_game
+
+    effect = verdict.HalvesEffect(2, 0.3, 0.2, 0.1, 0.05, 0.15, 0.001)
+    order = get_game("ghostplay").turn_order
+    assert "(95% CI +5.0 to +15.0, p = 0.001;" in effect.sentence(order)
+    after = effect.sentence(order, label=adaptive.REPEATED)
+    assert "(repeated 95% CI +5.0 to +15.0;" in after and "p = " not in after
