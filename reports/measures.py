@@ -603,7 +603,8 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
     if summary.stop is not None and lengths["games"]:  # the summary's (repeated) interval
         lengths.update(low=_finite(low), high=_finite(high))
     lengths["interval"] = summary.length_label
-    stopped = _plain_after_stop if summary.stop is not None else (lambda sections: sections)
+    adjusted = any(row.rate.label for row in summary.rows)  # after a sequential stop
+    stopped = _plain_after_stop if adjusted else (lambda sections: sections)
     seat_rates = [r["rate"] for r in groups["seat"] if r["rate"] is not None]
     return {
         "kind": "run",
