@@ -16,7 +16,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 RATE_COLUMNS = ["group", "name", "successes", "trials", "rate", "low", "high", "half_width",
-                "games_to_halve"]
+                "games_to_halve", "interval"]
 
 GROUPS = ("team", "seat", "role", "strategy", "end")
 
@@ -27,7 +27,7 @@ def table(name: str, title: str, columns: list[str], rows: list[list]) -> dict:
 
 def _rate_row(group: str, r: dict) -> list:
     return [group, r["name"], r["successes"], r["trials"], r["rate"], r["low"], r["high"],
-            r["half_width"], r["games_to_halve"]]
+            r["half_width"], r["games_to_halve"], r.get("interval", "95% CI")]
 
 
 # --- a run -------------------------------------------------------------------------------------
@@ -46,13 +46,22 @@ def run_tables(numbers: dict) -> dict[str, dict]:
     b = numbers["balance"]
     add(table("balance", "the balance measure",
               ["measure", "who", "successes", "decided", "rate", "low", "high", "half_width",
-               "target", "covers_target", "games_to_halve"],
+               "target", "covers_target", "games_to_halve", "interval"],
               [[b["label"], b["who"], b["successes"], b["decided"], b["rate"], b["low"],
                 b["high"], b["half_width"], b["target"], b["covers_target"],
-                b["games_to_halve"]]]))
-    add(table("tests", "tests", ["test", "method", "statistic", "p", "p_holm", "significant"],
-              [[t["name"], t.get("method", ""), t["statistic"], t["p"], t["p_holm"],
-                t["significant"]] for t in numbers["tests"]]))
+                b["games_to_halve"], b["interval"]]]))
+    if numbers.get("sequential"):  # the sequential test's decisions, no fixed-sample p-value
+        look = numbers["sequential"]
+        add(table("tests", "tests (the sequential test at its stop)",
+                  ["test", "method", "statistic", "decision", "look", "looks_planned", "finding",
+                   "interval", "low", "high", "z"],
+                  [[t["name"], t["method"], t["statistic"], t["decision"], look["look"],
+                    look["looks_planned"], t["finding"], t["interval"], t["low"], t["high"],
+                    t["z"]] for t in numbers["tests"]]))
+    else:
+        add(table("tests", "tests", ["test", "method", "statistic", "p", "p_holm", "significant"],
+                  [[t["name"], t.get("method", ""), t["statistic"], t["p"], t["p_holm"],
+                    t["significant"]] for t in numbers["tests"]]))
     if numbers["events"]:
         add(table("events", "events", ["event", "total", "per_game"],
                   [[e["name"], e["total"], e["per_game"]] for e in numbers["events"]]))

@@ -20,7 +20,7 @@ from typing import Any
 import numpy as np
 
 from reports.guidance import round_games
-from simulator.statistics import headline, inference, summary
+from simulator.statistics import adaptive, headline, inference, summary
 from simulator.statistics import verdict as verdicts
 from simulator.setup.config import COMMON_KEYS
 from simulator.games.base import MAX_STRATEGY_SLOTS
@@ -54,6 +54,9 @@ def rate_dict(rate: inference.Rate, name: str = "", group: str = "", games: int 
     return {
         "group": group,
         "name": name,
+        # what the interval is: "95% CI", or after a sequential stop "95% CI at the stop" or
+        # "repeated 95% CI" (simulator.statistics.adaptive)
+        "interval": interval_name(rate),
         "successes": int(rate.successes),
         "trials": int(rate.trials),
         "rate": _finite(rate.value),
@@ -62,6 +65,18 @@ def rate_dict(rate: inference.Rate, name: str = "", group: str = "", games: int 
         "half_width": float(rate.half_width),
         "games_to_halve": int(halve),
     }
+
+
+def interval_name(rate: inference.Rate) -> str:
+    """What a rate's interval is, in the words the run's summary prints beside it."""
+    return rate.label or f"{inference._confidence_label(rate.confidence)}% CI"
+
+
+def summary_of(result: Result, confidence: float = CONFIDENCE):
+    """The run's summary as `fairplay run` prints it: at the default confidence, a run the
+    sequential test stopped has the intervals that hold after its stop (summary.summarize); at
+    any other, plain intervals at that level."""
+    return summarize(result, None if confidence == CONFIDENCE else confidence)
 
 
 def first_rate(summary, group: str, name: str, confidence: float) -> dict:
@@ -84,8 +99,13 @@ def first_team_target(result: Result) -> float:
     return 1 / len(result.tallies["seat_wins"])
 
 
-def balance(result: Result, confidence: float = CONFIDENCE) -> dict:
-    """The balance measure: the first team's (seat's) share of decided games vs its target."""
+def balance(result: Result, confidence: float = CONFIDENCE, summary=None) -> dict:
+    """The balance measure: the first team's (seat's) share of decided games vs its target.
+
+    After a sequential stop its interval is the summary's: the row of the first team (seat)
+    where the decided games are all the games (the same rate), else its repeated interval
+    (adaptive.repeated), as every rate but the deciding one."""
+    summary = summary if summary is not None else summary_of(result, confidence)
     game, t = result.game, result.tallies
     if game.team_game:
         wins, who = t["team_wins"], game.teams[0]
@@ -98,10 +118,16 @@ def balance(result: Result, confidence: float = CONFIDENCE) -> dict:
         who = game.teams[0]
     decided = int(np.sum(wins))
     rate = inference.wilson(int(wins[0]), decided, confidence)
+    stop = summary.stop
+    if stop is not None and any(row.rate.label for row in summary.rows):
+        row = next((row for row in summary.rows_of("team" if game.team_game else "seat")
+                    if row.name == who), None)
+        rate = row.rate if row is not None and (row.rate.successes, row.rate.trials) == \
+            (rate.successes, rate.trials) else adaptive.repeated(rate, stop.c_unbalanced)
     target = first_team_target(result)
     value = rate.value
     out = rate_dict(rate, who, "balance", decided)
-    judged = summarize(result, confidence).judgement  # the run's verdict, as `fairplay run` says
+    judged = summary.judgement  # the run's verdict, as `fairplay run` says
     out.update({
         "label": f"{who}'s share of decided games",
         "who": who,
@@ -421,6 +447,8 @@ def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
                 "status": "undecided", "tolerance": None, "lead": None, "games_more": None}
     band = f"±{100 * judged.tolerance:.1f} points"
     lead = judged.lead
+    if summary.stop is not None:
+        return _verdict_at_stop(result, summary, bal, band)
     if game.team_game:
         points = 100 * abs(bal["rate"] - bal["target"]) if bal["rate"] is not None else 0.0
         hw = 100 * bal["half_width"]
@@ -473,9 +501,81 @@ def verdict(result: Result, summary, bal: dict, tests: list[dict]) -> dict:
             "games_more": judged.games_more}
 
 
+def _verdict_at_stop(result: Result, summary, bal: dict, band: str) -> dict:
+    """The verdict block of a run the sequential test stopped: the summary's verdict (the
+    interval that decided it), the balance measure with the interval the summary gives it, the
+    summary's words on what its intervals are, and for seats and turn order the sequential
+    test's decision, never a fixed-sample p-value."""
+    game, judged, stop = result.game, summary.judgement, summary.stop
+    lead = judged.lead
+    at = f"look {stop.look} of {stop.looks_planned}"
+    if game.team_game and bal["rate"] is not None:
+        sure = (f"From {summary.games:,} games, stopped by the sequential test at {at}: "
+                f"{bal['label']} is {100 * bal['rate']:.1f}% ({bal['interval']} "
+                f"{100 * bal['low']:.1f}–{100 * bal['high']:.1f}%, ±{100 * bal['half_width']:.1f} "
+                f"points).")
+    else:
+        sure = f"From {summary.games:,} games, stopped by the sequential test at {at}."
+    if judged.status == "balanced":
+        sure += (f" Every equivalence interval of the sequential test lies within {band} of its "
+                 f"fair share: balanced.")
+    elif judged.status == "unbalanced":
+        sure += f" The sequential test's decision interval lies beyond the tolerance of {band}."
+    else:
+        sure += (f" Whether it is within {band} is not settled within --max-games: a run with a "
+                 f"larger --max-games would tell.")
+    seat = ""
+    for name, what in (("turn-order fairness", "Turn order"), ("seat fairness", "Seat number")):
+        decision = next((d for d in summary.decisions if d.name == name), None)
+        if decision is not None:
+            seat += f"{what}, by the sequential test: {decision.text()}. "
+    seat += " ".join(judged.notes)
+    if game.symmetric_seats:
+        seat += (f" Seats are alike by construction ({game.symmetric_seats}): seat numbers are "
+                 f"not judged.")
+    lead_dict = None if lead is None else {
+        "group": lead.group, "name": lead.name, "rate": _finite(lead.rate.value),
+        "target": _finite(lead.target), "difference": _finite(lead.difference)}
+    return {"headline": judged.headline, "sentence": summary.verdict, "sure": sure,
+            "exploitability": summary.exploitability,
+            "favoured": lead.name if game.team_game and judged.status == "unbalanced" and lead
+            else None,
+            "points": 100 * abs(lead.difference) if lead and lead.rate.trials else 0.0,
+            "significant": judged.status == "unbalanced", "seat": seat.strip(),
+            "status": judged.status, "tolerance": judged.tolerance, "lead": lead_dict,
+            "games_more": judged.games_more}
+
+
+# the interval of a number the summary does not adjust after a sequential stop (the game's own
+# measures): plain, and said to be
+PLAIN_AFTER_STOP = "95% CI, not adjusted for the early stop"
+
+
+def _plain_after_stop(sections: list[dict]) -> list[dict]:
+    """The game's own measures after a sequential stop: their intervals stay plain 95% ones,
+    labelled as not adjusted for the stop."""
+    for section in sections:
+        section["interval"] = PLAIN_AFTER_STOP
+        for rate in section.get("rates") or []:
+            rate["interval"] = PLAIN_AFTER_STOP
+    return sections
+
+
+def sequential(summary) -> dict | None:
+    """A run the sequential test stopped: where and why, and what its intervals and tests are
+    (None: any other run)."""
+    stop = summary.stop
+    if stop is None:
+        return None
+    return {"reason": stop.reason, "look": stop.look, "looks_planned": stop.looks_planned,
+            "critical_z_balanced": stop.c_balanced, "critical_z_unbalanced": stop.c_unbalanced,
+            "intervals": summary.repeated, "tests": adaptive.decisions_heading(stop)}
+
+
 def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
-    """Every number of a run report."""
-    summary = summarize(result, confidence)
+    """Every number of a run report, from the run's summary (summary_of: after a sequential stop,
+    the intervals and tests `fairplay run` prints)."""
+    summary = summary_of(result, confidence)
     games = summary.games
     groups = {}
     for group in GROUP_TITLES:
@@ -485,13 +585,26 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
               "p": float(t.pvalue), "p_holm": float(t.adjusted_pvalue),
               "significant": t.significant(1 - confidence)}
              for t in summary.tests]
-    bal = balance(result, confidence)
+    if summary.stop is not None:  # the sequential test's decisions in place of the p-values
+        tests = [{"name": d.name, "method": f"the sequential test at look {d.look} of "
+                                            f"{d.looks_planned}: the {d.interval} interval",
+                  "statistic": _finite(abs(d.finding.difference)), "p": None, "p_holm": None,
+                  "significant": d.outcome == "unbalanced", "decision": d.outcome,
+                  "finding": d.finding.label(), "low": d.low, "high": d.high, "z": d.z,
+                  "interval": d.interval, "text": d.text()} for d in summary.decisions]
+    bal = balance(result, confidence, summary)
     # the events that occurred; what the setup makes possible but never occurred is summary.never
     events = [{"name": name, "total": int(result.tallies["events"][i]),
                "per_game": _finite(result.tallies["events"][i] / games) if games else None}
               for i, name in enumerate(result.game.event_names)
               if name in summary.events_per_game]
     mean, low, high = summary.mean_length
+    lengths = length(result, confidence)
+    if summary.stop is not None and lengths["games"]:  # the summary's (repeated) interval
+        lengths.update(low=_finite(low), high=_finite(high))
+    lengths["interval"] = summary.length_label
+    adjusted = any(row.rate.label for row in summary.rows)  # after a sequential stop
+    stopped = _plain_after_stop if adjusted else (lambda sections: sections)
     seat_rates = [r["rate"] for r in groups["seat"] if r["rate"] is not None]
     return {
         "kind": "run",
@@ -508,12 +621,13 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
         "team_reference": 1 / len(result.game.teams) if result.game.teams else None,
         "seat_reference": (1 / len(seat_rates) if not result.game.team_game and seat_rates
                            else (float(np.mean(seat_rates)) if seat_rates else None)),
-        "length": dict(length(result, confidence), summary_mean=_finite(mean),
+        "sequential": sequential(summary),
+        "length": dict(lengths, summary_mean=_finite(mean),
                        summary_low=_finite(low), summary_high=_finite(high)),
         "events": events,
         "never": list(summary.never),
-        "scores": scores(result, confidence),
-        "other_measures": other_measures(result, confidence),
+        "scores": stopped(scores(result, confidence)),
+        "other_measures": stopped(other_measures(result, confidence)),
         "setup": setup(result),
         "reproducibility": reproducibility(result),
         "games_for_one_point": summary.games_for_one_point,
@@ -523,7 +637,7 @@ def run_numbers(result: Result, confidence: float = CONFIDENCE) -> dict:
 # --- sweeps ------------------------------------------------------------------------------------
 def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
     """The headline measures of one sweep cell (or any result): the run summary's rows."""
-    summary = summarize(result, confidence)
+    summary = summary_of(result, confidence)
     games, t = summary.games, result.tallies
 
     def rates(group):
@@ -537,7 +651,7 @@ def cell_measures(result: Result, confidence: float = CONFIDENCE) -> dict:
     return {
         "games": games,
         "players": players,
-        "balance": balance(result, confidence),
+        "balance": balance(result, confidence, summary),
         "teams": rates("team"),
         "seat0": first_rate(summary, "seat", "seat 0", confidence),
         "ends": rates("end"),

@@ -25,6 +25,7 @@ from markupsafe import Markup
 from simulator.studies.compare import compare
 from simulator.fileio import write_atomically
 from simulator.run.results import Result
+from simulator.statistics import adaptive
 from simulator.studies.sweep import Sweep
 
 from . import charts, export, guidance, measures
@@ -92,6 +93,29 @@ def _chart(kind: str, draw, caption: str, narrow=None) -> dict:
 
 
 # --- a run -------------------------------------------------------------------------------------
+_WHISKERS = {adaptive.AT_STOP: "95% intervals at the sequential stop",
+             adaptive.REPEATED: "repeated 95% intervals (they hold after the sequential stop)"}
+
+
+def _whiskers(rows: list[dict], plain: str) -> str:
+    """What a rate chart's whiskers are: `plain` for plain 95% intervals; after a sequential stop
+    the rows' own (reports.measures.rate_dict's "interval")."""
+    kinds = {row["interval"] for row in rows}
+    if kinds <= {"95% CI"}:
+        return plain
+    if len(kinds) == 1:
+        kind = kinds.pop()
+        return _WHISKERS.get(kind, kind)
+    return "the intervals the table below names"
+
+
+def _axis(rows: list[dict], plain: str) -> dict:
+    """The x label of a rate chart after a sequential stop (its default otherwise)."""
+    kinds = {row["interval"] for row in rows}
+    return {} if kinds <= {"95% CI"} else \
+        {"xlabel": plain.replace("95% interval", "its interval after the sequential stop")}
+
+
 def run_charts(numbers: dict) -> dict:
     """The charts of a run report, keyed by section."""
     out: dict[str, list] = {}
@@ -102,15 +126,19 @@ def run_charts(numbers: dict) -> dict:
         even = numbers["team_reference"]
         out["team"] = [_chart("rates", lambda: charts.rates_chart(
             rates["team"], "Win rate by team", reference=even,
-            reference_label="even game" if len(teams) == 2 else "equal share", full=True),
-            "Share of all games each team won; whiskers are 95% Wilson intervals. The dashed "
+            reference_label="even game" if len(teams) == 2 else "equal share", full=True,
+            **_axis(rates["team"], "win rate (%), with 95% interval")),
+            f"Share of all games each team won; whiskers are "
+            f"{_whiskers(rates['team'], '95% Wilson intervals')}. The dashed "
             f"line is an equal share ({guidance.percent(even, 0)}).")]
     if rates["seat"]:
         ref = numbers["seat_reference"]
         ref_label = "even share" if not team_game else "mean of seats"
         out["seat"] = [_chart("rates", lambda: charts.rates_chart(
-            rates["seat"], "Win rate by seat", reference=ref, reference_label=ref_label),
+            rates["seat"], "Win rate by seat", reference=ref, reference_label=ref_label,
+            **_axis(rates["seat"], "win rate (%), with 95% interval")),
             "Share of games each seat won" + (" (its team's win)" if team_game else "")
+            + "; whiskers are " + _whiskers(rates["seat"], "95% Wilson intervals")
             + ". Seats differ only by position and chance; the dashed line is the "
             + ref_label + ".")]
     # In an individual game every seat-game has the same even share (1/players), the line a
@@ -119,20 +147,26 @@ def run_charts(numbers: dict) -> dict:
     even_words = "" if team_game else " The dashed line is the even share (1/players)."
     if rates["role"]:
         out["role"] = [_chart("rates", lambda: charts.rates_chart(
-            rates["role"], "Win rate by role", reference=even, reference_label="even share"),
+            rates["role"], "Win rate by role", reference=even, reference_label="even share",
+            **_axis(rates["role"], "win rate (%), with 95% interval")),
             "Share of seat-games won by a seat that ended the game holding the role; whiskers "
-            "are 95% intervals with the game as the unit." + even_words)]
+            f"are {_whiskers(rates['role'], '95% intervals')} with the game as the unit."
+            + even_words)]
     if rates["strategy"]:
         out["strategy"] = [_chart("rates", lambda: charts.rates_chart(
             rates["strategy"], "Win rate by strategy", reference=even,
-            reference_label="even share"),
-            "Share of seat-games won by seats playing each strategy; whiskers are 95% intervals "
-            "with the game as the unit." + even_words)]
+            reference_label="even share",
+            **_axis(rates["strategy"], "win rate (%), with 95% interval")),
+            "Share of seat-games won by seats playing each strategy; whiskers are "
+            f"{_whiskers(rates['strategy'], '95% intervals')} with the game as the unit."
+            + even_words)]
     if rates["end"]:
         out["end"] = [_chart("rates", lambda: charts.rates_chart(
             rates["end"], "How games end", full=True,
-            xlabel="share of games (%), with 95% interval"),
-            "Share of games that ended by each condition, with 95% Wilson intervals.")]
+            **({"xlabel": "share of games (%), with 95% interval"}
+               | _axis(rates["end"], "share of games (%), with 95% interval"))),
+            f"Share of games that ended by each condition, with "
+            f"{_whiskers(rates['end'], '95% Wilson intervals')}.")]
     length = numbers["length"]
     if length["games"] and length["min"] != length["max"]:  # one length needs no chart
         out["length"] = [_chart("histogram", lambda: charts.histogram_chart(

@@ -497,3 +497,44 @@ def test_playing_an_adaptive_run_needs_the_statistics_stages_check(cfg):
     stop check the caller passes (simulator.api passes adaptive.stops) is refused."""
     with pytest.raises(ValueError, match="needs its stopping check"):
         runner.run(cfg, 1_000, seed=1, chunk_size=500, stopping=PRECISION)
+
+
+def test_each_family_gets_the_sequential_decision_its_intervals_read():
+    """After a stop the summary's Tests give, for each family, what the stop's intervals read
+    (sequential.decision_intervals): a decision interval beyond the band, every equivalence
+    interval inside it, or neither; never a fixed-sample p-value."""
+    stop = adaptive.Stop("max-games", 40, 40, 1.88, 2.16)
+
+    def finding(group, name, wins, games):
+        rate = inference.wilson(wins, games)
+        return verdict.Finding(group, name, rate, 0.5, 1.0, False, False, 1.0, None)
+
+    findings = [finding("team", "wolf", 20_760, 40_000),  # 51.9%: reaches past 52%, not beyond
+                finding("seat", "seat 0", 20_000, 40_000), finding("seat", "seat 1", 20_100, 40_000),
+                finding("position", "1st", 22_000, 40_000), finding("position", "2nd", 20_000, 40_000)]
+    families = [("team", "camp balance"), ("seat", "seat fairness"),
+                ("position", "turn-order fairness"), ("role", "role fairness")]
+    decisions = adaptive.decisions_at_stop(stop, findings, 0.02, families)
+    assert [(d.name, d.outcome, d.finding.name, d.interval) for d in decisions] == [
+        ("camp balance", "open", "wolf", "equivalence"),
+        ("seat fairness", "balanced", "seat 1", "equivalence"),
+        ("turn-order fairness", "unbalanced", "1st", "decision")]
+    for d in decisions:
+        eq_low, eq_high, low, high = adaptive.decision_intervals(d.finding, stop)
+        expected = (low, high, stop.c_unbalanced) if d.interval == "decision" else \
+            (eq_low, eq_high, stop.c_balanced)
+        assert (d.low, d.high, d.z) == expected
+    assert decisions[0].text().startswith("not settled: the wolf team's equivalence interval ")
+    assert decisions[2].text().startswith("unbalanced boundary crossed: the 1st position")
+    assert "z = 2.16" in decisions[2].text() and "100.00%" not in decisions[2].text()
+    assert "look 40 of 40" in adaptive.decisions_heading(stop)
+
+
+def test_the_turn_order_effect_after_a_stop_prints_its_repeated_interval_and_no_p():
+    from simulator.games import get_game
+
+    effect = verdict.HalvesEffect(2, 0.3, 0.2, 0.1, 0.05, 0.15, 0.001)
+    order = get_game("ghostplay").turn_order
+    assert "(95% CI +5.0 to +15.0, p = 0.001;" in effect.sentence(order)
+    after = effect.sentence(order, label=adaptive.REPEATED)
+    assert "(repeated 95% CI +5.0 to +15.0;" in after and "p = " not in after

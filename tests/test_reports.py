@@ -10,6 +10,7 @@ text a reader sees in the tables.
 from __future__ import annotations
 
 import dataclasses
+import html
 import json
 import re
 import tomllib
@@ -1056,3 +1057,146 @@ def test_a_comparison_answers_whether_b_is_fairer_first(pages, result_file, othe
     team = [f for f in fair if f["group"] == "team"]
     assert len(team) == 1  # of two teams one is said: the other mirrors it
 
+
+
+# --- a run the sequential test stopped (--until-decided) ----------------------------------------
+STOPS = {  # small designs (40 looks of 1,000 games) that stop early, in a few seconds
+    "unbalanced": ("werewolf", []),  # people-like players: the wolves win ~58%, look 5
+    "balanced": ("werewolf/seer-led.toml", ["players=10", "roles.werewolf=2"]),  # ~50%, look 14
+}
+
+
+@pytest.fixture(scope="module", params=sorted(STOPS))
+def stopped(request, tmp_path_factory):
+    """A run stopped early by `--until-decided`, its report, its CLI summary and its CSV tables."""
+    from simulator import api
+    from simulator.run.stopping import Rule
+
+    source, overrides = STOPS[request.param]
+    result = api.run(config.load(source, overrides), 40_000, seed=3, workers=1,
+                     chunk_size=1_000, stopping=Rule("decided", 40_000, None))
+    folder = tmp_path_factory.mktemp(f"stopped-{request.param}")
+    path = folder / "run.json"
+    result.save(path)
+    outcome = CliRunner().invoke(cli, ["report", str(path), "-o", str(folder / "report.html")])
+    assert outcome.exit_code == 0, outcome.output
+    outcome = CliRunner().invoke(cli, ["export", str(path), "--csv", str(folder / "csv")])
+    assert outcome.exit_code == 0, outcome.output
+    loaded = Result.load(path)
+    return {"reason": request.param, "result": loaded,
+            "page": (folder / "report.html").read_text(encoding="utf-8"),
+            "csv": {p.name: p.read_bytes().decode("utf-8") for p in (folder / "csv").glob("*.csv")}}
+
+
+def visible_text(page: str) -> str:
+    body = re.sub(r"<(script|style|svg)\b.*?</\1>", " ", page, flags=re.S)
+    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+
+
+def test_a_stopped_runs_report_prints_the_intervals_of_its_cli_summary(stopped):
+    from simulator.statistics import adaptive
+    from simulator.statistics.summary import summarize
+
+    result, page = stopped["result"], stopped["page"]
+    stop = adaptive.sequential_stop(result.data)
+    assert stop is not None and stop.reason == stopped["reason"] and stop.look < stop.looks_planned
+    summary = summarize(result)  # what `fairplay run` prints
+    table = summary.table()
+    numbers = numbers_of(page)
+    parser = Rows()
+    parser.feed(page)
+    for group in ("team", "seat", "role", "strategy", "end"):
+        rows = summary.shown_rows(group)
+        shown = {row["name"]: row for row in numbers["rates"][group]}
+        assert set(shown) == {row.name for row in rows}
+        for row in rows:
+            entry = shown[row.name]
+            assert (entry["low"], entry["high"]) == (row.rate.low, row.rate.high), row
+            assert entry["interval"] == row.rate.label
+            # the page's cell is the CLI's text: "human  42.3% (95% CI at the stop 40.9–43.9%)"
+            cli = re.search(rf"^  {re.escape(row.name)} +\d+\.\d% \({re.escape(row.rate.label)} "
+                            rf"(\d+\.\d–\d+\.\d%)\)", table, re.M)
+            assert cli, row.name
+            assert parser.rows[(group, row.name)]["interval"].strip() == cli.group(1)
+    # the deciding finding (werewolf's teams) at the stop, every other rate repeated
+    assert {row["interval"] for row in numbers["rates"]["team"]} == {adaptive.AT_STOP}
+    assert {row["interval"] for row in numbers["rates"]["seat"]} == {adaptive.REPEATED}
+    text = visible_text(page)
+    assert f"{adaptive.AT_STOP} " in text and f"{adaptive.REPEATED} " in text
+    assert summary.repeated and summary.repeated in text  # the words on what each interval is
+    # the balance measure is the first team's row (every game has a winner)
+    human = next(row for row in numbers["rates"]["team"] if row["name"] == "human")
+    balance = numbers["balance"]
+    assert (balance["low"], balance["high"], balance["interval"]) == \
+        (human["low"], human["high"], adaptive.AT_STOP)
+    # the game's own measures stay plain, and say so
+    assert all(section["interval"] == "95% CI, not adjusted for the early stop"
+               for section in numbers["other_measures"])
+    mean, low, high = summary.mean_length
+    assert (numbers["length"]["low"], numbers["length"]["high"]) == (low, high)
+    assert numbers["length"]["interval"] == adaptive.REPEATED
+    # no level or critical value stands in for an interval
+    assert "100.00%" not in page and not re.search(r"z = 8\.0", page)
+    assert "100.00%" not in table and not re.search(r"z = 8\.0", table)
+
+
+def test_a_stopped_runs_verdict_is_the_cli_verdict_and_a_balanced_one_stays_in_its_band(stopped):
+    from simulator.statistics.summary import summarize
+
+    result, numbers = stopped["result"], numbers_of(stopped["page"])
+    summary = summarize(result)
+    verdict = numbers["verdict"]
+    assert verdict["sentence"] == summary.verdict
+    assert verdict["status"] == summary.judgement.status == stopped["reason"]
+    assert f"Verdict: {summary.verdict}" in summary.table()
+    assert verdict["significant"] == (stopped["reason"] == "unbalanced")
+    low, high = (float(v) / 100 for v in re.search(
+        r"(?:decision|equivalence) interval (\d+\.\d)–(\d+\.\d)%", verdict["sentence"]).groups())
+    target, tolerance = 0.5, summary.judgement.tolerance
+    if stopped["reason"] == "balanced":
+        assert target - tolerance <= low and high <= target + tolerance
+        assert "Every equivalence interval of the sequential test lies within" in verdict["sure"]
+    else:
+        assert low > target + tolerance or high < target - tolerance
+    # the balance measure with its interval at the stop, never a plain one
+    assert "look" in verdict["sure"] and "(95% CI at the stop " in verdict["sure"]
+    assert not re.search(r"95% CI \d", verdict["sure"])
+
+
+def test_a_stopped_runs_tests_give_the_sequential_decision_not_a_fixed_sample_p(stopped):
+    from simulator.statistics import adaptive
+    from simulator.statistics.summary import summarize
+
+    result, page = stopped["result"], stopped["page"]
+    stop = adaptive.sequential_stop(result.data)
+    summary = summarize(result)
+    table = summary.table()
+    block = table[table.index("\nTests"):table.index("\nVerdict")]
+    assert f"Sequential test at look {stop.look} of {stop.looks_planned}" in block
+    assert "no fixed-sample p-value" in block and not re.search(r"\bp [=<]", block)
+    words = {"unbalanced": "unbalanced boundary crossed", "balanced": "inside the band"}
+    assert f"camp balance: {words[stopped['reason']]}" in block
+    # the report's Tests table: the same decisions, no p-value column
+    numbers = numbers_of(page)
+    [test] = numbers["tests"]
+    [decision] = summary.decisions
+    assert test["decision"] == decision.outcome == stopped["reason"]
+    assert test["p"] is None and test["p_holm"] is None
+    assert (test["low"], test["high"], test["z"]) == (decision.low, decision.high, decision.z)
+    section = page[page.index('<section id="tests">'):]
+    section = visible_text(section[:section.index("</section>")])
+    assert "Holm-adjusted p" not in section and not re.search(r"\bp [=<]", section)
+    assert words[stopped["reason"]] in section and f"look {stop.look} of" in section
+    assert numbers["sequential"]["look"] == stop.look
+    # the CSV export: the same numbers, each interval named, the decision in place of p
+    files = stopped["csv"]
+    assert files.keys() >= {"rates_team.csv", "tests.csv", "balance.csv"}
+    for row, expected in zip(read_csv(files["rates_team.csv"]), numbers["rates"]["team"]):
+        assert (float(row["low"]), float(row["high"])) == (expected["low"], expected["high"])
+        assert row["interval"] == adaptive.AT_STOP
+    [tests] = read_csv(files["tests.csv"])
+    assert "p" not in tests and tests["decision"] == stopped["reason"]
+    assert int(tests["look"]) == stop.look
+    assert read_csv(files["rates_seat.csv"])[0]["interval"] == adaptive.REPEATED
+    links = csv_links(page)
+    assert all(links[name] == text for name, text in files.items() if name in links)

@@ -122,8 +122,7 @@ def verdict_at_stop(stop: Stop, findings, tolerance: float, noun: str, max_games
                 f"z = {z:.2f})")
 
     def beyond(f):
-        _, _, low, high = decision_intervals(f, stop)
-        return low > f.target + tolerance or high < f.target - tolerance
+        return _beyond(f, stop, tolerance)
 
     if stop.reason == "unbalanced":
         lead = next((f for f in found if beyond(f)), found[0])
@@ -149,6 +148,88 @@ def verdict_at_stop(stop: Stop, findings, tolerance: float, noun: str, max_games
         f"test could not yet say whether {lead.label()} is within {band} of its fair share "
         f"({verdict.describe(lead, interval(lead, 'equivalence'))}).",
         tolerance, findings, lead, None, symmetric_seats)
+
+
+def _beyond(finding, stop: Stop, tolerance: float) -> bool:
+    """The finding's decision interval lies beyond the band (the unbalanced boundary)."""
+    _, _, low, high = decision_intervals(finding, stop)
+    return low > finding.target + tolerance or high < finding.target - tolerance
+
+
+def _within(finding, stop: Stop, tolerance: float) -> bool:
+    """The finding's equivalence interval lies inside the band (the balanced boundary)."""
+    eq_low, eq_high, _, _ = decision_intervals(finding, stop)
+    return finding.target - tolerance < eq_low and eq_high < finding.target + tolerance
+
+
+@dataclass(frozen=True)
+class Decision:
+    """What the sequential test read for one family of findings (a "test" of the summary) at the
+    look it stopped: "unbalanced" (some finding's decision interval lies beyond the band),
+    "balanced" (every finding's equivalence interval lies inside it) or "open" (neither), with
+    the interval of the finding that shows it. It takes the place of a fixed-sample p-value,
+    which the looks before the stop make too small."""
+
+    name: str  # the family: "camp balance", "seat fairness", ...
+    outcome: str  # "unbalanced", "balanced" or "open"
+    finding: object  # verdict.Finding: the one whose interval is given
+    interval: str  # "decision" (Wilson's at the unbalanced z) or "equivalence"
+    low: float
+    high: float
+    z: float
+    tolerance: float
+    look: int
+    looks_planned: int
+
+    def text(self) -> str:
+        """The family's decision in words (one line of the summary's Tests block)."""
+        f = self.finding
+        band = f"{100 * f.target:.1f}% ±{100 * self.tolerance:.1f} points"
+        shown = (f"{self.interval} interval {100 * self.low:.1f}–{100 * self.high:.1f}% "
+                 f"(z = {self.z:.2f})")
+        if self.outcome == "unbalanced":
+            return f"unbalanced boundary crossed: {f.label()}'s {shown} lies beyond {band}"
+        if self.outcome == "balanced":
+            return (f"inside the band: every equivalence interval lies within its fair share "
+                    f"±{100 * self.tolerance:.1f} points (the largest difference, "
+                    f"{f.label()}'s {shown}, against {100 * f.target:.1f}%)")
+        return (f"not settled: {f.label()}'s {shown} reaches past {band}, and no decision "
+                f"interval lies beyond the band")
+
+
+def decisions_at_stop(stop: Stop, findings, tolerance: float, families) -> list[Decision]:
+    """The sequential test's decision for each family of findings at the stop (`families`: the
+    (group, name) pairs of the summary's tests, in its order; a family with no finding is left
+    out). Each is read from the intervals the stop read (`decision_intervals`)."""
+    out = []
+    for group, name in families:
+        members = sorted((f for f in findings if f.group == group and f.rate.trials),
+                         key=lambda f: -abs(f.difference))
+        if not members:
+            continue
+        beyond = [f for f in members if _beyond(f, stop, tolerance)]
+        open_ = [f for f in members if not _within(f, stop, tolerance)]
+        if beyond:
+            outcome, lead, which = "unbalanced", beyond[0], "decision"
+        elif not open_:
+            outcome, lead, which = "balanced", members[0], "equivalence"
+        else:
+            outcome, lead, which = "open", open_[0], "equivalence"
+        eq_low, eq_high, low, high = decision_intervals(lead, stop)
+        if which == "decision":
+            interval = (low, high, stop.c_unbalanced)
+        else:
+            interval = (eq_low, eq_high, stop.c_balanced)
+        out.append(Decision(name, outcome, lead, which, *interval, tolerance, stop.look,
+                            stop.looks_planned))
+    return out
+
+
+def decisions_heading(stop: Stop) -> str:
+    """The heading of the Tests block after a sequential stop: what takes the p-values' place."""
+    return (f"Sequential test at look {stop.look} of {stop.looks_planned} (z = "
+            f"{stop.c_balanced:.2f} for balanced, {stop.c_unbalanced:.2f} for unbalanced); no "
+            f"fixed-sample p-value: the looks before the stop make it too small")
 
 
 def repeated(rate, critical: float):

@@ -34,6 +34,9 @@ class Summary:
     players: str = ""  # who played: "`people` at every seat"
     exploitability: str = ""  # how much a side gains by playing otherwise, as measured
     length_label: str = "95% CI"  # the game length's interval (repeated after a sequential stop)
+    stop: "adaptive.Stop | None" = None  # where the sequential test stopped the run
+    # after a sequential stop: its decision for each test's family, in place of the p-values
+    decisions: list = field(default_factory=list)
 
     def records(self) -> list[dict]:
         """A table-like view: one dict per rate (ready for pandas.DataFrame, csv, ...)."""
@@ -83,9 +86,14 @@ class Summary:
         if self.never:
             lines.append("Possible in this setup but never occurred: " + ", ".join(self.never))
         lines.append("")
-        lines.append("Tests (Holm-corrected together)")
-        for test in self.tests:
-            lines.append(f"  {test.name}: {inference.format_p(test.adjusted_pvalue)}")
+        if self.stop is not None:
+            lines.append(f"Tests: {adaptive.decisions_heading(self.stop)}")
+            for decision in self.decisions:
+                lines.append(f"  {decision.name}: {decision.text()}")
+        else:
+            lines.append("Tests (Holm-corrected together)")
+            for test in self.tests:
+                lines.append(f"  {test.name}: {inference.format_p(test.adjusted_pvalue)}")
         lines.append("")
         lines.append(f"Verdict: {self.verdict}")
         if self.exploitability:
@@ -231,6 +239,9 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
             lead = min(members, key=lambda f: f.pvalue)
             tests.append(inference.Test(name, abs(lead.difference), lead.pvalue, lead.adjusted,
                                     method=f"{method}; Holm across every finding"))
+    decisions = adaptive.decisions_at_stop(stop, findings, tolerance,
+                                           [(group, name) for group, name, _ in families]) \
+        if stop is not None else []
     first_share = (t["team_wins"][0] / t["team_wins"].sum() if t["team_wins"].sum() else 0.5) \
         if game.team_game else 1 / players
     players = players_line(result, quote="`")
@@ -254,7 +265,7 @@ def summarize(result: Result, confidence: float | None = None) -> Summary:
                    adaptive.sentence(result.data), note,
                    occurred.never, players,
                    exploitability.sentence(result.data, game.team_game) if games else "",
-                   label or f"{inference._confidence_label(confidence)}% CI")
+                   label or f"{inference._confidence_label(confidence)}% CI", stop, decisions)
 
 
 def provisional_of(result: "Result") -> tuple[str, ...]:

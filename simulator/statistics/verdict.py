@@ -316,12 +316,15 @@ class HalvesEffect:
     pvalue: float
 
     def sentence(self, turn_order, confidence: float = 0.95, label: str = "") -> str:
+        """The effect in words; with a `label` (an interval that holds after a sequential stop:
+        adaptive.REPEATED) no p-value, which the looks before the stop would make too small."""
         more = "more" if self.difference >= 0 else "less"
+        p = "" if label else f", {inference.format_p(self.pvalue)}"
         text = (f"Turn order: the first {self.size} players from the first player win "
                 f"{100 * self.first:.1f}%, the last {self.size} {100 * self.last:.1f}%: "
                 f"{_points(self.difference)} points {more} "
                 f"({label or f'{round(100 * confidence)}% CI'} "
-                f"{100 * self.low:+.1f} to {100 * self.high:+.1f}, {inference.format_p(self.pvalue)}; "
+                f"{100 * self.low:+.1f} to {100 * self.high:+.1f}{p}; "
                 f"play passes {turn_order.direction}, the first player is "
                 f"{turn_order.first_player}).")
         if turn_order.confound:
