@@ -1,5 +1,7 @@
-"""Property-based fuzzing of the options of `fairplay best-response`, `equilibrate`, `coverage`,
-`run --robustness/--tuned`, `sweep --resume` and `roles`: each option's value is drawn from its
+"""Property-based fuzzing of the options of every command (`run`, with `--robustness/--tuned`
+too, `sweep`, with `--resume` too, `tune`, `best-response`, `equilibrate`, `coverage`, `roles`,
+`report`, `export`, `baseline`, `check`, `trace`, `games` and `serve`; a test checks none is
+left out): each option's value is drawn from its
 declared click type (integers negative, zero or huge, floats with nan and inf, any text, paths
 that do not exist, are folders or hold no JSON), read off the command objects themselves, so a
 new option is fuzzed as soon as it is declared.
@@ -69,10 +71,14 @@ def no_games(monkeypatch):
 
     monkeypatch.setattr(runner, "execute", reached)
     monkeypatch.setattr(runner, "run", reached)
+    monkeypatch.setattr(runner, "play_jobs", reached)  # baseline and check
     monkeypatch.setattr(roles_module, "execute", reached)
     monkeypatch.setattr(sweep_module, "execute", reached)
     monkeypatch.setattr(br.Candidate, "rate", rate)
     monkeypatch.setattr(br, "paired_gain", paired_gain)
+    import uvicorn  # the workbench is not served: its checks ran when it would begin
+
+    monkeypatch.setattr(uvicorn.Server, "run", reached)
     yield calls
 
 
@@ -133,8 +139,10 @@ def make_paths(folder: Path) -> None:
     (folder / "tuned.toml").write_text('extends = "werewolf/base.toml"\n'
                                        '[strategies]\nall = "random"\n')
     (folder / "sweep.json").write_text(pending_sweep())
+    (folder / "baseline.json").write_text(BASELINE.read_text(encoding="utf-8"))
 
 
+BASELINE = Path(__file__).resolve().parents[1] / "baselines" / "werewolf.json"
 _SWEEP: list = []
 
 
@@ -178,7 +186,23 @@ CASES = {
     "run-robustness": ("run", ["werewolf", "--robustness", "-n", "20", "--workers", "1", "-q"]),
     "sweep-resume": ("sweep", ["--resume", "sweep.json", "--workers", "1", "-q"]),
     "roles": ("roles", ["werewolf", "-n", "400", "--workers", "1", "-q"]),
+    "run": ("run", ["werewolf", "-n", "20", "--workers", "1", "-q"]),
+    "sweep": ("sweep", ["werewolf", "--vary", "players=8..9", "-n", "40", "--workers", "1",
+                        "-q"]),
+    "tune": ("tune", ["werewolf", "--vary", "roles.werewolf=1..2", "-n", "40", "--workers",
+                      "1"]),
+    "trace": ("trace", ["werewolf", "--seed", "1"]),
+    "games": ("games", []),
+    "report": ("report", ["sweep.json"]),
+    "export": ("export", ["sweep.json"]),
+    "baseline": ("baseline", ["werewolf", "-n", "20", "--workers", "1", "-q"]),
+    "check": ("check", ["baseline.json", "--workers", "1", "-q"]),
+    "serve": ("serve", ["--port", "0"]),
 }
+
+
+def test_every_command_is_fuzzed():
+    assert {command for command, _ in CASES.values()} == set(main.commands)
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
@@ -207,8 +231,13 @@ def test_options_from_their_declared_types(case):
     ["coverage", "werewolf", "-n", "20", "--set", "a\rb\u2028c", "-q"],
     ["best-response", "werewolf", "--team", "wolf\nvillage", "-n", "100"],
     ["sweep", "--resume", "sweep.json", "--workers", "x\ny"],
+    # a file name with a NUL byte (the system cannot open it): bad input, not a ValueError
+    ["export", "sweep.json", "--csv", "a\x00b"],
+    ["check", "baseline.json", "--junit", "a\x00b.xml", "--workers", "1"],
+    # a host that cannot be encoded as an address
+    ["serve", "--port", "0", "--host", "\udcff\x00"],
 ], ids=["best-response-seed", "best-response-cmaes-seed", "equilibrate-seed", "set-line-break",
-        "team-line-break", "usage-line-break"])
+        "team-line-break", "usage-line-break", "nul-in-folder", "nul-in-file", "host-not-text"])
 def test_known_options_are_kept(args):
     invoke(args)
 

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from simulator.cli.support import FilePath
 from simulator.cli.support import (
     RunFailed, check_scheduler, file_and_config_outputs, lock_output, scheduler_option,
 )
@@ -96,12 +97,12 @@ def _lines(data: dict) -> list[str]:
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a key of the config (repeatable).")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Search file (JSON) [default: results/best-response-<game>-<team>.json, or -2, "
                    "-3... when that exists]; a "
                    "TOML config that extends CONFIG with the best parameters is written beside "
                    "it.")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--resume", "resume_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Continue an interrupted search saved in this file.")
 @click.option("--candidate", "candidates", multiple=True, metavar="FILE.py:FUNCTION",
               help="Your own player for the tuned seats, measured beside the search (as "

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from simulator.cli.support import FilePath
 from simulator.cli.support import (
     RunFailed, check_scheduler, file_and_config_outputs, lock_output, scheduler_option,
 )
@@ -73,11 +74,11 @@ def summary_lines(data: dict) -> list[str]:
 @click.option("--sampler", type=click.Choice(["tpe", "cmaes"]), default="tpe",
               show_default=True, help="Optuna's sampler of each turn's search.")
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Equilibrium file (JSON, checksummed) [default: "
                    "results/equilibrium-<config>.json, or -2, -3... when that exists]; a TOML "
                    "config that extends CONFIG with the players is written beside it.")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--resume", "resume_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Continue an interrupted run saved in this file.")
 @click.option("--force", is_flag=True, help="Replace existing output files.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress lines.")

@@ -15,6 +15,7 @@ import click
 from simulator.run import chunks, runner
 from simulator.studies import regression
 from simulator.cli.support import fail as _fail
+from simulator.cli.support import FilePath
 from simulator.cli.support import (
     RunFailed, check_scheduler, distinct_outputs, lock_output, may_replace, progress_bar,
     scheduler_option, writable_file,
@@ -40,7 +41,7 @@ def _check_workers(workers, seed) -> None:
 
 @click.command(short_help="Store balance baselines of configs for CI.")
 @click.argument("configs", nargs=-1, required=True)
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               default=Path("baselines.json"), show_default=True, help="Baselines file to write.")
 @click.option("-n", "--games", "n_games", type=int, default=regression.DEFAULT_GAMES,
               show_default=True, help="Games per config.")
@@ -94,7 +95,7 @@ def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, for
 
 
 @click.command(short_help="Replay baselines; fail if the balance has moved.")
-@click.argument("baselines", type=click.Path(path_type=Path))
+@click.argument("baselines", type=FilePath(path_type=Path))
 @click.option("-n", "--games", "n_games", type=int, default=None,
               help="Games per config [default: the baseline's].")
 @click.option("--seed", type=int, default=None,
@@ -113,7 +114,7 @@ def baseline(configs, output, n_games, seed, workers, overrides, chunk_size, for
                    "measures).")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a key in every config before playing (repeatable).")
-@click.option("--junit", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--junit", type=FilePath(dir_okay=False, path_type=Path),
               help="Also write a JUnit XML report (one testsuite per config) for CI.")
 @click.option("--update", is_flag=True,
               help="Rewrite the baselines file with this run (accepts the change; exit 0).")

@@ -17,6 +17,7 @@ import click
 from reports import guidance
 from simulator.run import chunks, runner
 from simulator.cli.support import fail as _fail
+from simulator.cli.support import FilePath
 from simulator.cli.support import (
     RunFailed, check_run_options, check_scheduler, distinct_outputs, free_default,
     is_fairplay_report, lock_output, may_replace, progress_bar, scheduler_option, trace_command,
@@ -45,8 +46,8 @@ def _say_unchecked(result, path) -> None:
 # --- report ------------------------------------------------------------------------------------
 @click.command(short_help="Write the HTML report of a result or sweep file.")
 @click.argument("files", nargs=-1, required=True,
-                type=click.Path(dir_okay=False, path_type=Path))
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+                type=FilePath(dir_okay=False, path_type=Path))
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="HTML file to write [default: next to the first file, .html].")
 @click.option("--labels", metavar="A,B", default="A,B", show_default=True,
               help="Names of the two setups in a comparison.")
@@ -210,13 +211,13 @@ def _insights(numbers: dict) -> str:
               help="Override a key of the base config (repeatable).")
 @click.option("--chunk-size", type=int, default=None,
               help=f"Games per chunk [default: {runner.DEFAULT_CHUNK_SIZE}].")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Sweep file [default: results/sweep-<game>-seed<seed>.json, or -2, "
                    "-3... when that exists].")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--resume", "resume_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Continue the interrupted sweep saved in this file (its finished cells and "
                    "chunks are kept): equal to a sweep never interrupted.")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--report", "report_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Also write the sweep's HTML report here.")
 @click.option("--force", is_flag=True,
               help="Replace an -o file that holds something else (another sweep, say).")
@@ -349,8 +350,8 @@ def _play_sweep(planned, path, workers, quiet, scheduler):
 
 # --- export ------------------------------------------------------------------------------------
 @click.command(short_help="Write the tables of a result or sweep as CSV.")
-@click.argument("file", type=click.Path(dir_okay=False, path_type=Path))
-@click.option("--csv", "folder", required=True, type=click.Path(path_type=Path), metavar="DIR",
+@click.argument("file", type=FilePath(dir_okay=False, path_type=Path))
+@click.option("--csv", "folder", required=True, type=FilePath(path_type=Path), metavar="DIR",
               help="Folder for the CSV files (made if needed).")
 @click.option("--unchecked", is_flag=True,
               help="Read a result file that has no checksum; the folder's UNCHECKED.txt and "

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from simulator.cli.support import fail as _fail
+from simulator.cli.support import FilePath
 from simulator.cli.support import (
     RunFailed, check_run_options, distinct_outputs, is_fairplay_report, lock_output,
     may_replace, progress_bar, writable_file, write_report,
@@ -27,9 +28,9 @@ from simulator.cli.support import (
                    "20,000 games each].")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a key of the base config (repeatable).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Save the role values as JSON here (schema fairplay.roles).")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--report", "report_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Also write an HTML report of the role values here.")
 @click.option("--force", is_flag=True,
               help="Replace an -o file, or a --report file that is not a fairplay report.")

@@ -10,6 +10,7 @@ import click
 
 from simulator.run import chunks, runner
 from simulator.run.runner import reproduce_command
+from simulator.cli.support import FilePath
 from simulator.cli.support import (
     RunFailed, check_run_options, check_scheduler, distinct_outputs, free_default,
     is_fairplay_report, lock_output, may_replace, progress_bar, save_failed_line,
@@ -97,16 +98,16 @@ def _on_sigterm(signum, frame):
 @click.option("--workers", type=int, default=None, help="Worker processes [default: all cores].")
 @click.option("--set", "overrides", multiple=True, metavar="KEY=VALUE",
               help="Override a config key, e.g. --set roles.werewolf=3 (repeatable).")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Result file [default: results/<config>-p<players>-seed<seed>.json, or "
                    "-2, -3... when that holds another run]; - writes the JSON to standard "
                    "output.")
-@click.option("--resume", "resume_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--resume", "resume_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Continue the run saved in this result file (-n N extends it to N games).")
 @click.option("--chunk-size", type=int, default=runner.DEFAULT_CHUNK_SIZE, show_default=True,
               help="Games per chunk (part of a run's identity: results match for equal seeds "
                    "and chunk sizes).")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--report", "report_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Also write the HTML balance report to this file.")
 @click.option("--force", is_flag=True,
               help="Replace an -o file that holds another run's result, or a --report file "
@@ -127,7 +128,7 @@ def _on_sigterm(signum, frame):
               help="Also play the setup with every built-in strategy family of the game at "
                    "every seat (and --tuned), and say whether the verdict depends on the "
                    "players.")
-@click.option("--tuned", "tuned_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--tuned", "tuned_path", type=FilePath(dir_okay=False, path_type=Path),
               help="With --robustness: a tuned config (from fairplay best-response) to play "
                    "too.")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")

@@ -54,8 +54,10 @@ def serve(host, port, workers):
     try:
         listener.bind((host.strip("[]"), port))
         listener.listen(128)  # connections wait from now on, before the address is printed
-    except OSError as exc:
-        _fail(f"cannot listen on {host}:{port}: {exc.strerror or exc}")
+    except (OSError, ValueError, TypeError) as exc:  # a host that is no address: one line too
+        listener.close()
+        why = getattr(exc, "strerror", None) or exc
+        _fail(f"cannot listen on {host}:{port}: {why}")
     root = Path.cwd()
     runs = Runs(root, workers)
     app = create_app(root, runs, token)

@@ -16,6 +16,15 @@ def say_error(message: str) -> None:
     click.echo(f"fairplay: error: {one_line(message)}", err=True)
 
 
+class FilePath(click.Path):
+    """A click path that refuses, as bad input, a name the system cannot open (a NUL byte)."""
+
+    def convert(self, value, param, ctx):
+        if "\x00" in str(value):
+            self.fail(f"{str(value)!r} is not a file name (it holds a NUL byte)", param, ctx)
+        return super().convert(value, param, ctx)
+
+
 class UserError(click.ClickException):
     """A user's mistake: printed as one line `fairplay: error: ...`, exit code 2, no traceback."""
 

@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from simulator.cli.support import fail as _fail
+from simulator.cli.support import FilePath
 from simulator.cli.support import (
     check_run_options, distinct_outputs, free_default, is_fairplay_report, lock_output,
     may_replace, writable_file, write_report,
@@ -47,10 +48,10 @@ def _game_of(config: str) -> str:
               help="Override a key of the base config (repeatable).")
 @click.option("--chunk-size", type=int, default=None,
               help="Games per chunk [default: the first rung's games, at most 20,000].")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("-o", "--output", type=FilePath(dir_okay=False, path_type=Path),
               help="Result file, a sweep file [default: results/tune-<game>-seed<seed>.json, "
                    "or -2, -3... when that exists].")
-@click.option("--report", "report_path", type=click.Path(dir_okay=False, path_type=Path),
+@click.option("--report", "report_path", type=FilePath(dir_okay=False, path_type=Path),
               help="Also write the HTML report (the sweep report) here.")
 @click.option("--force", is_flag=True,
               help="Replace an -o file, or a --report file that is not a fairplay report.")
