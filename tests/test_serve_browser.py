@@ -232,3 +232,40 @@ def test_a_page_runs_a_strategy_file_of_the_served_folder(page):
     assert "../../strat/x.py:f" in setup
     assert Result.load(folder / "results" / "serve" / "run-1.json").games_played == 2000
     assert browser.errors() == []
+
+
+def test_the_page_says_when_the_server_has_stopped(page):
+    """Ctrl-C with the page open: the page says the server stopped and where the runs were
+    saved, its run's buttons no longer act, and the server's stop is one line (no traceback)."""
+    browser, server, folder = page
+    browser.send("Page.navigate", url=server.address)
+    until(browser, "document.querySelectorAll('[name=\"strategies.all\"]').length", 60)
+    browser.evaluate("document.getElementById('games').value = '" + str(GAMES) + "'; "
+                     "document.getElementById('seed').value = '1'; "
+                     "document.getElementById('run').click()")
+    until(browser, card(1, "") + "?.dataset.state === 'running' && " + card(1, "")
+          + ".dataset.played > 0", 120, "the run has played a chunk")
+    assert browser.evaluate("document.getElementById('server-gone').hidden")
+    assert server.stop() == 130
+    assert "Traceback" not in server.process.stderr.read()
+    notice = until(browser, "!document.getElementById('server-gone').hidden && "
+                            "document.getElementById('server-gone').textContent", 30,
+                   "the page notices")
+    assert "The server has stopped" in notice and "results/serve/" in notice
+    assert browser.evaluate("[...document.querySelectorAll('#run-list button')]"
+                            ".every((b) => b.disabled)")
+    assert Result.load(folder / "results" / "serve" / "run-1.json").games_played > 0
+
+
+def test_the_page_says_when_the_server_cannot_be_reached(page):
+    """A server killed from outside (no goodbye on the stream): the page says it cannot be
+    reached rather than showing a run still going."""
+    browser, server, folder = page
+    browser.send("Page.navigate", url=server.address)
+    until(browser, "document.querySelectorAll('[name=\"strategies.all\"]').length", 60)
+    server.process.kill()
+    server.process.wait()
+    notice = until(browser, "!document.getElementById('server-gone').hidden && "
+                            "document.getElementById('server-gone').textContent", 30,
+                   "the page notices")
+    assert "cannot be reached" in notice

@@ -8,6 +8,7 @@ import json
 import signal
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -208,3 +209,32 @@ def test_served_beyond_loopback_it_prints_a_token_and_asks_for_it(tmp_path):
             assert page.status == 200 and "fairplay serve" in page.read().decode()
     finally:
         server.stop()
+
+
+def test_stopping_the_server_with_a_page_open_is_one_line_and_tells_the_page(tmp_path):
+    """Ctrl-C with a page's event stream open: the stream says the server is closing (the page
+    shows it) and ends, so the server stops at once, with no traceback."""
+    server = Server(tmp_path)
+    told = []
+
+    def page():
+        with urllib.request.urlopen(f"{server.address}api/events?session={SESSION}",
+                                    timeout=60) as stream:
+            for raw in stream:
+                told.append(raw.decode().strip())
+
+    reader = threading.Thread(target=page, daemon=True)
+    try:
+        reader.start()
+        deadline = time.monotonic() + 30
+        while not any(line.startswith("data: ") for line in told) and \
+                time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert server.stop() == 130
+        said = server.process.stderr.read()
+        reader.join(10)
+    finally:
+        server.stop()
+    assert "Traceback" not in said and "CancelledError" not in said, said
+    assert "graceful shutdown exceeded" not in said, said  # no stream held the server open
+    assert "event: closing" in told, told

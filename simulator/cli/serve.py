@@ -65,8 +65,13 @@ def serve(host, port, workers):
     address = f"http://{shown}:{listener.getsockname()[1]}/" + (f"?token={token}" if token else "")
     click.echo(f"fairplay serve: {address}  (folder {root}; Ctrl-C stops it and every run)",
                err=True)
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on",
-                                           timeout_graceful_shutdown=2))
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig, frame):  # Ctrl-C, SIGTERM: the pages' streams end first
+            runs.begin_close()
+            super().handle_exit(sig, frame)
+
+    server = Server(uvicorn.Config(app, log_level="warning", lifespan="on",
+                                   timeout_graceful_shutdown=2))
     try:
         server.run(sockets=[listener])
     finally:

@@ -495,7 +495,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         async def stream():
             version = -1
             try:
-                while not bench.runs.closed:
+                while not bench.runs.closed and not bench.runs.closing:
                     new = await anyio.to_thread.run_sync(bench.runs.wait_for_change, version, 1.0)
                     if await request.is_disconnected():
                         break
@@ -505,6 +505,8 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
                     version = new
                     state = await anyio.to_thread.run_sync(bench.state_of, session)
                     yield f"data: {json.dumps(state)}\n\n"
+                if bench.runs.closing or bench.runs.closed:  # the page says the server is gone
+                    yield "event: closing\ndata: {}\n\n"
             finally:
                 bench.runs.page_closed(session)
 

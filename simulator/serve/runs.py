@@ -70,6 +70,7 @@ class Runs:
         self._open_pages: dict[str, int] = {}  # session -> its open event streams
         self._page_left: dict[str, float] = {}  # session -> when its last stream ended
         self.closed = False
+        self.closing = False  # the server is stopping: every page's stream says so and ends
 
     # --- starting and watching -----------------------------------------------------------------
     def start(self, session: str, label: str, setup: Path, output: Path, games: int, seed: int,
@@ -204,7 +205,8 @@ class Runs:
 
     def wait_for_change(self, version: int, timeout: float) -> int:
         with self.lock:
-            self.changed.wait_for(lambda: self.version != version or self.closed, timeout)
+            self.changed.wait_for(lambda: self.version != version or self.closed or self.closing,
+                                  timeout)
             return self.version
 
     # --- stopping ------------------------------------------------------------------------------
@@ -246,6 +248,13 @@ class Runs:
         timer = threading.Timer(PAGE_GONE_SECONDS, later)
         timer.daemon = True
         timer.start()
+
+    def begin_close(self) -> None:
+        """The server is stopping: the pages' event streams end now (a stream left open would
+        hold the server past its graceful shutdown); `close` then stops the runs."""
+        with self.lock:
+            self.closing = True
+            self._bump()
 
     def close(self) -> None:
         """Stop every run, let each save, and leave no process behind."""
