@@ -11,6 +11,7 @@ resume, pin, report and trace have a run to act on. Nothing is played.
 from __future__ import annotations
 
 import json
+import re
 import tempfile
 import urllib.parse
 from pathlib import Path
@@ -97,7 +98,11 @@ def requests(draw):
 # --- the promise ----------------------------------------------------------------------------------
 def answer_ok(response, what) -> None:
     assert response.status_code < 500, (what, response.status_code, response.text)
-    if response.status_code >= 400:
+    if response.status_code >= 400 and response.headers.get("content-type", "").startswith(
+            "text/html"):  # a page of its own tab (a report, a trace): its one line
+        found = re.search(r'<p class="error">(.*?)</p>', response.text, re.S)
+        assert found and len(found[1].splitlines()) == 1, (what, response.text)
+    elif response.status_code >= 400:
         data = response.json()
         assert isinstance(data, dict) and isinstance(data.get("error"), str), (what, data)
         assert len(data["error"].splitlines()) == 1, (what, data["error"])

@@ -96,7 +96,9 @@ def test_a_bad_value_is_refused_with_the_cli_s_line_naming_its_field(client, tmp
     (tmp_path / "mine.toml").write_text('extends = "werewolf/base.toml"\nroles.werewolf = 99\n')
     cli = CliRunner().invoke(main, ["run", str(tmp_path / "mine.toml"), "-n", "10"])
     assert cli.exit_code == 2
-    assert cli.output.strip().endswith(answer.json()["error"].split(": ", 1)[1])
+    # the page's setup is no file: its error names the field, the command line's the file too
+    assert answer.json()["error"].startswith("roles.werewolf: ")
+    assert cli.output.strip().endswith(f"mine.toml: {answer.json()['error']}")
     param = client.post("/api/check", json={**BASE, "fields": {
         "strategies.wolf": "people", "strategies.wolf.trust": "7"}})
     assert param.json()["key"] == "strategies.wolf.trust"
@@ -200,6 +202,8 @@ def test_a_number_of_more_digits_than_python_converts_is_a_400(client):
 
 
 def test_the_page_offers_every_listed_game_and_its_configs(client):
+    # each game under its own name, as `fairplay games` lists it
+    assert all(entry["title"] == get_game(entry["game"]).title for entry in setups.catalogue())
     page = client.get("/").text
     for entry in setups.catalogue():
         assert f'"{entry["game"]}"' in page
@@ -211,3 +215,26 @@ def test_serve_refuses_bad_options_in_one_line():
     for args in (["--port", "70000"], ["--workers", "0"]):
         result = CliRunner().invoke(main, ["serve", *args])
         assert result.exit_code == 2 and result.output.startswith("fairplay: error:")
+
+
+def test_counts_are_read_as_people_type_them():
+    """Games and seed as a designer types them ("1e6", "100,000"); anything not a whole number
+    in range is refused at its field."""
+    from simulator.serve.app import Refused, _integer
+
+    for typed, read in (("1e6", 1_000_000), ("2.5e6", 2_500_000), ("100,000", 100_000),
+                        ("12_000", 12_000), (" 42 ", 42), (1e6, 1_000_000), (7, 7)):
+        assert _integer({"games": typed}, "games", 1, 10**9, 0) == read, typed
+    for typed in ("1.5", "1e-3", "1e99", "²", "1,00", "ten", 2.5, True, "1" * 200_000):
+        with pytest.raises(Refused, match="games must be an integer"):
+            _integer({"games": typed}, "games", 1, 10**9, 0)
+
+
+def test_a_page_of_its_own_tab_refuses_as_a_page(client):
+    """A report or a game step by step opened in a tab of its own: a bad run or game number is a
+    short page saying why, not JSON shown as the page."""
+    for path in ("/runs/99/trace?game=3", "/runs/99/report"):
+        answer = client.get(path)
+        assert answer.status_code == 404 and answer.headers["content-type"].startswith(
+            "text/html")
+        assert '<p class="error">' in answer.text and 'href="/"' in answer.text

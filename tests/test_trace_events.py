@@ -256,3 +256,9 @@ def test_every_game_declares_its_table_and_checks_it_against_its_lines(name):
     kinds = {mark.kind for event in events for mark in event.table}
     assert "role" in kinds and kinds & {"front", "learns"}, kinds
     assert (Path(__file__).parent / f"test_{name}_table.py").is_file()
+
+
+def test_a_count_of_votes_reads_as_a_person_writes_it():
+    from simulator.games.story import Story
+
+    assert [Story.votes(n) for n in (0, 1, 2)] == ["0 votes", "1 vote", "2 votes"]

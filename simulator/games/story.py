@@ -43,6 +43,11 @@ class Story:
         end)."""
         return []
 
+    @staticmethod
+    def votes(count) -> str:
+        """`{field:votes}`: "1 vote", "3 votes"."""
+        return f"{count} vote" + ("" if int(count) == 1 else "s")
+
 
 def field_names(event: TraceEvent) -> list[str]:
     """The names a row of `event` has: `step`, then its columns' (a packed column's parts)."""

@@ -13,6 +13,7 @@ server printed (as `?token=`, then a cookie).
 from __future__ import annotations
 
 import contextlib
+import html
 import json
 import re
 import secrets
@@ -237,14 +238,27 @@ def _session(value) -> str:
     return value
 
 
+def _whole_number(text: str, high: int):
+    """The whole number a person types for a count ("100000", "100,000", "1e6", "2.5e6"), or
+    `text` itself where it is none. ASCII digits only ("²" is a digit to str.isdigit, not to
+    int), and never more digits than the bound has (Python refuses to convert a very long
+    one)."""
+    plain = re.sub(r"(?<=[0-9])[,_](?=[0-9]{3})", "", text.strip())
+    found = re.fullmatch(r"([0-9]+)(?:\.([0-9]+))?(?:[eE]\+?([0-9]{1,2}))?", plain)
+    if not found or len(found[1]) > len(str(high)):
+        return text
+    digits, decimals, exponent = found[1], (found[2] or "").rstrip("0"), int(found[3] or 0)
+    if len(decimals) > exponent or len(digits) + exponent > len(str(high)) + 1:
+        return text  # not whole, or past any bound
+    return int(digits + decimals + "0" * (exponent - len(decimals)))
+
+
 def _integer(body: dict, key: str, low: int, high: int, default: int) -> int:
     value = body.get(key, default)
-    # (a text of more digits than any bound has is refused before Python converts it: its
-    # conversion of a very long one raises)
-    # (ASCII digits only: "²" is a digit to str.isdigit, not to int)
-    if isinstance(value, str) and re.fullmatch(r"[0-9]+", value.strip()) and \
-            len(value.strip()) <= len(str(high)):
-        value = int(value.strip())
+    if isinstance(value, str):
+        value = _whole_number(value, high)
+    elif isinstance(value, float) and value.is_integer() and abs(value) <= high:
+        value = int(value)  # JSON's 1e6
     if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
         raise Refused(f"{key} must be an integer from {low:,} to {high:,}", key=key)
     return value
@@ -257,8 +271,13 @@ def _setup_of(bench: Workbench, body: dict) -> tuple[setups.Setup, str]:
     source = str(body.get("name") or "setup.toml")
     if "\x00" in source or len(source) > MAX_NAME:
         raise Refused(f"a file name has at most {MAX_NAME} characters and no NUL", key="name")
-    setup = setups.read_page(game, base, sent, source)
-    setups.check(setup, source, bench.root)
+    try:
+        setup = setups.read_page(game, base, sent, source)
+        setups.check(setup, source, bench.root)
+    except ConfigError as exc:  # the page's own setup is no file: its errors name the field
+        if exc.file != source:
+            raise
+        raise ConfigError("", exc.key, exc.message) from None
     return setup, source
 
 
@@ -283,6 +302,19 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
             except ConfigError as exc:
                 return JSONResponse({"error": fileio.one_line(str(exc)), "key": exc.key},
                                     status_code=400)
+        return endpoint
+
+    def handles_page(function):
+        """`handles` for a page opened in its own tab (a report, a game step by step): a
+        refusal is a short page with its one line, not JSON shown as the page."""
+        async def endpoint(request: Request):
+            try:
+                return await function(request)
+            except Refused as exc:
+                line = html.escape(fileio.one_line(exc.line))
+                return HTMLResponse(f'<!doctype html><meta charset="utf-8"><title>fairplay: '
+                                    f'not shown</title><p class="error">{line}</p><p><a '
+                                    f'href="/">The workbench</a></p>', status_code=exc.status)
         return endpoint
 
     async def index(request: Request):
@@ -438,7 +470,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
         bench.runs.touch()
         return JSONResponse({"reference": bench.references.get(session)})
 
-    @handles
+    @handles_page
     async def report(request: Request):
         run = _run(request)
         if run.tune:
@@ -457,7 +489,7 @@ def create_app(root: Path, runs: Runs | None = None, token: str | None = None,
             lambda: render.render_run_report(run.result, origin=str(run.output)))
         return HTMLResponse(text)
 
-    @handles
+    @handles_page
     async def trace(request: Request):
         run = _run(request)
         if run.result is None:

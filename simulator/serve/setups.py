@@ -53,8 +53,9 @@ def builtin_path(game: str, name: str) -> Path:
 
 def catalogue() -> list[dict]:
     """Every listed game with its built-in configs, for the page's first two menus."""
-    return [{"game": name, "configs": [{"name": n, "about": about}
-                                       for n, about in config_module.builtin_configs(name)]}
+    return [{"game": name, "title": get_game(name).title,  # its own name, as `fairplay games`
+             "configs": [{"name": n, "about": about}
+                         for n, about in config_module.builtin_configs(name)]}
             for name in game_names(listed_only=True)]
 
 

@@ -285,8 +285,8 @@ TRACE_EVENTS = (
       table=(M("front", "claimant", "claims the seer: {checked:who} is {wolf:a_werewolf}"),)),
     E("suspect_vote", "  suspect vote: {voter:who} -> {suspect:who}",
       actor="voter", target="suspect"),
-    E("suspects", "  suspects: footprint {footprint:who} ({footprint_votes} votes), fur "
-                  "{fur:who} ({fur_votes} votes)",
+    E("suspects", "  suspects: footprint {footprint:who} ({footprint_votes:votes}), fur "
+                  "{fur:who} ({fur_votes:votes})",
       actor="footprint", target="fur", value="footprint_votes", extra="fur_votes"),
     E("sentence_vote", "  sentence vote: {voter:who} -> {suspect:who}",
       actor="voter", target="suspect"),

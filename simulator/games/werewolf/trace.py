@@ -97,7 +97,7 @@ class WerewolfStory(Story):
         if row.succeeds:
             return (f"  the dying mayor, {self.who(row.predecessor)}, names {self.who(row.mayor)} "
                     f"his successor")
-        return f"  {self.who(row.mayor)} is elected mayor ({row.votes} votes)"
+        return f"  {self.who(row.mayor)} is elected mayor ({self.votes(row.votes)})"
 
     def tell_winner(self, row):
         if row.team >= 0:
